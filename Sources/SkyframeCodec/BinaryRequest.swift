@@ -1,0 +1,111 @@
+/// The fixed 64-byte binary form of request v1, for devices that would rather not format text:
+///
+///     0  u8[2] magic "SQ"        8  i32 latitude, 1e-5°     20 u8[40] name, UTF-8, zero padded
+///     2  u8    version 1        12  i32 longitude, 1e-5°    60 u32 CRC-32 of bytes 0..<60
+///     3  u8    kind             16  u8[2] country or 0 0
+///     4  u16   request id       18  u8[2] reserved, 0
+///     6  u8[2] reserved, 0
+///
+/// Kind 1 is coordinates, 2 a place name (with an optional country), 3 refresh. Little-endian.
+public enum BinaryRequest {
+  public static let size = 64
+  public static let version: UInt8 = 1
+
+  public enum Kind: UInt8, Sendable {
+    case coordinates = 1
+    case name = 2
+    case refresh = 3
+  }
+
+  static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    bytes.count >= 3 && bytes[0] == UInt8(ascii: "S") && bytes[1] == UInt8(ascii: "Q")
+      && bytes[2] < 0x20
+  }
+
+  static func decode(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> DeviceRequest {
+    guard bytes.count == size else { throw .wrongBinaryLength(count: bytes.count) }
+    guard bytes[2] == version else { throw .unsupportedVersion(bytes[2]) }
+    let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 60, as: UInt32.self))
+    let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<60]))
+    guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
+    let id = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
+
+    switch Kind(rawValue: bytes[3]) {
+    case .refresh:
+      return DeviceRequest(id: id, body: .refresh)
+    case .coordinates:
+      let latitude = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 8, as: Int32.self))
+      let longitude = Int32(littleEndian: bytes.loadUnaligned(fromByteOffset: 12, as: Int32.self))
+      guard (-9_000_000...9_000_000).contains(latitude) else { throw .latitudeOutOfRange(slot: 0) }
+      guard (-18_000_000...18_000_000).contains(longitude) else {
+        throw .longitudeOutOfRange(slot: 0)
+      }
+      var list = LocationList()
+      list.append(.coordinates(Coordinates(latitude: latitude, longitude: longitude)))
+      return DeviceRequest(id: id, body: .locations(list))
+    case .name:
+      var length = 0
+      while length < PlaceName.capacityBytes, bytes[20 + length] != 0 { length += 1 }
+      guard length > 0 else { throw .emptyLocation(slot: 0) }
+      let name = UnsafeRawBufferPointer(rebasing: bytes[20..<20 + length])
+      try TextRequestParser.validateText(name)
+      guard TextRequestParser.trimmed(name, 0, length) == (0, length) else {
+        throw .controlCharacter(offset: 20)
+      }
+      var country: CountryCode?
+      if bytes[16] != 0 || bytes[17] != 0 {
+        guard let code = CountryCode(bytes[16], bytes[17]) else { throw .badCountryCode(slot: 0) }
+        country = code
+      }
+      var list = LocationList()
+      list.append(.place(PlaceName(checkedBytes: name), country: country))
+      return DeviceRequest(id: id, body: .locations(list))
+    case nil:
+      throw .unknownKind(bytes[3])
+    }
+  }
+
+  /// Writes `request` in the binary form into the first 64 bytes of `buffer`. The binary form
+  /// carries one place: a request with several is `tooManyLocations`.
+  public static func encode(_ request: DeviceRequest, into buffer: UnsafeMutableRawBufferPointer)
+    throws(RequestError)
+  {
+    guard buffer.count >= size else { throw .wrongBinaryLength(count: buffer.count) }
+    for index in 0..<size { buffer[index] = 0 }
+    buffer[0] = UInt8(ascii: "S")
+    buffer[1] = UInt8(ascii: "Q")
+    buffer[2] = version
+    buffer.storeBytes(of: request.id.littleEndian, toByteOffset: 4, as: UInt16.self)
+    switch request.body {
+    case .refresh:
+      buffer[3] = Kind.refresh.rawValue
+    case .locations(let list):
+      guard list.count == 1 else { throw .tooManyLocations(count: list.count, maximum: 1) }
+      switch list[0] {
+      case .coordinates(let point):
+        guard point.isValid else { throw .latitudeOutOfRange(slot: 0) }
+        buffer[3] = Kind.coordinates.rawValue
+        buffer.storeBytes(of: point.latitude.littleEndian, toByteOffset: 8, as: Int32.self)
+        buffer.storeBytes(of: point.longitude.littleEndian, toByteOffset: 12, as: Int32.self)
+      case .place(let name, let country):
+        guard !name.isEmpty else { throw .emptyLocation(slot: 0) }
+        buffer[3] = Kind.name.rawValue
+        buffer[16] = country?.first ?? 0
+        buffer[17] = country?.second ?? 0
+        name.write(to: buffer, at: 20)
+      }
+    }
+    let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<60]))
+    buffer.storeBytes(of: crc.littleEndian, toByteOffset: 60, as: UInt32.self)
+  }
+
+  public static func encoded(_ request: DeviceRequest) throws(RequestError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: size)
+    var failure: RequestError?
+    bytes.withUnsafeMutableBytes { buffer in
+      do throws(RequestError) { try encode(request, into: buffer) } catch { failure = error }
+    }
+    if let failure { throw failure }
+    return bytes
+  }
+}

@@ -1,0 +1,103 @@
+/// What a device asks for, in either wire form of request v1 (`schemas/request-v1.md`): text such
+/// as `#42 Berlin,DE;52.52,13.41`, or the fixed 64-byte binary form.
+public struct DeviceRequest: Sendable, Equatable {
+  /// Echoed in every frame that answers the request; 0 when the device sent none.
+  public var id: UInt16
+  public var body: Body
+
+  public enum Body: Sendable, Equatable {
+    /// The device's last requested place(s) again.
+    case refresh
+    /// These places, answered in this order.
+    case locations(LocationList)
+  }
+
+  public init(id: UInt16 = 0, body: Body) {
+    self.id = id
+    self.body = body
+  }
+
+  /// Text requests longer than this are refused before any other work.
+  public static let maximumTextLength = 512
+  /// No request names more places than this, whatever the configuration says.
+  public static let maximumLocations = LocationList.capacity
+
+  /// Parses either form: bytes starting "SQ" and a version byte below 0x20 are the binary form,
+  /// anything else text. Allocates nothing.
+  ///
+  /// - Parameter maximumLocations: more places than this (at most 16) is `tooManyLocations`.
+  public init(parsing bytes: UnsafeRawBufferPointer, maximumLocations: Int = 7) throws(RequestError) {
+    if BinaryRequest.looksBinary(bytes) {
+      self = try BinaryRequest.decode(bytes)
+    } else {
+      self = try TextRequestParser.parse(
+        bytes, maximumLocations: min(max(maximumLocations, 1), LocationList.capacity))
+    }
+  }
+
+  public init(parsing bytes: [UInt8], maximumLocations: Int = 7) throws(RequestError) {
+    var result: Result<DeviceRequest, RequestError> = .failure(.empty)
+    bytes.withUnsafeBytes { buffer in
+      do throws(RequestError) {
+        result = .success(try DeviceRequest(parsing: buffer, maximumLocations: maximumLocations))
+      } catch { result = .failure(error) }
+    }
+    self = try result.get()
+  }
+}
+
+/// A point on Earth in 1/100 000 degree, the frame's unit.
+public struct Coordinates: Sendable, Hashable {
+  /// −9 000 000 … 9 000 000, north positive.
+  public var latitude: Int32
+  /// −18 000 000 … 18 000 000, east positive.
+  public var longitude: Int32
+
+  public init(latitude: Int32, longitude: Int32) {
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+
+  public var isValid: Bool {
+    (-9_000_000...9_000_000).contains(latitude) && (-18_000_000...18_000_000).contains(longitude)
+  }
+}
+
+/// One place a request names.
+public enum LocationQuery: Sendable, Equatable {
+  case coordinates(Coordinates)
+  /// A place name and, optionally, the country it is in.
+  case place(PlaceName, country: CountryCode?)
+}
+
+/// Up to 16 places, stored inline.
+public struct LocationList: Sendable, Equatable, RandomAccessCollection {
+  public static let capacity = 16
+  private var storage = InlineArray<16, LocationQuery>(
+    repeating: .coordinates(Coordinates(latitude: 0, longitude: 0)))
+  public private(set) var count = 0
+
+  public init() {}
+
+  public init(_ queries: [LocationQuery]) {
+    precondition(queries.count <= Self.capacity, "a request names at most 16 places")
+    for query in queries { append(query) }
+  }
+
+  mutating func append(_ query: LocationQuery) {
+    assert(count < Self.capacity)
+    storage[count] = query
+    count += 1
+  }
+
+  public var startIndex: Int { 0 }
+  public var endIndex: Int { count }
+  public subscript(position: Int) -> LocationQuery {
+    precondition(position >= 0 && position < count, "index out of range")
+    return storage[position]
+  }
+
+  public static func == (lhs: LocationList, rhs: LocationList) -> Bool {
+    lhs.elementsEqual(rhs)
+  }
+}

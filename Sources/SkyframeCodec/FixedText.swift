@@ -1,0 +1,129 @@
+/// UTF-8 text of at most `capacity` bytes, stored inline so frames and requests never allocate.
+///
+/// On the wire it fills exactly `capacity` bytes: the text, then zero bytes. Text that fills the
+/// field has no terminating zero. Built from a `String`, a longer text is cut after the last whole
+/// character (grapheme cluster) that fits, so a display never shows half a letter.
+public struct FixedText<let capacity: Int>: Sendable, Equatable {
+  @usableFromInline var storage: InlineArray<capacity, UInt8>
+  /// How many bytes of `storage` hold text.
+  public private(set) var count: Int
+
+  public init() {
+    storage = InlineArray(repeating: 0)
+    count = 0
+  }
+
+  /// `text` cut to the longest prefix of whole characters that fits in `capacity` bytes.
+  public init(truncating text: String) {
+    self.init()
+    var end = text.utf8.count
+    if end > capacity {
+      end = 0
+      var index = text.startIndex
+      while index < text.endIndex {
+        let next = text.index(after: index)
+        let length = text.utf8.distance(from: text.startIndex, to: next)
+        if length > capacity { break }
+        end = length
+        index = next
+      }
+    }
+    var offset = 0
+    for byte in text.utf8 {
+      guard offset < end else { break }
+      storage[offset] = byte
+      offset += 1
+    }
+    count = end
+  }
+
+  /// The text in a wire field of `capacity` bytes: everything before the first zero byte. The bytes
+  /// are kept as they are, valid UTF-8 or not; `string` shows invalid sequences as U+FFFD.
+  init(wireField bytes: UnsafeRawBufferPointer) {
+    self.init()
+    var length = 0
+    while length < capacity, length < bytes.count, bytes[length] != 0 {
+      storage[length] = bytes[length]
+      length += 1
+    }
+    count = length
+  }
+
+  /// Text bytes that were already checked (valid UTF-8, no zero byte, at most `capacity`).
+  init(checkedBytes bytes: UnsafeRawBufferPointer) {
+    assert(bytes.count <= capacity)
+    self.init()
+    for index in 0..<bytes.count { storage[index] = bytes[index] }
+    count = bytes.count
+  }
+
+  public var isEmpty: Bool { count == 0 }
+
+  public var string: String {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(count)
+    for index in 0..<count { bytes.append(storage[index]) }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+
+  /// Writes the field: the text, then zeros up to `capacity` bytes.
+  func write(to buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
+    for index in 0..<capacity {
+      buffer[offset + index] = index < count ? storage[index] : 0
+    }
+  }
+
+  /// Calls `body` with the text's bytes.
+  public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    var result: Result<R, E>?
+    withUnsafeBytes(of: storage) { raw in
+      do throws(E) { result = .success(try body(UnsafeRawBufferPointer(rebasing: raw[0..<count]))) } catch {
+        result = .failure(error)
+      }
+    }
+    return try result!.get()
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    for index in 0..<lhs.count where lhs.storage[index] != rhs.storage[index] { return false }
+    return true
+  }
+}
+
+/// A place name in a frame: 24 bytes, room for "Frankfurt am Main" or eight CJK characters.
+public typealias FrameName = FixedText<24>
+
+/// A place name in a request: 40 bytes.
+public typealias PlaceName = FixedText<40>
+
+/// An ISO 3166-1 alpha-2 country code: two ASCII capital letters.
+public struct CountryCode: Sendable, Hashable {
+  public let first: UInt8
+  public let second: UInt8
+
+  /// The code for two ASCII letters in either case (`de` becomes `DE`); nil for anything else.
+  public init?(_ first: UInt8, _ second: UInt8) {
+    guard let first = Self.upper(first), let second = Self.upper(second) else { return nil }
+    self.first = first
+    self.second = second
+  }
+
+  public init?(_ text: String) {
+    var bytes = text.utf8.makeIterator()
+    guard let first = bytes.next(), let second = bytes.next(), bytes.next() == nil else {
+      return nil
+    }
+    self.init(first, second)
+  }
+
+  public var string: String { String(decoding: [first, second], as: UTF8.self) }
+
+  private static func upper(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte
+    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,141 @@
+/// The fields of frame v1 with their place on the wire: the one table the encoder, the decoder and
+/// the layout test (against `schemas/frame-v1.json`) all read.
+public enum FrameField: UInt8, CaseIterable, Sendable {
+  case magic, version, status, requestID, slotIndex, slotCount, service, isDay, sun, hourlyStep
+  case latitude, longitude, observedAt, fetchedAt, hourlyStart, utcOffset, dailyStart, country
+  case reservedHeader, name
+  case temperature, feelsLike, pressure, windSpeed, windGust, windDirection, visibility
+  case precipitation, humidity, weatherCode, cloudCover, uvIndex, reservedCurrent
+  case sunrise, sunset
+  case hourlyTemperature, hourlyWeatherCode, hourlyPrecipitationProbability
+  case dailyMinimum, dailyMaximum, dailyWeatherCode, dailyPrecipitationProbability
+  case reservedTail, crc
+
+  /// Byte offset from the start of the frame.
+  public var offset: Int {
+    switch self {
+    case .magic: 0
+    case .version: 2
+    case .status: 3
+    case .requestID: 4
+    case .slotIndex: 6
+    case .slotCount: 7
+    case .service: 8
+    case .isDay: 9
+    case .sun: 10
+    case .hourlyStep: 11
+    case .latitude: 12
+    case .longitude: 16
+    case .observedAt: 20
+    case .fetchedAt: 24
+    case .hourlyStart: 28
+    case .utcOffset: 32
+    case .dailyStart: 34
+    case .country: 36
+    case .reservedHeader: 38
+    case .name: 40
+    case .temperature: 64
+    case .feelsLike: 66
+    case .pressure: 68
+    case .windSpeed: 70
+    case .windGust: 72
+    case .windDirection: 74
+    case .visibility: 76
+    case .precipitation: 78
+    case .humidity: 80
+    case .weatherCode: 81
+    case .cloudCover: 82
+    case .uvIndex: 83
+    case .reservedCurrent: 84
+    case .sunrise: 88
+    case .sunset: 92
+    case .hourlyTemperature: 96
+    case .hourlyWeatherCode: 120
+    case .hourlyPrecipitationProbability: 132
+    case .dailyMinimum: 144
+    case .dailyMaximum: 158
+    case .dailyWeatherCode: 172
+    case .dailyPrecipitationProbability: 179
+    case .reservedTail: 186
+    case .crc: 188
+    }
+  }
+
+  /// Size of one element in bytes (the alignment the field needs).
+  public var elementSize: Int {
+    switch self {
+    case .latitude, .longitude, .observedAt, .fetchedAt, .hourlyStart, .sunrise, .sunset, .crc: 4
+    case .requestID, .utcOffset, .dailyStart, .temperature, .feelsLike, .pressure, .windSpeed,
+      .windGust, .windDirection, .visibility, .precipitation, .hourlyTemperature, .dailyMinimum,
+      .dailyMaximum:
+      2
+    default: 1
+    }
+  }
+
+  /// Number of elements: the forecast blocks are arrays, text and reserved fields byte arrays.
+  public var count: Int {
+    switch self {
+    case .magic, .country, .reservedHeader, .reservedTail: 2
+    case .reservedCurrent: 4
+    case .name: 24
+    case .hourlyTemperature, .hourlyWeatherCode, .hourlyPrecipitationProbability:
+      WeatherFrame.hourlyCount
+    case .dailyMinimum, .dailyMaximum, .dailyWeatherCode, .dailyPrecipitationProbability:
+      WeatherFrame.dailyCount
+    default: 1
+    }
+  }
+
+  public var size: Int { elementSize * count }
+
+  /// The field's name in the spec and in JSON.
+  public var name: StaticString {
+    switch self {
+    case .magic: "magic"
+    case .version: "version"
+    case .status: "status"
+    case .requestID: "request_id"
+    case .slotIndex: "slot_index"
+    case .slotCount: "slot_count"
+    case .service: "service"
+    case .isDay: "is_day"
+    case .sun: "sun"
+    case .hourlyStep: "hourly_step_h"
+    case .latitude: "latitude"
+    case .longitude: "longitude"
+    case .observedAt: "observed_at"
+    case .fetchedAt: "fetched_at"
+    case .hourlyStart: "hourly_start"
+    case .utcOffset: "utc_offset_min"
+    case .dailyStart: "daily_start"
+    case .country: "country"
+    case .reservedHeader: "reserved_38"
+    case .name: "name"
+    case .temperature: "temperature"
+    case .feelsLike: "feels_like"
+    case .pressure: "pressure"
+    case .windSpeed: "wind_speed"
+    case .windGust: "wind_gust"
+    case .windDirection: "wind_direction"
+    case .visibility: "visibility"
+    case .precipitation: "precipitation"
+    case .humidity: "humidity"
+    case .weatherCode: "weather_code"
+    case .cloudCover: "cloud_cover"
+    case .uvIndex: "uv_index"
+    case .reservedCurrent: "reserved_84"
+    case .sunrise: "sunrise"
+    case .sunset: "sunset"
+    case .hourlyTemperature: "hourly_temperature"
+    case .hourlyWeatherCode: "hourly_weather_code"
+    case .hourlyPrecipitationProbability: "hourly_precip_probability"
+    case .dailyMinimum: "daily_min"
+    case .dailyMaximum: "daily_max"
+    case .dailyWeatherCode: "daily_weather_code"
+    case .dailyPrecipitationProbability: "daily_precip_probability"
+    case .reservedTail: "reserved_186"
+    case .crc: "crc32"
+    }
+  }
+}

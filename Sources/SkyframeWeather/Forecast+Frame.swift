@@ -1,0 +1,127 @@
+import SkyframeCodec
+
+extension Forecast {
+  /// Compacts the forecast into a frame as seen at `fetchedAt` (Unix seconds): hourly slots from the
+  /// hour that contains `fetchedAt`, daily slots from the place's local date at `fetchedAt`.
+  ///
+  /// Every value is rounded to the frame's unit and clamped to its range; values that are not
+  /// finite, and codes outside WMO's table, become missing. The result always encodes.
+  public func frame(
+    fetchedAt: Int64, service: WeatherService, status: FrameStatus = .ok, requestID: UInt16 = 0,
+    slotIndex: UInt8 = 0, slotCount: UInt8 = 1
+  ) -> WeatherFrame {
+    var frame = WeatherFrame()
+    frame.status = status
+    frame.requestID = requestID
+    frame.slotCount = max(slotCount, 1)
+    frame.slotIndex = min(slotIndex, frame.slotCount - 1)
+    frame.service = service
+
+    frame.latitude = scaled(place.latitude, 100_000, -9_000_000...9_000_000)
+    frame.longitude = scaled(place.longitude, 100_000, -18_000_000...18_000_000)
+    frame.country = place.countryCode.flatMap { CountryCode($0) }
+    frame.name = FrameName(truncating: place.name)
+    frame.observedAt = current.time.flatMap(unixTime)
+    frame.fetchedAt = unixTime(fetchedAt)
+    let offsetMinutes = utcOffsetSeconds / 60
+    frame.utcOffsetMinutes = (-720...840).contains(offsetMinutes) ? Int16(offsetMinutes) : nil
+
+    frame.current.temperature = temperature(current.temperature)
+    frame.current.feelsLike = temperature(current.apparentTemperature)
+    frame.current.pressure = scaled(current.pressure, 10, 0...20_000)
+    frame.current.windSpeed = scaled(current.windSpeed, 10, 0...5_000)
+    frame.current.windGust = scaled(current.windGusts, 10, 0...5_000)
+    frame.current.windDirection = current.windDirection.flatMap(compassDegrees)
+    frame.current.visibility = scaled(current.visibility, 0.1, 0...0xFFFE)
+    frame.current.precipitation = scaled(current.precipitation, 10, 0...0xFFFE)
+    frame.current.humidity = scaled(current.relativeHumidity, 1, 0...100)
+    frame.current.weatherCode = weatherCode(current.weatherCode)
+    frame.current.cloudCover = scaled(current.cloudCover, 1, 0...100)
+    frame.current.uvIndex = scaled(current.uvIndex, 10, 0...250)
+    frame.isDay = current.isDay
+
+    fillHourly(&frame, now: fetchedAt)
+    fillDaily(&frame, now: fetchedAt)
+    return frame
+  }
+
+  private func fillHourly(_ frame: inout WeatherFrame, now: Int64) {
+    let step = Int64(hourlyStepHours) * 3_600
+    guard step > 0, step <= 24 * 3_600, !hourly.isEmpty else { return }
+    var first = 0
+    while first + 1 < hourly.count, hourly[first + 1].time <= now { first += 1 }
+    frame.hourlyStart = unixTime(hourly[first].time)
+    frame.hourlyStepHours = UInt8(hourlyStepHours)
+    for slot in 0..<WeatherFrame.hourlyCount {
+      let index = first + slot
+      guard index < hourly.count else { break }
+      let hour = hourly[index]
+      frame.hourly[slot] = WeatherFrame.HourlySlot(
+        temperature: temperature(hour.temperature),
+        weatherCode: weatherCode(hour.weatherCode),
+        precipitationProbability: scaled(hour.precipitationProbability, 1, 0...100))
+    }
+  }
+
+  private func fillDaily(_ frame: inout WeatherFrame, now: Int64) {
+    let today = Int(floorDiv(now + Int64(utcOffsetSeconds), 86_400))
+    guard (0...0xFFFE).contains(today) else { return }
+    frame.dailyStart = UInt16(today)
+    for day in daily {
+      let slot = day.date - today
+      guard slot >= 0, slot < WeatherFrame.dailyCount else { continue }
+      frame.daily[slot] = WeatherFrame.DailySlot(
+        minimum: temperature(day.minimum),
+        maximum: temperature(day.maximum),
+        weatherCode: weatherCode(day.weatherCode),
+        precipitationProbability: scaled(day.precipitationProbability, 1, 0...100))
+      if slot == 0 { fillSun(&frame, from: day) }
+    }
+  }
+
+  private func fillSun(_ frame: inout WeatherFrame, from day: Day) {
+    if let daylight = day.daylightSeconds, daylight >= 86_340 {
+      frame.sun = .polarDay
+    } else if let daylight = day.daylightSeconds, daylight < 60 {
+      frame.sun = .polarNight
+    } else {
+      frame.sun = day.sunrise != nil || day.sunset != nil || day.daylightSeconds != nil ? .normal : nil
+      frame.sunrise = day.sunrise.flatMap(unixTime)
+      frame.sunset = day.sunset.flatMap(unixTime)
+    }
+  }
+}
+
+private func scaled<T: FixedWidthInteger>(_ value: Double?, _ scale: Double, _ range: ClosedRange<T>)
+  -> T?
+{
+  guard let value, value.isFinite else { return nil }
+  let rounded = (value * scale).rounded()
+  if rounded <= Double(range.lowerBound) { return range.lowerBound }
+  if rounded >= Double(range.upperBound) { return range.upperBound }
+  return T(rounded)
+}
+
+private func temperature(_ celsius: Double?) -> Int16? {
+  scaled(celsius, 10, -1_000...1_000)
+}
+
+private func weatherCode(_ code: Int?) -> UInt8? {
+  guard let code, (0...99).contains(code) else { return nil }
+  return UInt8(code)
+}
+
+private func compassDegrees(_ degrees: Double) -> UInt16? {
+  guard degrees.isFinite else { return nil }
+  let whole = Int(degrees.rounded()) % 360
+  return UInt16(whole < 0 ? whole + 360 : whole)
+}
+
+private func unixTime(_ seconds: Int64) -> UInt32? {
+  (1...Int64(UInt32.max)).contains(seconds) ? UInt32(seconds) : nil
+}
+
+private func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+  let quotient = value / divisor
+  return value % divisor < 0 ? quotient - 1 : quotient
+}

@@ -1,0 +1,146 @@
+/// The weather for one place as every service is mapped onto it: SI units, Unix seconds, WMO
+/// codes, and `nil` wherever the service said nothing.
+public struct Forecast: Sendable, Equatable, Codable {
+  public var place: Place
+  /// The place's offset from UTC in seconds at the time of the forecast.
+  public var utcOffsetSeconds: Int
+  public var current: Current
+  /// Hourly points, in time order; the first may lie in the past.
+  public var hourly: [Hour]
+  /// Hours between consecutive hourly points (1, or 3 for OpenWeatherMap's forecast).
+  public var hourlyStepHours: Int
+  /// Daily points, in date order, starting at or before today.
+  public var daily: [Day]
+
+  public init(
+    place: Place, utcOffsetSeconds: Int, current: Current, hourly: [Hour], hourlyStepHours: Int = 1,
+    daily: [Day]
+  ) {
+    self.place = place
+    self.utcOffsetSeconds = utcOffsetSeconds
+    self.current = current
+    self.hourly = hourly
+    self.hourlyStepHours = hourlyStepHours
+    self.daily = daily
+  }
+
+  public struct Place: Sendable, Equatable, Codable {
+    public var name: String
+    /// ISO 3166-1 alpha-2, e.g. "DE".
+    public var countryCode: String?
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(name: String, countryCode: String?, latitude: Double, longitude: Double) {
+      self.name = name
+      self.countryCode = countryCode
+      self.latitude = latitude
+      self.longitude = longitude
+    }
+  }
+
+  public struct Current: Sendable, Equatable, Codable {
+    /// Unix seconds.
+    public var time: Int64?
+    /// °C.
+    public var temperature: Double?
+    /// °C.
+    public var apparentTemperature: Double?
+    /// %.
+    public var relativeHumidity: Double?
+    /// Sea-level pressure, hPa.
+    public var pressure: Double?
+    /// m/s.
+    public var windSpeed: Double?
+    /// m/s.
+    public var windGusts: Double?
+    /// Degrees the wind comes from.
+    public var windDirection: Double?
+    /// WMO code.
+    public var weatherCode: Int?
+    public var isDay: Bool?
+    /// %.
+    public var cloudCover: Double?
+    /// Last hour, mm.
+    public var precipitation: Double?
+    public var uvIndex: Double?
+    /// Metres.
+    public var visibility: Double?
+
+    public init(
+      time: Int64? = nil, temperature: Double? = nil, apparentTemperature: Double? = nil,
+      relativeHumidity: Double? = nil, pressure: Double? = nil, windSpeed: Double? = nil,
+      windGusts: Double? = nil, windDirection: Double? = nil, weatherCode: Int? = nil,
+      isDay: Bool? = nil, cloudCover: Double? = nil, precipitation: Double? = nil,
+      uvIndex: Double? = nil, visibility: Double? = nil
+    ) {
+      self.time = time
+      self.temperature = temperature
+      self.apparentTemperature = apparentTemperature
+      self.relativeHumidity = relativeHumidity
+      self.pressure = pressure
+      self.windSpeed = windSpeed
+      self.windGusts = windGusts
+      self.windDirection = windDirection
+      self.weatherCode = weatherCode
+      self.isDay = isDay
+      self.cloudCover = cloudCover
+      self.precipitation = precipitation
+      self.uvIndex = uvIndex
+      self.visibility = visibility
+    }
+  }
+
+  public struct Hour: Sendable, Equatable, Codable {
+    /// Start of the hour (or step), Unix seconds.
+    public var time: Int64
+    /// °C.
+    public var temperature: Double?
+    public var weatherCode: Int?
+    /// %.
+    public var precipitationProbability: Double?
+
+    public init(
+      time: Int64, temperature: Double? = nil, weatherCode: Int? = nil,
+      precipitationProbability: Double? = nil
+    ) {
+      self.time = time
+      self.temperature = temperature
+      self.weatherCode = weatherCode
+      self.precipitationProbability = precipitationProbability
+    }
+  }
+
+  public struct Day: Sendable, Equatable, Codable {
+    /// The place's local calendar date, in days since 1970-01-01.
+    public var date: Int
+    /// °C.
+    public var minimum: Double?
+    /// °C.
+    public var maximum: Double?
+    public var weatherCode: Int?
+    /// %.
+    public var precipitationProbability: Double?
+    /// Unix seconds; nil when the sun does not rise (or the service left it out).
+    public var sunrise: Int64?
+    /// Unix seconds; nil when the sun does not set (or the service left it out).
+    public var sunset: Int64?
+    /// Seconds of daylight, which tells polar day (86 400) from polar night (0).
+    public var daylightSeconds: Double?
+
+    public init(
+      date: Int, minimum: Double? = nil, maximum: Double? = nil, weatherCode: Int? = nil,
+      precipitationProbability: Double? = nil, sunrise: Int64? = nil, sunset: Int64? = nil,
+      daylightSeconds: Double? = nil
+    ) {
+      self.date = date
+      self.minimum = minimum
+      self.maximum = maximum
+      self.weatherCode = weatherCode
+      self.precipitationProbability = precipitationProbability
+      self.sunrise = sunrise
+      self.sunset = sunset
+      self.daylightSeconds = daylightSeconds
+    }
+  }
+}
