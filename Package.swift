@@ -11,6 +11,7 @@ let package = Package(
   products: [
     .library(name: "SkyframeCodec", targets: ["SkyframeCodec"]),
     .library(name: "SkyframeWeather", targets: ["SkyframeWeather"]),
+    .library(name: "SkyframeJSON", targets: ["SkyframeJSON"]),
     .executable(name: "skyframe", targets: ["skyframe"]),
   ],
   dependencies: [
@@ -21,11 +22,14 @@ let package = Package(
     .target(name: "SkyframeCodec", swiftSettings: strict),
     // The normalized weather model every service maps onto, and its compaction into a frame.
     .target(name: "SkyframeWeather", dependencies: ["SkyframeCodec"], swiftSettings: strict),
+    // Frames and requests as JSON and as text for people: the CLI, the debug mirror, the vectors.
+    .target(name: "SkyframeJSON", dependencies: ["SkyframeCodec"], swiftSettings: strict),
     .executableTarget(
       name: "skyframe",
       dependencies: [
         "SkyframeCodec",
         "SkyframeWeather",
+        "SkyframeJSON",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strict
@@ -33,6 +37,8 @@ let package = Package(
     .testTarget(name: "SkyframeCodecTests", dependencies: ["SkyframeCodec"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeWeatherTests", dependencies: ["SkyframeWeather"], swiftSettings: strict),
+    .testTarget(
+      name: "SkyframeJSONTests", dependencies: ["SkyframeJSON"], swiftSettings: strict),
     .testTarget(
       name: "skyframeTests", dependencies: ["skyframe", "SkyframeCodec"], swiftSettings: strict),
   ],

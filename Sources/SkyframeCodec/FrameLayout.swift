@@ -139,3 +139,36 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     }
   }
 }
+
+extension FrameField {
+  /// What one step of the wire integer is worth in `unit`: a temperature of 215 is 21.5 °C.
+  public var scale: Double {
+    switch self {
+    case .latitude, .longitude: 0.000_01
+    case .temperature, .feelsLike, .pressure, .windSpeed, .windGust, .precipitation, .uvIndex,
+      .hourlyTemperature, .dailyMinimum, .dailyMaximum:
+      0.1
+    case .visibility: 10
+    default: 1
+    }
+  }
+
+  /// The unit after scaling, empty for codes, counts and text.
+  public var unit: StaticString {
+    switch self {
+    case .latitude, .longitude, .windDirection: "deg"
+    case .temperature, .feelsLike, .hourlyTemperature, .dailyMinimum, .dailyMaximum: "degC"
+    case .pressure: "hPa"
+    case .windSpeed, .windGust: "m/s"
+    case .visibility: "m"
+    case .precipitation: "mm"
+    case .humidity, .cloudCover, .hourlyPrecipitationProbability, .dailyPrecipitationProbability:
+      "%"
+    case .observedAt, .fetchedAt, .hourlyStart, .sunrise, .sunset: "s since 1970-01-01T00:00Z"
+    case .utcOffset: "min"
+    case .dailyStart: "days since 1970-01-01"
+    case .hourlyStep: "h"
+    default: ""
+    }
+  }
+}

@@ -1,0 +1,318 @@
+import SkyframeCodec
+
+/// A frame as JSON for people and tools, in human units (°C, hPa, m/s, degrees), `null` for
+/// missing values. `skyframe decode --json` prints it, `skyframe encode` reads it, and the golden
+/// vectors in `schemas/vectors/frames/` hold one per frame.
+public struct FrameDocument: Codable, Equatable, Sendable {
+  public var status: Label
+  public var requestID: Int
+  public var slotIndex: Int
+  public var slotCount: Int
+  public var service: Label
+  public var latitude: Double?
+  public var longitude: Double?
+  public var name: String
+  public var country: String?
+  public var observedAt: Int?
+  public var fetchedAt: Int?
+  public var utcOffsetMinutes: Int?
+  public var isDay: Bool?
+  public var sun: String?
+  public var sunrise: Int?
+  public var sunset: Int?
+  public var current: Current
+  public var hourlyStart: Int?
+  public var hourlyStepHours: Int
+  public var hourly: [Hour]
+  /// ISO date, e.g. "2024-01-15".
+  public var dailyStart: String?
+  public var daily: [Day]
+
+  enum CodingKeys: String, CodingKey {
+    case status, service, latitude, longitude, name, country, sun, sunrise, sunset, current
+    case hourly, daily
+    case requestID = "request_id", slotIndex = "slot_index", slotCount = "slot_count"
+    case observedAt = "observed_at", fetchedAt = "fetched_at", utcOffsetMinutes = "utc_offset_min"
+    case isDay = "is_day", hourlyStart = "hourly_start", hourlyStepHours = "hourly_step_h"
+    case dailyStart = "daily_start"
+  }
+
+  public struct Current: Codable, Equatable, Sendable {
+    public var temperature: Double?
+    public var feelsLike: Double?
+    public var humidity: Int?
+    public var pressure: Double?
+    public var windSpeed: Double?
+    public var windGust: Double?
+    public var windDirection: Int?
+    public var weatherCode: Int?
+    public var cloudCover: Int?
+    public var precipitation: Double?
+    public var uvIndex: Double?
+    public var visibility: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case temperature = "temperature_c", feelsLike = "feels_like_c", humidity = "humidity_pct"
+      case pressure = "pressure_hpa", windSpeed = "wind_speed_ms", windGust = "wind_gust_ms"
+      case windDirection = "wind_direction_deg", weatherCode = "weather_code"
+      case cloudCover = "cloud_cover_pct", precipitation = "precipitation_mm"
+      case uvIndex = "uv_index", visibility = "visibility_m"
+    }
+  }
+
+  public struct Hour: Codable, Equatable, Sendable {
+    public var temperature: Double?
+    public var weatherCode: Int?
+    public var precipitationProbability: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case temperature = "temperature_c", weatherCode = "weather_code"
+      case precipitationProbability = "precip_probability_pct"
+    }
+  }
+
+  public struct Day: Codable, Equatable, Sendable {
+    public var minimum: Double?
+    public var maximum: Double?
+    public var weatherCode: Int?
+    public var precipitationProbability: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case minimum = "min_c", maximum = "max_c", weatherCode = "weather_code"
+      case precipitationProbability = "precip_probability_pct"
+    }
+  }
+
+  /// A status or service: its spec name, or its number when this version does not know it.
+  public enum Label: Codable, Equatable, Sendable {
+    case name(String)
+    case number(Int)
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let number = try? container.decode(Int.self) {
+        self = .number(number)
+      } else {
+        self = .name(try container.decode(String.self))
+      }
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.singleValueContainer()
+      switch self {
+      case .name(let name): try container.encode(name)
+      case .number(let number): try container.encode(number)
+      }
+    }
+  }
+}
+
+extension FrameDocument {
+  public init(_ frame: WeatherFrame) {
+    status = Self.label(frame.status.rawValue, frame.status.name)
+    requestID = Int(frame.requestID)
+    slotIndex = Int(frame.slotIndex)
+    slotCount = Int(frame.slotCount)
+    service = Self.label(frame.service.rawValue, frame.service.name)
+    latitude = human(frame.latitude, .latitude)
+    longitude = human(frame.longitude, .longitude)
+    name = frame.name.string
+    country = frame.country?.string
+    observedAt = frame.observedAt.map(Int.init)
+    fetchedAt = frame.fetchedAt.map(Int.init)
+    utcOffsetMinutes = frame.utcOffsetMinutes.map(Int.init)
+    isDay = frame.isDay
+    sun = frame.sun.map(Self.sunName)
+    sunrise = frame.sunrise.map(Int.init)
+    sunset = frame.sunset.map(Int.init)
+    let now = frame.current
+    current = Current(
+      temperature: human(now.temperature, .temperature),
+      feelsLike: human(now.feelsLike, .feelsLike),
+      humidity: now.humidity.map(Int.init),
+      pressure: human(now.pressure, .pressure),
+      windSpeed: human(now.windSpeed, .windSpeed),
+      windGust: human(now.windGust, .windGust),
+      windDirection: now.windDirection.map(Int.init),
+      weatherCode: now.weatherCode.map(Int.init),
+      cloudCover: now.cloudCover.map(Int.init),
+      precipitation: human(now.precipitation, .precipitation),
+      uvIndex: human(now.uvIndex, .uvIndex),
+      visibility: now.visibility.map { Int($0) * 10 })
+    hourlyStart = frame.hourlyStart.map(Int.init)
+    hourlyStepHours = Int(frame.hourlyStepHours)
+    hourly = (0..<WeatherFrame.hourlyCount).map { index in
+      let slot = frame.hourly[index]
+      return Hour(
+        temperature: human(slot.temperature, .hourlyTemperature),
+        weatherCode: slot.weatherCode.map(Int.init),
+        precipitationProbability: slot.precipitationProbability.map(Int.init))
+    }
+    dailyStart = frame.dailyStart.map { CivilDate(daysSinceEpoch: Int($0)).iso }
+    daily = (0..<WeatherFrame.dailyCount).map { index in
+      let slot = frame.daily[index]
+      return Day(
+        minimum: human(slot.minimum, .dailyMinimum),
+        maximum: human(slot.maximum, .dailyMaximum),
+        weatherCode: slot.weatherCode.map(Int.init),
+        precipitationProbability: slot.precipitationProbability.map(Int.init))
+    }
+  }
+
+  /// The frame this document describes. Throws `DocumentError` naming the key whose value the
+  /// frame cannot carry; the codec checks ranges when the frame is encoded.
+  public func frame() throws(DocumentError) -> WeatherFrame {
+    var frame = WeatherFrame()
+    frame.status = FrameStatus(
+      rawValue: try Self.number(status, "status", FrameStatus.allKnown.map { ($0.rawValue, $0.name) }))
+    frame.requestID = try whole(requestID, "request_id")
+    frame.slotIndex = try whole(slotIndex, "slot_index")
+    frame.slotCount = try whole(slotCount, "slot_count")
+    frame.service = WeatherService(
+      rawValue: try Self.number(
+        service, "service", WeatherService.allKnown.map { ($0.rawValue, $0.name) }))
+    frame.latitude = try wire(latitude, .latitude, "latitude")
+    frame.longitude = try wire(longitude, .longitude, "longitude")
+    frame.name = FrameName(truncating: name)
+    guard frame.name.string == name else {
+      throw DocumentError(key: "name", value: name, allowed: "at most 24 bytes of UTF-8")
+    }
+    if let country {
+      guard let code = CountryCode(country), code.string == country else {
+        throw DocumentError(key: "country", value: country, allowed: "two capital letters or null")
+      }
+      frame.country = code
+    }
+    frame.observedAt = try optionalWhole(observedAt, "observed_at")
+    frame.fetchedAt = try optionalWhole(fetchedAt, "fetched_at")
+    frame.utcOffsetMinutes = try optionalWhole(utcOffsetMinutes, "utc_offset_min")
+    frame.isDay = isDay
+    if let sun {
+      guard let state = SunState.allCases.first(where: { Self.sunName($0) == sun }) else {
+        throw DocumentError(key: "sun", value: sun, allowed: "normal, polar_day, polar_night or null")
+      }
+      frame.sun = state
+    }
+    frame.sunrise = try optionalWhole(sunrise, "sunrise")
+    frame.sunset = try optionalWhole(sunset, "sunset")
+
+    frame.current.temperature = try wire(current.temperature, .temperature, "current.temperature_c")
+    frame.current.feelsLike = try wire(current.feelsLike, .feelsLike, "current.feels_like_c")
+    frame.current.humidity = try optionalWhole(current.humidity, "current.humidity_pct")
+    frame.current.pressure = try wire(current.pressure, .pressure, "current.pressure_hpa")
+    frame.current.windSpeed = try wire(current.windSpeed, .windSpeed, "current.wind_speed_ms")
+    frame.current.windGust = try wire(current.windGust, .windGust, "current.wind_gust_ms")
+    frame.current.windDirection = try optionalWhole(
+      current.windDirection, "current.wind_direction_deg")
+    frame.current.weatherCode = try optionalWhole(current.weatherCode, "current.weather_code")
+    frame.current.cloudCover = try optionalWhole(current.cloudCover, "current.cloud_cover_pct")
+    frame.current.precipitation = try wire(
+      current.precipitation, .precipitation, "current.precipitation_mm")
+    frame.current.uvIndex = try wire(current.uvIndex, .uvIndex, "current.uv_index")
+    frame.current.visibility = try wire(
+      current.visibility.map(Double.init), .visibility, "current.visibility_m")
+
+    frame.hourlyStart = try optionalWhole(hourlyStart, "hourly_start")
+    frame.hourlyStepHours = try whole(hourlyStepHours, "hourly_step_h")
+    guard hourly.count == WeatherFrame.hourlyCount else {
+      throw DocumentError(key: "hourly", value: "\(hourly.count) entries", allowed: "exactly 12")
+    }
+    for (index, hour) in hourly.enumerated() {
+      let key = "hourly[\(index)]"
+      frame.hourly[index] = WeatherFrame.HourlySlot(
+        temperature: try wire(hour.temperature, .hourlyTemperature, key + ".temperature_c"),
+        weatherCode: try optionalWhole(hour.weatherCode, key + ".weather_code"),
+        precipitationProbability: try optionalWhole(
+          hour.precipitationProbability, key + ".precip_probability_pct"))
+    }
+    if let dailyStart {
+      guard let date = CivilDate(iso: dailyStart), (0...0xFFFE).contains(date.daysSinceEpoch) else {
+        throw DocumentError(key: "daily_start", value: dailyStart, allowed: "a date YYYY-MM-DD from 1970")
+      }
+      frame.dailyStart = UInt16(date.daysSinceEpoch)
+    }
+    guard daily.count == WeatherFrame.dailyCount else {
+      throw DocumentError(key: "daily", value: "\(daily.count) entries", allowed: "exactly 7")
+    }
+    for (index, day) in daily.enumerated() {
+      let key = "daily[\(index)]"
+      frame.daily[index] = WeatherFrame.DailySlot(
+        minimum: try wire(day.minimum, .dailyMinimum, key + ".min_c"),
+        maximum: try wire(day.maximum, .dailyMaximum, key + ".max_c"),
+        weatherCode: try optionalWhole(day.weatherCode, key + ".weather_code"),
+        precipitationProbability: try optionalWhole(
+          day.precipitationProbability, key + ".precip_probability_pct"))
+    }
+    return frame
+  }
+
+  static func label(_ raw: UInt8, _ name: StaticString?) -> Label {
+    name.map { .name($0.description) } ?? .number(Int(raw))
+  }
+
+  static func number(_ label: Label, _ key: String, _ known: [(UInt8, StaticString?)])
+    throws(DocumentError) -> UInt8
+  {
+    switch label {
+    case .number(let number):
+      return try whole(number, key)
+    case .name(let name):
+      guard let match = known.first(where: { $0.1?.description == name }) else {
+        let names = known.compactMap { $0.1?.description }.joined(separator: ", ")
+        throw DocumentError(key: key, value: name, allowed: names + " or a number")
+      }
+      return match.0
+    }
+  }
+
+  static func sunName(_ state: SunState) -> String {
+    switch state {
+    case .normal: "normal"
+    case .polarDay: "polar_day"
+    case .polarNight: "polar_night"
+    }
+  }
+}
+
+/// A JSON value a frame cannot carry, named by its key.
+public struct DocumentError: Error, Equatable, CustomStringConvertible {
+  public var key: String
+  public var value: String
+  public var allowed: String
+
+  public var description: String { "\(key): \(value) is not allowed; expected \(allowed)" }
+}
+
+/// Wire integer → human value. Scales below 1 divide by their inverse, so 215 becomes exactly
+/// 21.5 and 5252000 exactly 52.52 (multiplying by 0.1 would give 21.500000000000004).
+func human<T: FixedWidthInteger>(_ raw: T?, _ field: FrameField) -> Double? {
+  guard let raw else { return nil }
+  return field.scale < 1 ? Double(raw) / (1 / field.scale).rounded() : Double(raw) * field.scale
+}
+
+/// Human value → wire integer, refusing values that are not a whole number of the field's steps.
+func wire<T: FixedWidthInteger>(_ value: Double?, _ field: FrameField, _ key: String)
+  throws(DocumentError) -> T?
+{
+  guard let value else { return nil }
+  let steps = field.scale < 1 ? value * (1 / field.scale).rounded() : value / field.scale
+  let rounded = steps.rounded()
+  guard value.isFinite, abs(steps - rounded) < 1e-6, let integer = T(exactly: rounded) else {
+    throw DocumentError(
+      key: key, value: "\(value)",
+      allowed: "a multiple of \(field.scale) \(field.unit) that fits the field")
+  }
+  return integer
+}
+
+func whole<T: FixedWidthInteger>(_ value: Int, _ key: String) throws(DocumentError) -> T {
+  guard let integer = T(exactly: value) else {
+    throw DocumentError(key: key, value: "\(value)", allowed: "\(T.min)...\(T.max)")
+  }
+  return integer
+}
+
+func optionalWhole<T: FixedWidthInteger>(_ value: Int?, _ key: String) throws(DocumentError) -> T? {
+  guard let value else { return nil }
+  return try whole(value, key) as T
+}

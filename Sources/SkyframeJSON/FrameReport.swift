@@ -1,0 +1,139 @@
+import SkyframeCodec
+
+/// A frame as a block of text for a person: units, the place's local times, the data's age.
+public enum FrameReport {
+  /// - Parameter now: Unix seconds, for the data's age.
+  public static func text(_ frame: WeatherFrame, now: Int) -> String {
+    var lines: [String] = []
+    let doc = FrameDocument(frame)
+    let offset = frame.utcOffsetMinutes.map(Int.init)
+    var title = doc.name.isEmpty ? "(no name)" : doc.name
+    if let country = doc.country { title += ", \(country)" }
+    if let latitude = doc.latitude, let longitude = doc.longitude {
+      title += "  \(fixed(latitude, 5)), \(fixed(longitude, 5))"
+    }
+    lines.append(title)
+    var header = "status \(label(doc.status))  request #\(doc.requestID)"
+    header += "  slot \(doc.slotIndex + 1)/\(doc.slotCount)  service \(label(doc.service))"
+    lines.append(header)
+    guard frame.status.hasWeather else { return lines.joined(separator: "\n") }
+
+    var times: [String] = []
+    if let observed = frame.observedAt { times.append("observed \(clock(observed, offset, date: true))") }
+    if let fetched = frame.fetchedAt {
+      times.append("fetched \(clock(fetched, offset, date: true)), \(age(now - Int(fetched)))")
+    }
+    if let offset { times.append("UTC\(utcOffset(offset))") }
+    if !times.isEmpty { lines.append(times.joined(separator: "  ")) }
+
+    let current = doc.current
+    var now1: [String] = []
+    if let temperature = current.temperature { now1.append("\(fixed(temperature, 1)) °C") }
+    if let feels = current.feelsLike { now1.append("feels \(fixed(feels, 1)) °C") }
+    if let code = current.weatherCode { now1.append("\(WMOCode.meaning(code)) (\(code))") }
+    if let day = doc.isDay { now1.append(day ? "day" : "night") }
+    lines.append("now    " + (now1.isEmpty ? "-" : now1.joined(separator: "  ")))
+    var now2: [String] = []
+    if let humidity = current.humidity { now2.append("humidity \(humidity) %") }
+    if let pressure = current.pressure { now2.append("pressure \(fixed(pressure, 1)) hPa") }
+    if let speed = current.windSpeed {
+      var wind = "wind \(fixed(speed, 1)) m/s"
+      if let direction = current.windDirection { wind += " from \(direction)° \(compass(direction))" }
+      if let gust = current.windGust { wind += ", gusts \(fixed(gust, 1)) m/s" }
+      now2.append(wind)
+    }
+    if !now2.isEmpty { lines.append("       " + now2.joined(separator: "  ")) }
+    var now3: [String] = []
+    if let clouds = current.cloudCover { now3.append("clouds \(clouds) %") }
+    if let rain = current.precipitation { now3.append("precipitation \(fixed(rain, 1)) mm") }
+    if let uv = current.uvIndex { now3.append("UV \(fixed(uv, 1))") }
+    if let visibility = current.visibility { now3.append("visibility \(fixed(Double(visibility) / 1000, 1)) km") }
+    if !now3.isEmpty { lines.append("       " + now3.joined(separator: "  ")) }
+
+    switch frame.sun {
+    case .polarDay: lines.append("sun    polar day: the sun does not set")
+    case .polarNight: lines.append("sun    polar night: the sun does not rise")
+    default:
+      if frame.sunrise != nil || frame.sunset != nil {
+        let rise = frame.sunrise.map { clock($0, offset, date: false) } ?? "-"
+        let set = frame.sunset.map { clock($0, offset, date: false) } ?? "-"
+        lines.append("sun    rise \(rise)  set \(set)")
+      }
+    }
+
+    if let start = frame.hourlyStart, frame.hourlyStepHours > 0 {
+      var cells: [String] = []
+      for (index, hour) in doc.hourly.enumerated() {
+        let time = Int(start) + index * Int(frame.hourlyStepHours) * 3_600
+        var cell = clock(UInt32(clamping: time), offset, date: false) + " "
+        cell += hour.temperature.map { fixed($0, 1) + "°" } ?? "-"
+        if let chance = hour.precipitationProbability { cell += " \(chance)%" }
+        cells.append(cell)
+      }
+      lines.append("hours  " + cells.prefix(6).joined(separator: " | "))
+      lines.append("       " + cells.dropFirst(6).joined(separator: " | "))
+    }
+    if let start = frame.dailyStart {
+      let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+      for (index, day) in doc.daily.enumerated() {
+        let date = CivilDate(daysSinceEpoch: Int(start) + index)
+        var line = index == 0 ? "days   " : "       "
+        line += "\(names[date.weekday]) \(date.iso)  "
+        line += (day.minimum.map { fixed($0, 1) } ?? "-") + " / " + (day.maximum.map { fixed($0, 1) } ?? "-") + " °C"
+        if let code = day.weatherCode { line += "  \(WMOCode.meaning(code))" }
+        if let chance = day.precipitationProbability { line += "  \(chance)%" }
+        lines.append(line)
+      }
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  static func label(_ label: FrameDocument.Label) -> String {
+    switch label {
+    case .name(let name): name
+    case .number(let number): "unknown (\(number))"
+    }
+  }
+
+  /// The place's local time of a Unix time: "14:05", or "2024-01-15 14:05".
+  static func clock(_ unix: UInt32, _ offsetMinutes: Int?, date: Bool) -> String {
+    let local = Int(unix) + (offsetMinutes ?? 0) * 60
+    let days = local >= 0 ? local / 86_400 : (local - 86_399) / 86_400
+    let seconds = local - days * 86_400
+    let time = two(seconds / 3_600) + ":" + two(seconds / 60 % 60)
+    return date ? CivilDate(daysSinceEpoch: days).iso + " " + time : time
+  }
+
+  static func utcOffset(_ minutes: Int) -> String {
+    (minutes < 0 ? "-" : "+") + two(abs(minutes) / 60) + ":" + two(abs(minutes) % 60)
+  }
+
+  static func age(_ seconds: Int) -> String {
+    switch seconds {
+    case ..<0: "from the future (clock skew)"
+    case ..<60: "\(seconds) s old"
+    case ..<7_200: "\(seconds / 60) min old"
+    case ..<172_800: "\(seconds / 3_600) h old"
+    default: "\(seconds / 86_400) days old"
+    }
+  }
+
+  static func compass(_ degrees: Int) -> String {
+    let points = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"]
+    return points[((degrees + 22) / 45) % 8]
+  }
+
+  static func two(_ value: Int) -> String { value < 10 ? "0\(value)" : "\(value)" }
+
+  /// `value` with exactly `decimals` digits after the point, without Foundation's formatters.
+  static func fixed(_ value: Double, _ decimals: Int) -> String {
+    var factor = 1
+    for _ in 0..<decimals { factor *= 10 }
+    let scaled = Int((abs(value) * Double(factor)).rounded())
+    let sign = value < 0 && scaled != 0 ? "-" : ""
+    guard decimals > 0 else { return sign + "\(scaled)" }
+    var fraction = "\(scaled % factor)"
+    while fraction.count < decimals { fraction = "0" + fraction }
+    return sign + "\(scaled / factor).\(fraction)"
+  }
+}

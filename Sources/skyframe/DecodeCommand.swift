@@ -1,0 +1,98 @@
+import ArgumentParser
+import Foundation
+import SkyframeCodec
+import SkyframeJSON
+
+struct DecodeCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "decode",
+    abstract: "Decode frames: hex lines as `mosquitto_sub -F %x` prints them, or raw bytes.",
+    discussion: """
+      Each input line is one frame in hexadecimal. A line with several words (such as
+      `mosquitto_sub -F '%t %x'` prints) is read as a label followed by the hex. A line that is not
+      a frame is reported on standard error with what is wrong, and the next line is still read;
+      the exit status is 1 if any line failed.
+      """
+  )
+
+  @Argument(help: "File to read; standard input when absent or '-'.")
+  var file: String?
+
+  @Flag(help: "Input is raw bytes, frames back to back, 192 bytes each.")
+  var raw = false
+
+  @Flag(help: "Print each frame as one line of JSON instead of a block of text.")
+  var json = false
+
+  @Option(help: ArgumentHelp("Unix time to compute the data's age from (default: now).", visibility: .hidden))
+  var now: Int?
+
+  func run() throws {
+    let input = try InputSource(path: file)
+    var failures = 0
+    var output = FrameOutput(json: json, now: now ?? Int(Date().timeIntervalSince1970))
+    if raw {
+      let bytes = input.readAll()
+      var offset = 0
+      var index = 1
+      while offset < bytes.count {
+        let chunk = Array(bytes[offset..<min(offset + WeatherFrame.size, bytes.count)])
+        if !output.show(chunk, label: nil, origin: "frame \(index)") { failures += 1 }
+        offset += WeatherFrame.size
+        index += 1
+      }
+    } else {
+      var number = 0
+      while let line = input.readLine() {
+        number += 1
+        let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        guard let hexWord = words.last else { continue }
+        let label = words.dropLast().joined(separator: " ")
+        switch Hex.decode(hexWord) {
+        case .success(let bytes):
+          if !output.show(bytes, label: label.isEmpty ? nil : label, origin: "line \(number)") {
+            failures += 1
+          }
+        case .failure(let error):
+          Diagnostics.report("line \(number): \(error)")
+          failures += 1
+        }
+      }
+    }
+    if failures > 0 { throw ExitCode.failure }
+  }
+}
+
+/// Prints decoded frames, as text blocks or JSON lines, and reports the ones that fail.
+struct FrameOutput {
+  let json: Bool
+  let now: Int
+  var printed = 0
+  let encoder: JSONEncoder = {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return encoder
+  }()
+
+  mutating func show(_ bytes: [UInt8], label: String?, origin: String) -> Bool {
+    let frame: WeatherFrame
+    do {
+      frame = try WeatherFrame(decoding: bytes)
+    } catch {
+      Diagnostics.report("\(origin): \(error)")
+      return false
+    }
+    if json {
+      // A document always encodes: every field is a plain number, string or null.
+      let data = (try? encoder.encode(FrameDocument(frame))) ?? Data()
+      print(String(decoding: data, as: UTF8.self))
+    } else {
+      if printed > 0 { print("") }
+      if let label { print("[\(label)]") }
+      print(FrameReport.text(frame, now: now))
+    }
+    printed += 1
+    fflush(nil)
+    return true
+  }
+}

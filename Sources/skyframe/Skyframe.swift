@@ -1,0 +1,10 @@
+import ArgumentParser
+
+@main
+struct Skyframe: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "skyframe",
+    abstract: "Weather for small displays: fixed 192-byte frames over MQTT.",
+    subcommands: [DecodeCommand.self, EncodeCommand.self]
+  )
+}

@@ -1,0 +1,128 @@
+import Testing
+
+@testable import SkyframeCodec
+
+@Suite struct FrameCodecTests {
+  @Test func anErrorFrameRoundTrips() throws {
+    let frame = WeatherFrame(
+      status: .notFound, requestID: 7, slotIndex: 1, slotCount: 3, name: FrameName(truncating: "Atlantis"))
+    let bytes = try frame.encoded()
+    #expect(bytes.count == WeatherFrame.size)
+    #expect(Array(bytes[0..<4]) == [0x53, 0x46, 0x01, 0x02])
+    let decoded = try WeatherFrame(decoding: bytes)
+    #expect(decoded == frame)
+    #expect(decoded.current.temperature == nil)
+    #expect(decoded.name.string == "Atlantis")
+  }
+
+  @Test func sentinelsAreWrittenForMissingValues() throws {
+    let bytes = try WeatherFrame(status: .badRequest).encoded()
+    #expect(bytes[FrameField.temperature.offset] == 0x00)
+    #expect(bytes[FrameField.temperature.offset + 1] == 0x80)
+    #expect(bytes[FrameField.pressure.offset] == 0xFF && bytes[FrameField.pressure.offset + 1] == 0xFF)
+    #expect(bytes[FrameField.humidity.offset] == 0xFF)
+    #expect(bytes[FrameField.isDay.offset] == 0xFF)
+    #expect(Array(bytes[FrameField.latitude.offset..<FrameField.latitude.offset + 4]) == [0, 0, 0, 0x80])
+    #expect(Array(bytes[FrameField.observedAt.offset..<FrameField.observedAt.offset + 4]) == [0, 0, 0, 0])
+  }
+
+  @Test func reservedBytesAreZeroAndIgnoredOnDecode() throws {
+    var bytes = try WeatherFrame(status: .ok).encoded()
+    for field in [FrameField.reservedHeader, .reservedCurrent, .reservedTail] {
+      #expect(bytes[field.offset..<field.offset + field.size].allSatisfy { $0 == 0 })
+      for index in field.offset..<field.offset + field.size { bytes[index] = 0xA5 }
+    }
+    rewriteCRC(&bytes)
+    #expect(try WeatherFrame(decoding: bytes) == WeatherFrame(status: .ok))
+  }
+
+  @Test func lengthMagicVersionAndCRCAreCheckedInThatOrder() throws {
+    let good = try WeatherFrame(status: .ok).encoded()
+    #expect(throws: FrameError.truncated(count: 191)) { try WeatherFrame(decoding: Array(good.dropLast())) }
+    #expect(throws: FrameError.truncated(count: 0)) { try WeatherFrame(decoding: []) }
+    #expect(throws: FrameError.tooLong(count: 193)) { try WeatherFrame(decoding: good + [0]) }
+
+    var magic = good
+    magic[1] = 0x47
+    #expect(throws: FrameError.badMagic(0x53, 0x47)) { try WeatherFrame(decoding: magic) }
+
+    var version = good
+    version[2] = 2
+    #expect(throws: FrameError.unsupportedVersion(2)) { try WeatherFrame(decoding: version) }
+
+    var flipped = good
+    flipped[100] ^= 0x10
+    let stored = UInt32(good[188]) | UInt32(good[189]) << 8 | UInt32(good[190]) << 16 | UInt32(good[191]) << 24
+    let computed = CRC32.checksum(Array(flipped[0..<188]))
+    #expect(throws: FrameError.checksumMismatch(stored: stored, computed: computed)) {
+      try WeatherFrame(decoding: flipped)
+    }
+  }
+
+  @Test func errorsNameWhatIsWrong() {
+    #expect(FrameError.truncated(count: 10).description == "truncated frame: 10 bytes, a frame has 192")
+    #expect(
+      FrameError.checksumMismatch(stored: 0xDEAD_BEEF, computed: 0x0000_0001).description
+        == "CRC mismatch: frame says 0xDEADBEEF, bytes give 0x00000001")
+    #expect(FrameError.badMagic(0x7B, 0x22).description == "bad magic 0x7B22, expected 0x5346 (\"SF\")")
+    #expect(
+      FrameError.outOfRange(.humidity, value: 101).description
+        == "humidity = 101 is outside the range frame v1 can carry")
+  }
+
+  @Test func encoderRefusesValuesOutsideTheSpec() {
+    let cases: [((inout WeatherFrame) -> Void, FrameField, Int)] = [
+      ({ $0.current.temperature = 1_001 }, .temperature, 1_001),
+      ({ $0.current.humidity = 101 }, .humidity, 101),
+      ({ $0.current.windDirection = 360 }, .windDirection, 360),
+      ({ $0.current.weatherCode = 100 }, .weatherCode, 100),
+      ({ $0.latitude = 9_000_001 }, .latitude, 9_000_001),
+      ({ $0.longitude = -18_000_001 }, .longitude, -18_000_001),
+      ({ $0.utcOffsetMinutes = 841 }, .utcOffset, 841),
+      ({ $0.observedAt = 0 }, .observedAt, 0),
+      ({ $0.slotIndex = 1 }, .slotIndex, 1),
+      ({ $0.slotCount = 0 }, .slotCount, 0),
+      ({ $0.daily[6].maximum = Int16.min }, .dailyMaximum, Int(Int16.min)),
+      ({ $0.hourly[11].precipitationProbability = 101 }, .hourlyPrecipitationProbability, 101),
+    ]
+    for (change, field, value) in cases {
+      var frame = WeatherFrame()
+      change(&frame)
+      #expect(throws: FrameError.outOfRange(field, value: value)) { try frame.encoded() }
+    }
+  }
+
+  @Test func encodeNeedsAWholeFrameOfBuffer() {
+    var small = [UInt8](repeating: 0, count: 100)
+    _ = small.withUnsafeMutableBytes { buffer in
+      #expect(throws: FrameError.bufferTooSmall(count: 100)) { try WeatherFrame().encode(into: buffer) }
+    }
+  }
+
+  @Test func namesAreCutAfterTheLastWholeCharacter() {
+    #expect(FrameName(truncating: "Frankfurt am Main").string == "Frankfurt am Main")
+    // 13 three-byte characters: 8 fit in 24 bytes.
+    #expect(FrameName(truncating: "東京都千代田区丸の内一丁目").string == "東京都千代田区丸")
+    // 23 ASCII bytes then a two-byte letter: the letter does not fit.
+    let cut = FrameName(truncating: String(repeating: "a", count: 23) + "é")
+    #expect(cut.count == 23)
+    // "e" + combining acute is one character: it is kept whole or dropped whole.
+    let combining = FrameName(truncating: String(repeating: "b", count: 22) + "e\u{301}x")
+    #expect(combining.string == String(repeating: "b", count: 22))
+    // A flag is two scalars, eight bytes, one character.
+    #expect(FrameName(truncating: "Zürich 🇨🇭 Hauptbahnhof").string == "Zürich 🇨🇭 Hauptba")
+  }
+
+  @Test func countryCodesAreTwoLetters() {
+    #expect(CountryCode("de")?.string == "DE")
+    #expect(CountryCode("DEU") == nil)
+    #expect(CountryCode("D1") == nil)
+    #expect(CountryCode("") == nil)
+  }
+}
+
+/// Puts a correct CRC back after a test changed bytes on purpose.
+func rewriteCRC(_ bytes: inout [UInt8]) {
+  let crc = CRC32.checksum(Array(bytes[0..<188]))
+  for index in 0..<4 { bytes[188 + index] = UInt8(truncatingIfNeeded: crc >> (8 * index)) }
+}

@@ -1,0 +1,93 @@
+import SkyframeCodec
+import Testing
+
+@testable import SkyframeJSON
+
+@Suite struct FrameDocumentTests {
+  func document() -> FrameDocument {
+    var frame = WeatherFrame()
+    frame.current.temperature = 215
+    frame.latitude = 5_252_000
+    frame.dailyStart = 19_737
+    return FrameDocument(frame)
+  }
+
+  @Test func humanValuesAreExactDecimals() {
+    let document = document()
+    #expect(document.current.temperature == 21.5)
+    #expect(document.latitude == 52.52)
+    #expect(document.dailyStart == "2024-01-15")
+  }
+
+  @Test func aValueBetweenStepsNamesItsKey() {
+    var document = document()
+    document.current.temperature = 21.55
+    #expect(throws: DocumentError.self) { try document.frame() }
+    do {
+      _ = try document.frame()
+    } catch {
+      #expect(error.key == "current.temperature_c")
+      #expect(error.description.hasPrefix("current.temperature_c: 21.55 is not allowed"))
+    }
+  }
+
+  @Test func unknownNamesAndShapesAreRefused() {
+    var document = document()
+    document.status = .name("sunny")
+    #expect(throws: DocumentError.self) { try document.frame() }
+    document = self.document()
+    document.hourly.removeLast()
+    #expect(throws: DocumentError(key: "hourly", value: "11 entries", allowed: "exactly 12")) {
+      try document.frame()
+    }
+    document = self.document()
+    document.country = "de"
+    #expect(throws: DocumentError.self) { try document.frame() }
+    document = self.document()
+    document.dailyStart = "2023-02-29"
+    #expect(throws: DocumentError.self) { try document.frame() }
+  }
+
+  @Test func civilDatesRoundTrip() {
+    for days in stride(from: -800_000, through: 800_000, by: 997) {
+      let date = CivilDate(daysSinceEpoch: days)
+      #expect(date.daysSinceEpoch == days)
+    }
+    #expect(CivilDate(daysSinceEpoch: 0).iso == "1970-01-01")
+    #expect(CivilDate(daysSinceEpoch: 0).weekday == 4)
+    #expect(CivilDate(iso: "2000-02-29")?.daysSinceEpoch == 11_016)
+    #expect(CivilDate(daysSinceEpoch: -1).weekday == 3)
+  }
+
+  @Test func theReportShowsLocalTimesUnitsAndAge() {
+    var frame = WeatherFrame()
+    frame.name = FrameName(truncating: "Kathmandu")
+    frame.country = CountryCode("NP")
+    frame.utcOffsetMinutes = 345
+    frame.fetchedAt = 1_705_300_200
+    frame.observedAt = 1_705_300_200
+    frame.current.temperature = -23
+    frame.current.windSpeed = 34
+    frame.current.windDirection = 270
+    frame.sunrise = 1_705_281_300
+    frame.sun = .normal
+    let text = FrameReport.text(frame, now: 1_705_300_200 + 300)
+    #expect(text.contains("Kathmandu, NP"))
+    #expect(text.contains("-2.3 °C"))
+    #expect(text.contains("wind 3.4 m/s from 270° W"))
+    #expect(text.contains("5 min old"))
+    #expect(text.contains("UTC+05:45"))
+    // 01:15 UTC is 07:00 in Kathmandu.
+    #expect(text.contains("rise 07:00"))
+    #expect(text.contains("fetched 2024-01-15 12:15"))
+  }
+
+  @Test func errorFramesSayTheirStatus() {
+    let text = FrameReport.text(
+      WeatherFrame(status: .notFound, requestID: 7, slotIndex: 1, slotCount: 3, name: FrameName(truncating: "Atlantis")),
+      now: 0)
+    #expect(text.contains("status not_found"))
+    #expect(text.contains("slot 2/3"))
+    #expect(text.contains("Atlantis"))
+  }
+}

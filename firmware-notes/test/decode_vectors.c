@@ -1,0 +1,551 @@
+/*
+ * decode_vectors.c - test driver for skyframe_frame.h.
+ *
+ *   decode_vectors            reads one hex frame per line on stdin, prints one JSON object per
+ *                             line: the decoded frame in wire units (null for a missing value),
+ *                             or {"ok":false,"error":"<skyframe_error_name>",...}.
+ *   decode_vectors --self-test runs the built-in checks (errors, CRC, helpers), prints one line
+ *                             per check and "self-test: N passed, M failed"; exit 1 on failure.
+ *
+ * Used by run.sh / compare.py. Plain C99 + stdio; the header itself needs no stdio.
+ */
+#define SKYFRAME_FRAME_IMPLEMENTATION
+#include "../skyframe_frame.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- JSON output -------------------------------------------------------------------------- */
+
+static void put_sep(int *first) {
+    if (!*first) fputc(',', stdout);
+    *first = 0;
+}
+static void key(int *first, const char *k) {
+    put_sep(first);
+    printf("\"%s\":", k);
+}
+static void j_long(int *first, const char *k, long v, int present) {
+    key(first, k);
+    if (present) printf("%ld", v); else fputs("null", stdout);
+}
+static void j_ulong(int *first, const char *k, unsigned long v, int present) {
+    key(first, k);
+    if (present) printf("%lu", v); else fputs("null", stdout);
+}
+static void j_str(int *first, const char *k, const char *s) {
+    /* only used for library-provided ASCII names and the country code */
+    key(first, k);
+    if (s == NULL) { fputs("null", stdout); return; }
+    printf("\"%s\"", s);
+}
+static void j_hex(int *first, const char *k, const char *s) {
+    size_t i, n = strlen(s);
+    key(first, k);
+    fputc('"', stdout);
+    for (i = 0; i < n; i++) printf("%02x", (unsigned)(unsigned char)s[i]);
+    fputc('"', stdout);
+}
+
+static void print_frame(const skyframe_frame *f) {
+    int first = 1, i;
+    fputc('{', stdout);
+    key(&first, "ok"); fputs("true", stdout);
+    j_ulong(&first, "version", f->version, 1);
+    j_ulong(&first, "status", f->status, 1);
+    j_str(&first, "status_name", skyframe_status_name(f->status));
+    key(&first, "has_weather"); fputs(skyframe_frame_has_weather(f) ? "true" : "false", stdout);
+    j_ulong(&first, "request_id", f->request_id, 1);
+    j_ulong(&first, "slot_index", f->slot_index, 1);
+    j_ulong(&first, "slot_count", f->slot_count, 1);
+    j_ulong(&first, "service", f->service, 1);
+    j_str(&first, "service_name", skyframe_service_name(f->service));
+    j_long(&first, "latitude", (long)f->latitude, SKYFRAME_HAS_I32(f->latitude));
+    j_long(&first, "longitude", (long)f->longitude, SKYFRAME_HAS_I32(f->longitude));
+    j_hex(&first, "name_hex", f->name);
+    j_str(&first, "country", f->country[0] ? f->country : NULL);
+    j_ulong(&first, "observed_at", f->observed_at, SKYFRAME_HAS_TIME(f->observed_at));
+    j_ulong(&first, "fetched_at", f->fetched_at, SKYFRAME_HAS_TIME(f->fetched_at));
+    j_long(&first, "utc_offset_min", f->utc_offset_min, SKYFRAME_HAS_I16(f->utc_offset_min));
+    key(&first, "is_day");
+    fputs(f->is_day == 1 ? "true" : f->is_day == 0 ? "false" : "null", stdout);
+    j_ulong(&first, "sun", f->sun, SKYFRAME_HAS_U8(f->sun));
+    j_str(&first, "sun_name", SKYFRAME_HAS_U8(f->sun) ? skyframe_sun_name(f->sun) : NULL);
+    j_ulong(&first, "sunrise", f->sunrise, SKYFRAME_HAS_TIME(f->sunrise));
+    j_ulong(&first, "sunset", f->sunset, SKYFRAME_HAS_TIME(f->sunset));
+
+    key(&first, "current");
+    {
+        const skyframe_current *c = &f->current;
+        int cf = 1;
+        fputc('{', stdout);
+        j_long(&cf, "temperature", c->temperature, SKYFRAME_HAS_I16(c->temperature));
+        j_long(&cf, "feels_like", c->feels_like, SKYFRAME_HAS_I16(c->feels_like));
+        j_ulong(&cf, "humidity", c->humidity, SKYFRAME_HAS_U8(c->humidity));
+        j_ulong(&cf, "pressure", c->pressure, SKYFRAME_HAS_U16(c->pressure));
+        j_ulong(&cf, "wind_speed", c->wind_speed, SKYFRAME_HAS_U16(c->wind_speed));
+        j_ulong(&cf, "wind_gust", c->wind_gust, SKYFRAME_HAS_U16(c->wind_gust));
+        j_ulong(&cf, "wind_direction", c->wind_direction, SKYFRAME_HAS_U16(c->wind_direction));
+        j_ulong(&cf, "weather_code", c->weather_code, SKYFRAME_HAS_U8(c->weather_code));
+        j_ulong(&cf, "cloud_cover", c->cloud_cover, SKYFRAME_HAS_U8(c->cloud_cover));
+        j_ulong(&cf, "precipitation", c->precipitation, SKYFRAME_HAS_U16(c->precipitation));
+        j_ulong(&cf, "uv_index", c->uv_index, SKYFRAME_HAS_U8(c->uv_index));
+        j_ulong(&cf, "visibility", c->visibility, SKYFRAME_HAS_U16(c->visibility));
+        fputc('}', stdout);
+    }
+    j_ulong(&first, "hourly_start", f->hourly_start, SKYFRAME_HAS_TIME(f->hourly_start));
+    j_ulong(&first, "hourly_step_h", f->hourly_step_h, 1);
+    key(&first, "hourly");
+    fputc('[', stdout);
+    for (i = 0; i < SKYFRAME_HOURLY_COUNT; i++) {
+        const skyframe_hourly *h = &f->hourly[i];
+        int hf = 1;
+        if (i) fputc(',', stdout);
+        fputc('{', stdout);
+        j_long(&hf, "temperature", h->temperature, SKYFRAME_HAS_I16(h->temperature));
+        j_ulong(&hf, "weather_code", h->weather_code, SKYFRAME_HAS_U8(h->weather_code));
+        j_ulong(&hf, "precip_probability", h->precip_probability,
+                SKYFRAME_HAS_U8(h->precip_probability));
+        fputc('}', stdout);
+    }
+    fputc(']', stdout);
+    j_ulong(&first, "daily_start", f->daily_start, SKYFRAME_HAS_U16(f->daily_start));
+    key(&first, "daily");
+    fputc('[', stdout);
+    for (i = 0; i < SKYFRAME_DAILY_COUNT; i++) {
+        const skyframe_daily *d = &f->daily[i];
+        int df = 1;
+        if (i) fputc(',', stdout);
+        fputc('{', stdout);
+        j_long(&df, "temperature_min", d->temperature_min, SKYFRAME_HAS_I16(d->temperature_min));
+        j_long(&df, "temperature_max", d->temperature_max, SKYFRAME_HAS_I16(d->temperature_max));
+        j_ulong(&df, "weather_code", d->weather_code, SKYFRAME_HAS_U8(d->weather_code));
+        j_ulong(&df, "precip_probability", d->precip_probability,
+                SKYFRAME_HAS_U8(d->precip_probability));
+        fputc('}', stdout);
+    }
+    fputc(']', stdout);
+    j_ulong(&first, "crc32", (unsigned long)f->crc32, 1);
+    fputs("}\n", stdout);
+}
+
+static int hexval(int c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+#define MAX_INPUT 1024
+
+static int decode_stdin(void) {
+    static char line[2 * MAX_INPUT + 64];
+    /* +1 so the decoder reads from an odd (unaligned) address on purpose */
+    static uint8_t storage[MAX_INPUT + 1];
+    uint8_t *buf = storage + 1;
+    while (fgets(line, (int)sizeof line, stdin) != NULL) {
+        size_t n = strlen(line), len = 0, i;
+        int bad = 0, rc;
+        skyframe_frame f;
+        if (n > 0 && line[n - 1] != '\n' && !feof(stdin)) {
+            printf("{\"ok\":false,\"error\":\"input_line_too_long\"}\n");
+            return 1;
+        }
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
+            line[--n] = '\0';
+        if (n % 2 != 0 || n / 2 > MAX_INPUT) bad = 1;
+        for (i = 0; !bad && i < n; i += 2) {
+            int hi = hexval(line[i]), lo = hexval(line[i + 1]);
+            if (hi < 0 || lo < 0) bad = 1;
+            else buf[len++] = (uint8_t)(hi * 16 + lo);
+        }
+        if (bad) {
+            printf("{\"ok\":false,\"error\":\"bad_hex\"}\n");
+            continue;
+        }
+        rc = skyframe_frame_decode(buf, len, &f);
+        if (rc != SKYFRAME_OK)
+            printf("{\"ok\":false,\"error\":\"%s\",\"code\":%d,\"length\":%lu}\n",
+                   skyframe_error_name(rc), rc, (unsigned long)len);
+        else
+            print_frame(&f);
+    }
+    return 0;
+}
+
+/* ---- Self-test ---------------------------------------------------------------------------- */
+
+static int passed, failed;
+
+static void check(int cond, const char *what) {
+    if (cond) {
+        passed++;
+        printf("ok   %s\n", what);
+    } else {
+        failed++;
+        printf("FAIL %s\n", what);
+    }
+}
+
+static void put16(uint8_t *p, unsigned v) {
+    p[0] = (uint8_t)(v & 0xFF);
+    p[1] = (uint8_t)((v >> 8) & 0xFF);
+}
+static void put32(uint8_t *p, unsigned long v) {
+    p[0] = (uint8_t)(v & 0xFF);
+    p[1] = (uint8_t)((v >> 8) & 0xFF);
+    p[2] = (uint8_t)((v >> 16) & 0xFF);
+    p[3] = (uint8_t)((v >> 24) & 0xFF);
+}
+static void reseal(uint8_t *p) { put32(p + 188, skyframe_crc32(p, 188)); }
+
+/* Independent bitwise CRC, the definition the nibble table must agree with. */
+static uint32_t crc_bitwise(const uint8_t *p, size_t n) {
+    uint32_t crc = 0xFFFFFFFFUL;
+    size_t i;
+    int k;
+    for (i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (k = 0; k < 8; k++) crc = (crc >> 1) ^ (0xEDB88320UL & (0UL - (crc & 1UL)));
+    }
+    return ~crc;
+}
+
+/* A frame written field by field from FrameLayout.swift's offsets, independently of the
+ * decoder's table: Wellington-ish, negative/positive values, sentinels, a full 24-byte name. */
+static void build_frame(uint8_t *p) {
+    int i;
+    memset(p, 0, 192);
+    p[0] = 'S'; p[1] = 'F'; p[2] = 1; p[3] = 1; /* stale */
+    put16(p + 4, 0xBEEF);
+    p[6] = 2; p[7] = 3; p[8] = 3; /* slot 2 of 3, weatherapi */
+    p[9] = 0; p[10] = 2; p[11] = 3; /* night, polar night, 3 h step */
+    put32(p + 12, (unsigned long)(uint32_t)-4128655L); /* -41.28655 */
+    put32(p + 16, 17477700UL);                          /* 174.777 */
+    put32(p + 20, 1700000000UL);
+    put32(p + 24, 1700000123UL);
+    put32(p + 28, 1700002800UL);
+    put16(p + 32, 780); /* +13:00 */
+    put16(p + 34, 19676); /* 2023-11-15 */
+    p[36] = 'n'; p[37] = 'z'; /* lower case on the wire: decoded upper-case */
+    memcpy(p + 40, "Abcdefghijklmnopqrstuvwx", 24); /* fills the field: no NUL on the wire */
+    put16(p + 64, (unsigned)(uint16_t)(int16_t)-123);
+    put16(p + 66, 0x8000); /* feels_like missing */
+    put16(p + 68, 10132); put16(p + 70, 34); put16(p + 72, 0xFFFF); put16(p + 74, 359);
+    put16(p + 76, 2414); put16(p + 78, 0);
+    p[80] = 100; p[81] = 0xFF; p[82] = 0; p[83] = 250;
+    put32(p + 84, 0xAABBCCDDUL); /* reserved: must be ignored */
+    put32(p + 88, 0); put32(p + 92, 1700040000UL);
+    for (i = 0; i < 12; i++) {
+        put16(p + 96 + 2 * i, (unsigned)(uint16_t)(int16_t)(-1000 + 150 * i));
+        p[120 + i] = (uint8_t)(i == 5 ? 0xFF : 60 + i);
+        p[132 + i] = (uint8_t)(i * 9);
+    }
+    for (i = 0; i < 7; i++) {
+        put16(p + 144 + 2 * i, (unsigned)(uint16_t)(int16_t)(-50 * i));
+        put16(p + 158 + 2 * i, (unsigned)(i == 6 ? 0x8000 : 1000 - i));
+        p[172 + i] = (uint8_t)(95 + i % 5);
+        p[179 + i] = (uint8_t)(i == 0 ? 0xFF : 100 - i);
+    }
+    p[186] = 0x12; p[187] = 0x34; /* reserved */
+    reseal(p);
+}
+
+static int frames_equal(const skyframe_frame *a, const skyframe_frame *b) {
+    return memcmp(a, b, sizeof *a) == 0; /* both came from memset'ed locals in the decoder */
+}
+
+static int self_test(void) {
+    static uint8_t frame[192], copy[200], big[300];
+    skyframe_frame f, g, untouched;
+    int rc, i, bit, all;
+    char msg[128];
+
+    /* CRC */
+    check(skyframe_crc32((const uint8_t *)"123456789", 9) == 0xCBF43926UL,
+          "crc32(\"123456789\") == 0xCBF43926 (check value)");
+    check(skyframe_crc32((const uint8_t *)"", 0) == 0, "crc32 of zero bytes is 0");
+    for (i = 0; i < 300; i++) big[i] = (uint8_t)(i * 7 + 3);
+    all = 1;
+    for (i = 0; i <= 300; i++) all &= skyframe_crc32(big, (size_t)i) == crc_bitwise(big, (size_t)i);
+    check(all, "nibble-table crc32 == bitwise crc32 for lengths 0..300");
+
+    /* A good frame */
+    build_frame(frame);
+    memset(&f, 0xA5, sizeof f);
+    rc = skyframe_frame_decode(frame, 192, &f);
+    check(rc == SKYFRAME_OK, "built frame decodes");
+    check(f.version == 1 && f.status == SKYFRAME_STATUS_STALE && f.request_id == 0xBEEF &&
+              f.slot_index == 2 && f.slot_count == 3 && f.service == SKYFRAME_SERVICE_WEATHERAPI,
+          "header bytes");
+    check(f.is_day == 0 && f.sun == SKYFRAME_SUN_POLAR_NIGHT && f.hourly_step_h == 3,
+          "is_day / sun / hourly step");
+    check(f.latitude == -4128655L && f.longitude == 17477700L, "negative latitude, longitude");
+    check(f.observed_at == 1700000000UL && f.fetched_at == 1700000123UL &&
+              f.hourly_start == 1700002800UL && f.utc_offset_min == 780 && f.daily_start == 19676,
+          "times, utc offset, daily start");
+    check(strcmp(f.country, "NZ") == 0, "country upper-cased");
+    check(strcmp(f.name, "Abcdefghijklmnopqrstuvwx") == 0 && f.name[24] == '\0',
+          "24-byte name without NUL on the wire is terminated");
+    check(f.current.temperature == -123 && !SKYFRAME_HAS_I16(f.current.feels_like) &&
+              f.current.pressure == 10132 && f.current.wind_speed == 34 &&
+              !SKYFRAME_HAS_U16(f.current.wind_gust) && f.current.wind_direction == 359 &&
+              f.current.visibility == 2414 && f.current.precipitation == 0,
+          "current 16-bit fields and sentinels");
+    check(f.current.humidity == 100 && !SKYFRAME_HAS_U8(f.current.weather_code) &&
+              f.current.cloud_cover == 0 && f.current.uv_index == 250,
+          "current 8-bit fields and sentinels");
+    check(!SKYFRAME_HAS_TIME(f.sunrise) && f.sunset == 1700040000UL, "sunrise missing, sunset");
+    all = 1;
+    for (i = 0; i < 12; i++)
+        all &= f.hourly[i].temperature == -1000 + 150 * i &&
+               f.hourly[i].weather_code == (i == 5 ? 0xFF : 60 + i) &&
+               f.hourly[i].precip_probability == i * 9;
+    check(all, "hourly[12]");
+    all = 1;
+    for (i = 0; i < 7; i++)
+        all &= f.daily[i].temperature_min == -50 * i &&
+               (i == 6 ? !SKYFRAME_HAS_I16(f.daily[i].temperature_max)
+                       : f.daily[i].temperature_max == 1000 - i) &&
+               f.daily[i].weather_code == 95 + i % 5 &&
+               f.daily[i].precip_probability == (i == 0 ? 0xFF : 100 - i);
+    check(all, "daily[7]");
+    check(f.crc32 == skyframe_crc32(frame, 188), "crc32 field holds the stored CRC");
+    check(skyframe_frame_has_weather(&f), "stale frame has weather");
+
+    /* Unaligned input at every offset gives the same result */
+    all = 1;
+    for (i = 1; i < 8; i++) {
+        memcpy(copy + i, frame, 192);
+        all &= skyframe_frame_decode(copy + i, 192, &g) == SKYFRAME_OK && frames_equal(&f, &g);
+    }
+    check(all, "decode from unaligned addresses (offsets 1..7)");
+
+    /* Lengths */
+    memset(&untouched, 0x5A, sizeof untouched);
+    g = untouched;
+    check(skyframe_frame_decode(frame, 191, &g) == SKYFRAME_ERR_TRUNCATED, "191 bytes -> truncated");
+    check(skyframe_frame_decode(frame, 0, &g) == SKYFRAME_ERR_TRUNCATED, "0 bytes -> truncated");
+    memcpy(copy, frame, 192);
+    copy[192] = 0;
+    check(skyframe_frame_decode(copy, 193, &g) == SKYFRAME_ERR_TOO_LONG, "193 bytes -> too_long");
+    check(skyframe_frame_decode(NULL, 192, &g) == SKYFRAME_ERR_NULL, "NULL buffer -> null_argument");
+    check(skyframe_frame_decode(frame, 192, NULL) == SKYFRAME_ERR_NULL, "NULL out -> null_argument");
+
+    /* Magic and version, with a recomputed CRC so the CRC is not what fails */
+    memcpy(copy, frame, 192);
+    copy[1] = 'Q';
+    reseal(copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_ERR_BAD_MAGIC, "\"SQ\" -> bad_magic");
+    memcpy(copy, frame, 192);
+    copy[2] = 2;
+    reseal(copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_ERR_BAD_VERSION,
+          "version 2, valid CRC -> unsupported_version");
+    copy[2] = 0;
+    reseal(copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_ERR_BAD_VERSION,
+          "version 0, valid CRC -> unsupported_version");
+    check(memcmp(&g, &untouched, sizeof g) == 0, "output untouched after errors");
+
+    /* CRC: one flipped byte, the stored CRC itself, and every single-bit error */
+    memcpy(copy, frame, 192);
+    copy[100] ^= 0xFF;
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_ERR_CRC, "flipped byte 100 -> crc_mismatch");
+    memcpy(copy, frame, 192);
+    copy[191] ^= 0x01;
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_ERR_CRC, "flipped CRC byte -> crc_mismatch");
+    all = 1;
+    for (i = 0; i < 192; i++) {
+        for (bit = 0; bit < 8; bit++) {
+            int want = i < 2 ? SKYFRAME_ERR_BAD_MAGIC : i == 2 ? SKYFRAME_ERR_BAD_VERSION
+                                                               : SKYFRAME_ERR_CRC;
+            memcpy(copy, frame, 192);
+            copy[i] ^= (uint8_t)(1u << bit);
+            rc = skyframe_frame_decode(copy, 192, &g);
+            if (rc != want) {
+                all = 0;
+                sprintf(msg, "bit %d of byte %d -> %s", bit, i, skyframe_error_name(rc));
+                check(0, msg);
+            }
+        }
+    }
+    check(all, "every single-bit error (1536) is rejected");
+
+    /* Reserved bytes are ignored (v1.x gateways may use them) */
+    memcpy(copy, frame, 192);
+    copy[38] = 0x77; copy[39] = 0x88; copy[186] = 0; copy[187] = 0;
+    reseal(copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && g.current.temperature == -123,
+          "non-zero reserved bytes are ignored");
+
+    /* Normalisation like the Swift decoder: is_day/sun outside the known set, bad country */
+    memcpy(copy, frame, 192);
+    copy[9] = 2; copy[10] = 3; copy[36] = '1'; copy[37] = 'A';
+    memset(copy + 40, 0, 24);
+    memcpy(copy + 40, "X\0Y", 3);
+    reseal(copy);
+    rc = skyframe_frame_decode(copy, 192, &g);
+    check(rc == SKYFRAME_OK && g.is_day == SKYFRAME_MISSING_U8 && g.sun == SKYFRAME_MISSING_U8 &&
+              g.country[0] == '\0' && strcmp(g.name, "X") == 0,
+          "is_day 2 / sun 3 / country \"1A\" -> missing; name stops at first NUL");
+    copy[3] = 9; copy[8] = 7;
+    reseal(copy);
+    rc = skyframe_frame_decode(copy, 192, &g);
+    check(rc == SKYFRAME_OK && g.status == 9 && g.service == 7 &&
+              strcmp(skyframe_status_name(g.status), "unknown") == 0 &&
+              strcmp(skyframe_service_name(g.service), "unknown") == 0 &&
+              !skyframe_frame_has_weather(&g),
+          "unknown status/service kept as numbers, named \"unknown\", no weather");
+
+    /* Names */
+    {
+        static const char *const st[] = {"ok", "stale", "not_found", "bad_request",
+                                         "upstream_unavailable", "rate_limited",
+                                         "too_many_locations", "internal_error"};
+        all = 1;
+        for (i = 0; i < 8; i++) all &= strcmp(skyframe_status_name((uint8_t)i), st[i]) == 0;
+        check(all, "status names 0..7");
+    }
+    check(strcmp(skyframe_service_name(0), "none") == 0 &&
+              strcmp(skyframe_service_name(1), "open-meteo") == 0 &&
+              strcmp(skyframe_service_name(2), "openweathermap") == 0 &&
+              strcmp(skyframe_service_name(3), "weatherapi") == 0,
+          "service names");
+    check(strcmp(skyframe_sun_name(0), "normal") == 0 &&
+              strcmp(skyframe_sun_name(1), "polar_day") == 0 &&
+              strcmp(skyframe_sun_name(2), "polar_night") == 0 &&
+              strcmp(skyframe_sun_name(0xFF), "unknown") == 0,
+          "sun names");
+    check(strcmp(skyframe_error_name(SKYFRAME_ERR_TRUNCATED), "truncated") == 0 &&
+              strcmp(skyframe_error_name(SKYFRAME_ERR_TOO_LONG), "too_long") == 0 &&
+              strcmp(skyframe_error_name(SKYFRAME_ERR_BAD_MAGIC), "bad_magic") == 0 &&
+              strcmp(skyframe_error_name(SKYFRAME_ERR_BAD_VERSION), "unsupported_version") == 0 &&
+              strcmp(skyframe_error_name(SKYFRAME_ERR_CRC), "crc_mismatch") == 0 &&
+              strcmp(skyframe_error_name(SKYFRAME_OK), "ok") == 0 &&
+              strcmp(skyframe_error_name(-99), "unknown") == 0,
+          "error names are distinct");
+
+    /* Conversions */
+    check(skyframe_c10_to_f10(215) == 707 && skyframe_c10_to_f10(0) == 320 &&
+              skyframe_c10_to_f10(-400) == -400 && skyframe_c10_to_f10(1000) == 2120 &&
+              skyframe_c10_to_f10(-1000) == -1480 && skyframe_c10_to_f10(1) == 322 &&
+              skyframe_c10_to_f10(-1) == 318 && skyframe_c10_to_f10(-178) == 0 &&
+              skyframe_c10_to_f10(SKYFRAME_MISSING_I16) == SKYFRAME_MISSING_I16 &&
+              skyframe_c10_to_f10(32767) == 32767,
+          "degC -> degF tenths (incl. rounding, -40, sentinel, saturation)");
+    check(skyframe_ms10_to_kmh10(34) == 122 && skyframe_ms10_to_kmh10(10) == 36 &&
+              skyframe_ms10_to_kmh10(0) == 0 && skyframe_ms10_to_kmh10(5000) == 18000 &&
+              skyframe_ms10_to_kmh10(0xFFFF) == 0xFFFF && skyframe_ms10_to_kmh10(0xFFFE) == 0xFFFE,
+          "m/s -> km/h tenths");
+    check(skyframe_ms10_to_mph10(34) == 76 && skyframe_ms10_to_mph10(447) == 1000 &&
+              skyframe_ms10_to_mph10(5000) == 11185 && skyframe_ms10_to_mph10(0xFFFF) == 0xFFFF,
+          "m/s -> mph tenths");
+    check(skyframe_ms10_to_knots10(34) == 66 && skyframe_ms10_to_knots10(0xFFFF) == 0xFFFF,
+          "m/s -> knots tenths");
+    check(skyframe_hpa10_to_inhg100(10132) == 2992 && skyframe_hpa10_to_inhg100(10000) == 2953 &&
+              skyframe_hpa10_to_inhg100(0xFFFF) == 0xFFFF,
+          "hPa -> inHg hundredths");
+    check(skyframe_mm10_to_in100(254) == 100 && skyframe_mm10_to_in100(0xFFFF) == 0xFFFF,
+          "mm -> in hundredths");
+
+    /* Time helpers */
+    check(skyframe_frame_age_seconds(&f, 1700000223UL) == 100, "age = now - fetched_at");
+    check(skyframe_frame_age_seconds(&f, 1700000000UL) == 0, "device clock behind -> age 0");
+    check(skyframe_frame_age_seconds(&f, 12345UL) == -1, "clock not set (1970) -> -1");
+    g = f;
+    g.fetched_at = 0;
+    check(skyframe_frame_age_seconds(&g, 1700000223UL) == -1, "fetched_at missing -> -1");
+    check(skyframe_frame_age_seconds(NULL, 1700000223UL) == -1, "NULL frame -> -1");
+    /* 1700000000 = 2023-11-14 22:13:20 UTC = 2023-11-15 11:13 NZDT (+780) */
+    check(skyframe_local_minute_of_day(1700000000UL, 780) == 11 * 60 + 13 &&
+              skyframe_local_minute_of_day(1700000000UL, 0) == 22 * 60 + 13 &&
+              skyframe_local_minute_of_day(1700000000UL, -600) == 12 * 60 + 13 &&
+              skyframe_local_minute_of_day(1700000000UL, 345) == 3 * 60 + 58 &&
+              skyframe_local_minute_of_day(0, 60) == -1 &&
+              skyframe_local_minute_of_day(1700000000UL, SKYFRAME_MISSING_I16) == -1,
+          "local minute of day (+13:00, UTC, -10:00, +05:45, missing)");
+    check(skyframe_local_day(1700000000UL, 0) == 19675 &&
+              skyframe_local_day(1700000000UL, 780) == 19676 &&
+              skyframe_local_day(1700000000UL, -720) == 19675 &&
+              skyframe_local_day(1700006400UL, -720) == 19675 &&
+              skyframe_local_day(0, 0) == -1,
+          "local day crosses midnight with the offset");
+    {
+        int32_t y;
+        uint8_t m, d;
+        int ok = 1;
+        skyframe_date_from_days(19676, &y, &m, &d);
+        ok &= y == 2023 && m == 11 && d == 15;
+        skyframe_date_from_days(0, &y, &m, &d);
+        ok &= y == 1970 && m == 1 && d == 1;
+        skyframe_date_from_days(19737, &y, &m, &d);
+        ok &= y == 2024 && m == 1 && d == 15;
+        skyframe_date_from_days(19782, &y, &m, &d);
+        ok &= y == 2024 && m == 2 && d == 29;
+        skyframe_date_from_days(65534, &y, &m, &d);
+        ok &= y == 2149 && m == 6 && d == 5;
+        skyframe_date_from_days(-1, &y, &m, &d);
+        ok &= y == 1969 && m == 12 && d == 31;
+        skyframe_date_from_days(19676, NULL, NULL, NULL);
+        check(ok, "date from days (epoch, leap day, 2149, -1)");
+    }
+    check(skyframe_weekday(0) == 4 && skyframe_weekday(19676) == 3 && skyframe_weekday(-1) == 3 &&
+              skyframe_weekday(19737) == 1,
+          "weekday (1970-01-01 Thu, 2023-11-15 Wed, 2024-01-15 Mon)");
+
+    /* Binary requests (BinaryRequest.swift layout) */
+    {
+        uint8_t r[64], z[64];
+        int ok;
+        memset(z, 0, sizeof z);
+        rc = skyframe_request_coordinates(r, 7, 5252000L, -1340500L);
+        ok = rc == SKYFRAME_OK && r[0] == 'S' && r[1] == 'Q' && r[2] == 1 && r[3] == 1 &&
+             r[4] == 7 && r[5] == 0 && r[6] == 0 && r[7] == 0 &&
+             r[8] == 0xA0 && r[9] == 0x23 && r[10] == 0x50 && r[11] == 0x00 &&
+             r[12] == 0xAC && r[13] == 0x8B && r[14] == 0xEB && r[15] == 0xFF &&
+             memcmp(r + 16, z, 44) == 0 &&
+             (r[60] | (uint32_t)r[61] << 8 | (uint32_t)r[62] << 16 | (uint32_t)r[63] << 24) ==
+                 crc_bitwise(r, 60);
+        check(ok, "request: coordinates layout and CRC");
+        rc = skyframe_request_place(r, 0x1234, "Frankfurt am Main", "de");
+        ok = rc == SKYFRAME_OK && r[3] == 2 && r[4] == 0x34 && r[5] == 0x12 && r[16] == 'd' &&
+             r[17] == 'e' && r[18] == 0 && r[19] == 0 && memcmp(r + 20, "Frankfurt am Main", 17) == 0 &&
+             memcmp(r + 37, z, 23) == 0 && skyframe_crc32(r, 60) == crc_bitwise(r, 60) &&
+             (r[60] | (uint32_t)r[61] << 8 | (uint32_t)r[62] << 16 | (uint32_t)r[63] << 24) ==
+                 crc_bitwise(r, 60);
+        check(ok, "request: place layout and CRC");
+        ok = skyframe_request_place(r, 0, "Paris", NULL) == SKYFRAME_OK && r[16] == 0 && r[17] == 0;
+        ok &= skyframe_request_place(r, 0, "", NULL) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "0123456789012345678901234567890123456789", NULL) ==
+              SKYFRAME_OK;
+        ok &= skyframe_request_place(r, 0, "01234567890123456789012345678901234567890", NULL) ==
+              SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "Par\tis", NULL) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, " Paris", NULL) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "Paris", "FRA") == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "Paris", "F") == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "Paris", "F1") == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(NULL, 0, "Paris", NULL) == SKYFRAME_ERR_NULL;
+        ok &= skyframe_request_coordinates(r, 0, 9000001L, 0) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_coordinates(r, 0, 0, -18000001L) == SKYFRAME_ERR_RANGE;
+        check(ok, "request: range checks");
+        rc = skyframe_request_refresh(r, 65535u);
+        check(rc == SKYFRAME_OK && r[3] == 3 && r[4] == 0xFF && r[5] == 0xFF &&
+                  memcmp(r + 6, z, 54) == 0 && skyframe_crc32(r, 60) == crc_bitwise(r, 60),
+              "request: refresh");
+    }
+
+    printf("self-test: %d passed, %d failed\n", passed, failed);
+    return failed == 0 ? 0 : 1;
+}
+
+int main(int argc, char **argv) {
+    if (argc == 2 && strcmp(argv[1], "--self-test") == 0) return self_test();
+    if (argc != 1) {
+        fprintf(stderr, "usage: %s [--self-test]  (hex frames on stdin, one per line)\n", argv[0]);
+        return 2;
+    }
+    return decode_stdin();
+}
