@@ -19,7 +19,7 @@ public enum BinaryRequest {
 
   static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
     bytes.count >= 3 && bytes[0] == UInt8(ascii: "S") && bytes[1] == UInt8(ascii: "Q")
-      && bytes[2] < 0x20
+      && bytes[2] < 0x20 && !TextRequestParser.isSpace(bytes[2])
   }
 
   static func decode(_ bytes: UnsafeRawBufferPointer) throws(RequestError) -> DeviceRequest {
@@ -48,9 +48,19 @@ public enum BinaryRequest {
       while length < PlaceName.capacityBytes, bytes[20 + length] != 0 { length += 1 }
       guard length > 0 else { throw .emptyLocation(slot: 0) }
       let name = UnsafeRawBufferPointer(rebasing: bytes[20..<20 + length])
-      try TextRequestParser.validateText(name)
-      guard TextRequestParser.trimmed(name, 0, length) == (0, length) else {
-        throw .controlCharacter(offset: 20)
+      do {
+        try TextRequestParser.validateText(name)
+      } catch {
+        // Offsets count from the start of the request, not of the name field.
+        switch error {
+        case .invalidUTF8(let offset): throw .invalidUTF8(offset: 20 + offset)
+        case .controlCharacter(let offset): throw .controlCharacter(offset: 20 + offset)
+        default: throw error
+        }
+      }
+      let text = TextRequestParser.trimmed(name, 0, length)
+      guard text == (0, length) else {
+        throw .controlCharacter(offset: 20 + (text.start > 0 ? 0 : text.end))
       }
       var country: CountryCode?
       if bytes[16] != 0 || bytes[17] != 0 {
@@ -83,7 +93,12 @@ public enum BinaryRequest {
       guard list.count == 1 else { throw .tooManyLocations(count: list.count, maximum: 1) }
       switch list[0] {
       case .coordinates(let point):
-        guard point.isValid else { throw .latitudeOutOfRange(slot: 0) }
+        guard (-9_000_000...9_000_000).contains(point.latitude) else {
+          throw .latitudeOutOfRange(slot: 0)
+        }
+        guard (-18_000_000...18_000_000).contains(point.longitude) else {
+          throw .longitudeOutOfRange(slot: 0)
+        }
         buffer[3] = Kind.coordinates.rawValue
         buffer.storeBytes(of: point.latitude.littleEndian, toByteOffset: 8, as: Int32.self)
         buffer.storeBytes(of: point.longitude.littleEndian, toByteOffset: 12, as: Int32.self)

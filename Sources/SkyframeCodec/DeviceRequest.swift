@@ -35,6 +35,20 @@ public struct DeviceRequest: Sendable, Equatable {
     }
   }
 
+  /// The request id in bytes that may not parse, so that the error frame can still echo it: the
+  /// binary form's id field, or a text's `#id ` prefix; 0 when there is none.
+  public static func requestID(in bytes: UnsafeRawBufferPointer) -> UInt16 {
+    if BinaryRequest.looksBinary(bytes) {
+      guard bytes.count >= 6 else { return 0 }
+      return UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
+    }
+    let start = TextRequestParser.trimmed(bytes, 0, min(bytes.count, 16)).start
+    guard start < bytes.count, bytes[start] == UInt8(ascii: "#"),
+      let (id, _) = try? TextRequestParser.requestID(bytes, from: start)
+    else { return 0 }
+    return id
+  }
+
   public init(parsing bytes: [UInt8], maximumLocations: Int = 7) throws(RequestError) {
     var result: Result<DeviceRequest, RequestError> = .failure(.empty)
     bytes.withUnsafeBytes { buffer in

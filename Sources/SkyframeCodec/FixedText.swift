@@ -42,19 +42,25 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
   init(wireField bytes: UnsafeRawBufferPointer) {
     self.init()
     var length = 0
-    while length < capacity, length < bytes.count, bytes[length] != 0 {
-      storage[length] = bytes[length]
-      length += 1
-    }
-    count = length
+    let limit = min(capacity, bytes.count)
+    while length < limit, bytes[length] != 0 { length &+= 1 }
+    copy(UnsafeRawBufferPointer(rebasing: bytes[0..<length]))
   }
 
   /// Text bytes that were already checked (valid UTF-8, no zero byte, at most `capacity`).
   init(checkedBytes bytes: UnsafeRawBufferPointer) {
     assert(bytes.count <= capacity)
     self.init()
-    for index in 0..<bytes.count { storage[index] = bytes[index] }
-    count = bytes.count
+    copy(bytes)
+  }
+
+  /// Copies at most `capacity` bytes in one move: this runs on every frame decoded.
+  private mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+    let length = min(bytes.count, capacity)
+    withUnsafeMutableBytes(of: &storage) { target in
+      target.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: length)
+    }
+    count = length
   }
 
   public var isEmpty: Bool { count == 0 }
@@ -68,8 +74,11 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
 
   /// Writes the field: the text, then zeros up to `capacity` bytes.
   func write(to buffer: UnsafeMutableRawBufferPointer, at offset: Int) {
-    for index in 0..<capacity {
-      buffer[offset + index] = index < count ? storage[index] : 0
+    precondition(offset >= 0 && buffer.count - offset >= capacity)
+    withUnsafeBytes(of: storage) { source in
+      let target = buffer.baseAddress! + offset
+      target.copyMemory(from: source.baseAddress!, byteCount: count)
+      (target + count).initializeMemory(as: UInt8.self, repeating: 0, count: capacity - count)
     }
   }
 

@@ -50,12 +50,16 @@ extension Forecast {
     guard step > 0, step <= 24 * 3_600, !hourly.isEmpty else { return }
     var first = 0
     while first + 1 < hourly.count, hourly[first + 1].time <= now { first += 1 }
-    frame.hourlyStart = unixTime(hourly[first].time)
+    let start = hourly[first].time
+    frame.hourlyStart = unixTime(start)
     frame.hourlyStepHours = UInt8(hourlyStepHours)
-    for slot in 0..<WeatherFrame.hourlyCount {
-      let index = first + slot
-      guard index < hourly.count else { break }
-      let hour = hourly[index]
+    // Each point goes to the slot its own time names, so a gap upstream leaves a missing slot
+    // instead of shifting every later hour.
+    for hour in hourly[first...] {
+      let offset = hour.time - start
+      guard offset % step == 0 else { continue }
+      let slot = Int(offset / step)
+      guard slot < WeatherFrame.hourlyCount else { break }
       frame.hourly[slot] = WeatherFrame.HourlySlot(
         temperature: temperature(hour.temperature),
         weatherCode: weatherCode(hour.weatherCode),
@@ -113,7 +117,7 @@ private func weatherCode(_ code: Int?) -> UInt8? {
 
 private func compassDegrees(_ degrees: Double) -> UInt16? {
   guard degrees.isFinite else { return nil }
-  let whole = Int(degrees.rounded()) % 360
+  let whole = Int(degrees.truncatingRemainder(dividingBy: 360).rounded()) % 360
   return UInt16(whole < 0 ? whole + 360 : whole)
 }
 

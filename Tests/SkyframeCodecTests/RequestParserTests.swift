@@ -49,37 +49,39 @@ import Testing
     #expect(try parse("#65535 Refresh\n") == DeviceRequest(id: 65_535, body: .refresh))
   }
 
-  @Test(arguments: [
-    ("", RequestError.empty),
-    ("   ", .empty),
-    ("#12 ", .empty),
-    ("#", .badRequestID(offset: 0)),
-    ("#12Berlin", .badRequestID(offset: 0)),
-    ("#123456 Berlin", .badRequestID(offset: 0)),
-    ("90.00001,0", .latitudeOutOfRange(slot: 0)),
-    ("0,-180.00001", .longitudeOutOfRange(slot: 0)),
-    ("52.52", .badNumber(slot: 0)),
-    ("52.52,", .badNumber(slot: 0)),
-    ("52,13,4", .badNumber(slot: 0)),
-    ("1e3,5", .badNumber(slot: 0)),
-    ("-,5", .badNumber(slot: 0)),
-    ("--5,5", .badNumber(slot: 0)),
-    ("1000,5", .badNumber(slot: 0)),
-    ("0x10,5", .badNumber(slot: 0)),
-    ("Oslo;inf,inf", .badCountryCode(slot: 1)),
-    ("Berlin,Germany", .badCountryCode(slot: 0)),
-    ("Berlin,", .badCountryCode(slot: 0)),
-    (",DE", .emptyLocation(slot: 0)),
-    ("Berlin;", .emptyLocation(slot: 1)),
-    (";Berlin", .emptyLocation(slot: 0)),
-    ("Ber\tlin", .controlCharacter(offset: 3)),
-    ("Ber\u{7F}lin", .controlCharacter(offset: 3)),
-    ("Ber\u{85}lin", .controlCharacter(offset: 3)),
-    ("\u{0}", .controlCharacter(offset: 0)),
-    ("A;B;C;D;E;F;G;H", .tooManyLocations(count: 8, maximum: 7)),
-  ])
-  func textErrorsSayWhatIsWrong(text: String, error: RequestError) {
-    #expect(throws: error) { try parse(text) }
+  @Test func textErrorsSayWhatIsWrong() {
+    let cases: [(String, RequestError)] = [
+      ("", RequestError.empty),
+      ("   ", .empty),
+      ("#12 ", .empty),
+      ("#", .badRequestID(offset: 0)),
+      ("#12Berlin", .badRequestID(offset: 0)),
+      ("#123456 Berlin", .badRequestID(offset: 0)),
+      ("90.00001,0", .latitudeOutOfRange(slot: 0)),
+      ("0,-180.00001", .longitudeOutOfRange(slot: 0)),
+      ("52.52", .badNumber(slot: 0)),
+      ("52.52,", .badNumber(slot: 0)),
+      ("52,13,4", .badNumber(slot: 0)),
+      ("1e3,5", .badNumber(slot: 0)),
+      ("-,5", .badNumber(slot: 0)),
+      ("--5,5", .badNumber(slot: 0)),
+      ("1000,5", .badNumber(slot: 0)),
+      ("0x10,5", .badNumber(slot: 0)),
+      ("Oslo;inf,inf", .badCountryCode(slot: 1)),
+      ("Berlin,Germany", .badCountryCode(slot: 0)),
+      ("Berlin,", .badCountryCode(slot: 0)),
+      (",DE", .emptyLocation(slot: 0)),
+      ("Berlin;", .emptyLocation(slot: 1)),
+      (";Berlin", .emptyLocation(slot: 0)),
+      ("Ber\tlin", .controlCharacter(offset: 3)),
+      ("Ber\u{7F}lin", .controlCharacter(offset: 3)),
+      ("Ber\u{85}lin", .controlCharacter(offset: 3)),
+      ("\u{0}", .controlCharacter(offset: 0)),
+      ("A;B;C;D;E;F;G;H", .tooManyLocations(count: 8, maximum: 7)),
+    ]
+    for (text, error) in cases {
+      #expect(throws: error, "\(text.debugDescription)") { try parse(text) }
+    }
   }
 
   @Test func theLocationLimitIsConfigurableUpToSixteen() throws {
@@ -174,5 +176,25 @@ import Testing
       }
     }
     #expect(parsed > 0)
+  }
+}
+
+@Suite struct RequestIDRecoveryTests {
+  func id(_ bytes: [UInt8]) -> UInt16 { bytes.withUnsafeBytes { DeviceRequest.requestID(in: $0) } }
+
+  @Test func theIdOfARequestThatFailsIsStillFound() throws {
+    #expect(id(Array("#9 A;B;C;D;E;F;G;H".utf8)) == 9)
+    #expect(id(Array("  #77 91,0".utf8)) == 77)
+    #expect(id(Array("Berlin".utf8)) == 0)
+    #expect(id(Array("#99999 x".utf8)) == 0)
+    var binary = try BinaryRequest.encoded(DeviceRequest(id: 513, body: .refresh))
+    binary[10] ^= 1
+    #expect(id(binary) == 513)
+    #expect(id([0x53, 0x51, 0x01]) == 0)
+  }
+
+  @Test func textThatStartsWithSQAndANewlineIsText() {
+    #expect(throws: RequestError.controlCharacter(offset: 2)) { try DeviceRequest(parsing: Array("SQ\nx".utf8)) }
+    #expect(throws: RequestError.wrongBinaryLength(count: 3)) { try DeviceRequest(parsing: [0x53, 0x51, 0x01]) }
   }
 }

@@ -1,0 +1,156 @@
+import Benchmark
+import Foundation
+import SkyframeCodec
+import SkyframeWeather
+
+// Each benchmark runs its body 1 000 times per sample (`scalingFactor: .kilo`), so a figure is the
+// cost of one operation. Malloc counts are gated in CI against Thresholds/; times are reported.
+let benchmarks: @Sendable () -> Void = {
+  Benchmark.defaultConfiguration = .init(
+    metrics: [.wallClock, .mallocCountTotal, .instructions],
+    timeUnits: .nanoseconds,
+    scalingFactor: .kilo,
+    maxDuration: .seconds(2),
+    maxIterations: 1_000
+  )
+
+  let forecast = Fixtures.forecast()
+  let frame = forecast.frame(fetchedAt: Fixtures.now, service: .openMeteo, requestID: 42)
+  let frameBytes = try! frame.encoded()
+  let textRequest = Array("#42 Berlin,DE;52.52,13.41;-33.8688,151.2093".utf8)
+  let binaryRequest = try! BinaryRequest.encoded(
+    DeviceRequest(id: 7, body: .locations(LocationList([.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))]))))
+
+  // The floor: moving a frame's worth of bytes from one buffer to another.
+  Benchmark("Baseline_copy_frame") { benchmark in
+    let source = UnsafeMutableRawBufferPointer.allocate(byteCount: WeatherFrame.size, alignment: 8)
+    let target = UnsafeMutableRawBufferPointer.allocate(byteCount: WeatherFrame.size, alignment: 8)
+    defer {
+      source.deallocate()
+      target.deallocate()
+    }
+    frameBytes.withUnsafeBytes { source.copyMemory(from: $0) }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(source)
+      target.copyMemory(from: UnsafeRawBufferPointer(source))
+      blackHole(target)
+    }
+  }
+
+  Benchmark("Codec_encode_frame") { benchmark in
+    let target = UnsafeMutableRawBufferPointer.allocate(byteCount: WeatherFrame.size, alignment: 8)
+    defer { target.deallocate() }
+    var value = frame
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(value.requestID)
+      try! value.encode(into: target)
+      blackHole(target)
+      value.requestID &+= 1
+    }
+  }
+
+  Benchmark("Codec_decode_frame") { benchmark in
+    let source = UnsafeMutableRawBufferPointer.allocate(byteCount: WeatherFrame.size, alignment: 8)
+    defer { source.deallocate() }
+    frameBytes.withUnsafeBytes { source.copyMemory(from: $0) }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(source)
+      blackHole(try! WeatherFrame(decoding: UnsafeRawBufferPointer(source)))
+    }
+  }
+
+  // The part of encode and decode that is the CRC-32 over the frame's first 188 bytes.
+  Benchmark("Codec_crc32_frame") { benchmark in
+    frameBytes.withUnsafeBytes { bytes in
+      let covered = UnsafeRawBufferPointer(rebasing: bytes[0..<188])
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        blackHole(covered)
+        blackHole(CRC32.checksum(covered))
+      }
+    }
+  }
+
+  Benchmark("Codec_parse_text_request") { benchmark in
+    textRequest.withUnsafeBytes { bytes in
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        blackHole(bytes)
+        blackHole(try! DeviceRequest(parsing: bytes))
+      }
+    }
+  }
+
+  Benchmark("Codec_parse_binary_request") { benchmark in
+    binaryRequest.withUnsafeBytes { bytes in
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        blackHole(bytes)
+        blackHole(try! DeviceRequest(parsing: bytes))
+      }
+    }
+  }
+
+  // The whole compaction: normalized forecast → frame values → 192 bytes.
+  Benchmark("Weather_compact_and_encode") { benchmark in
+    let target = UnsafeMutableRawBufferPointer.allocate(byteCount: WeatherFrame.size, alignment: 8)
+    defer { target.deallocate() }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(forecast)
+      let compacted = forecast.frame(fetchedAt: Fixtures.now, service: .openMeteo, requestID: 42)
+      try! compacted.encode(into: target)
+      blackHole(target)
+    }
+  }
+
+  // What a gateway would otherwise send: the same forecast as JSON.
+  Benchmark("Baseline_JSONEncoder_forecast") { benchmark in
+    let encoder = JSONEncoder()
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(try! encoder.encode(forecast))
+    }
+  }
+}
+
+/// Berlin on 2024-01-15 with a full Open-Meteo answer: 48 hours and 7 days.
+enum Fixtures {
+  static let now: Int64 = 1_705_331_100
+
+  static func forecast() -> Forecast {
+    let hourStart: Int64 = 1_705_276_800
+    var hours: [Forecast.Hour] = []
+    for index in 0..<48 {
+      let time: Int64 = hourStart + Int64(index) * 3_600
+      let temperature: Double = -2.3 - Double(index % 7) * 0.4
+      let codes = [71, 73, 3]
+      let chance = Double(index * 7 % 100)
+      hours.append(
+        Forecast.Hour(
+          time: time, temperature: temperature, weatherCode: codes[index % 3],
+          precipitationProbability: chance))
+    }
+    var days: [Forecast.Day] = []
+    let dayCodes = [71, 3, 2, 61, 63, 3, 45]
+    for index in 0..<7 {
+      let shift = Int64(index) * 86_400
+      days.append(
+        Forecast.Day(
+          date: 19_737 + index, minimum: -4.1 + Double(index), maximum: 1.5 + Double(index),
+          weatherCode: dayCodes[index], precipitationProbability: Double(index * 13),
+          sunrise: 1_705_302_660 + shift, sunset: 1_705_333_140 + shift, daylightSeconds: 30_480))
+    }
+    return Forecast(
+      place: .init(name: "Berlin", countryCode: "DE", latitude: 52.52, longitude: 13.405),
+      utcOffsetSeconds: 3_600,
+      current: .init(
+        time: 1_705_330_800, temperature: -2.3, apparentTemperature: -6.8, relativeHumidity: 86,
+        pressure: 1_021.4, windSpeed: 4.2, windGusts: 9.8, windDirection: 250, weatherCode: 71,
+        isDay: true, cloudCover: 100, precipitation: 0.3, uvIndex: 0.4, visibility: 8_200),
+      hourly: hours, daily: days)
+  }
+}
