@@ -176,6 +176,12 @@ uint16_t skyframe_ms10_to_knots10(uint16_t ms10);  /* 0.1 m/s -> 0.1 kn:   34 ->
 uint16_t skyframe_hpa10_to_inhg100(uint16_t hpa10); /* 0.1 hPa -> 0.01 inHg: 10132 -> 2992 */
 uint16_t skyframe_mm10_to_in100(uint16_t mm10);    /* 0.1 mm -> 0.01 in: 254 -> 100 */
 
+/* Writes a wire value as decimal text with `decimals` digits after the point (0..5), e.g.
+ * (-5, 1) -> "-0.5", (10132, 1) -> "1013.2", (2992, 2) -> "29.92", (5252000, 5) -> "52.52000".
+ * No stdio. Returns the length, or -1 (and "" if size > 0) if out is too small; 13 bytes
+ * always suffice. Check the sentinel first: this formats any number. */
+int skyframe_format_fixed(char *out, size_t size, int32_t value, uint8_t decimals);
+
 /* Local time at the place. Minutes after local midnight (0..1439) of a Unix time, e.g. for
  * sunrise: h = m / 60, min = m % 60. -1 if the time or the offset is missing. */
 int16_t skyframe_local_minute_of_day(uint32_t unix_s, int16_t utc_offset_min);
@@ -199,7 +205,8 @@ void skyframe_date_from_days(int32_t days, int32_t *year, uint8_t *month, uint8_
 /* lat_e5/lon_e5 in 1e-5 degree: 52.52 N 13.405 E is 5252000, 1340500. */
 int skyframe_request_coordinates(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
                                  int32_t lat_e5, int32_t lon_e5);
-/* name: 1..40 bytes UTF-8 without control characters; country: NULL, "" or two ASCII letters. */
+/* name: 1..40 bytes UTF-8 without control characters or leading/trailing space (UTF-8 validity
+ * is left to the gateway); country: NULL, "" or two ASCII letters in either case. */
 int skyframe_request_place(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
                            const char *name, const char *country);
 int skyframe_request_refresh(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id);
@@ -254,7 +261,7 @@ static uint16_t skyframe_priv_u16(const uint8_t *p) {
 static int16_t skyframe_priv_i16(const uint8_t *p) {
     uint16_t v = skyframe_priv_u16(p);
     /* two's complement without implementation-defined conversions */
-    return v >= 0x8000u ? (int16_t)((int32_t)v - (int32_t)65536) : (int16_t)v;
+    return v >= 0x8000u ? (int16_t)((int32_t)v - 65536) : (int16_t)v;
 }
 static uint32_t skyframe_priv_u32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
@@ -262,7 +269,7 @@ static uint32_t skyframe_priv_u32(const uint8_t *p) {
 }
 static int32_t skyframe_priv_i32(const uint8_t *p) {
     uint32_t v = skyframe_priv_u32(p);
-    return v >= 0x80000000UL ? (int32_t)(-(int32_t)(~v) - 1) : (int32_t)v;
+    return v >= 0x80000000UL ? -(int32_t)(~v) - 1 : (int32_t)v;
 }
 static void skyframe_priv_put_u16(uint8_t *p, uint16_t v) {
     p[0] = (uint8_t)(v & 0xFFu);
@@ -469,6 +476,30 @@ uint16_t skyframe_mm10_to_in100(uint16_t mm10) {
     return skyframe_priv_scale_u16(mm10, 3937UL, 10000UL); /* 1 mm = 0.03937 in */
 }
 
+int skyframe_format_fixed(char *out, size_t size, int32_t value, uint8_t decimals) {
+    char digits[12]; /* reversed */
+    uint32_t mag = value < 0 ? (uint32_t)0 - (uint32_t)value : (uint32_t)value;
+    size_t n = 0, len, i = 0;
+    if (out == NULL) return -1;
+    if (decimals > 5) decimals = 5;
+    do {
+        digits[n++] = (char)('0' + (char)(mag % 10u));
+        mag /= 10u;
+    } while (mag != 0 || n <= decimals); /* at least one digit before the point */
+    len = n + (value < 0 ? 1u : 0u) + (decimals > 0 ? 1u : 0u);
+    if (len + 1 > size) {
+        if (size > 0) out[0] = '\0';
+        return -1;
+    }
+    if (value < 0) out[i++] = '-';
+    while (n > 0) {
+        if (n == decimals) out[i++] = '.';
+        out[i++] = digits[--n];
+    }
+    out[i] = '\0';
+    return (int)i;
+}
+
 int16_t skyframe_local_minute_of_day(uint32_t unix_s, int16_t utc_offset_min) {
     int32_t m;
     if (unix_s == SKYFRAME_MISSING_TIME || utc_offset_min == SKYFRAME_MISSING_I16) return -1;
@@ -543,6 +574,8 @@ int skyframe_request_place(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_
     for (i = 0; i < n; i++) {
         uint8_t c = (uint8_t)name[i];
         if (c < 0x20 || c == 0x7F) return SKYFRAME_ERR_RANGE;
+        /* C1 controls U+0080..U+009F are C2 80..C2 9F in UTF-8 */
+        if (c == 0xC2 && i + 1 < n && (uint8_t)name[i + 1] < 0xA0) return SKYFRAME_ERR_RANGE;
     }
     if (name[0] == ' ' || name[n - 1] == ' ') return SKYFRAME_ERR_RANGE; /* gateway refuses */
     if (country != NULL && country[0] != '\0') {

@@ -7,7 +7,7 @@ import SkyframeWeather
 // cost of one operation. Malloc counts are gated in CI against Thresholds/; times are reported.
 let benchmarks: @Sendable () -> Void = {
   Benchmark.defaultConfiguration = .init(
-    metrics: [.wallClock, .mallocCountTotal, .instructions],
+    metrics: [.wallClock, .mallocCountTotal],
     timeUnits: .nanoseconds,
     scalingFactor: .kilo,
     maxDuration: .seconds(2),

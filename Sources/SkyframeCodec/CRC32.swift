@@ -4,7 +4,7 @@
 ///
 /// On a host it runs slicing-by-16 (a 16 KiB table built once): about one table load per byte
 /// with no dependency between the sixteen loads of a block. Embedded builds use a 16-entry nibble table instead: a few
-/// microseconds per frame on a microcontroller, and 64 bytes of flash instead of 8 KiB of RAM.
+/// microseconds per frame on a microcontroller, and 64 bytes of flash instead of 16 KiB of RAM.
 public enum CRC32 {
   /// The CRC of "123456789": every implementation of this CRC must produce it.
   public static let checkValue: UInt32 = 0xCBF4_3926

@@ -6,6 +6,9 @@
  *                             or {"ok":false,"error":"<skyframe_error_name>",...}.
  *   decode_vectors --self-test runs the built-in checks (errors, CRC, helpers), prints one line
  *                             per check and "self-test: N passed, M failed"; exit 1 on failure.
+ *   decode_vectors --request   reads "refresh ID", "coordinates ID LAT_E5 LON_E5" or
+ *                             "place ID COUNTRY|- NAME_HEX" lines, prints the 64-byte binary
+ *                             request as hex (or "error <name>"), one line each.
  *
  * Used by run.sh / compare.py. Plain C99 + stdio; the header itself needs no stdio.
  */
@@ -256,6 +259,23 @@ static int frames_equal(const skyframe_frame *a, const skyframe_frame *b) {
     return memcmp(a, b, sizeof *a) == 0; /* both came from memset'ed locals in the decoder */
 }
 
+static void from_hex(const char *hex, uint8_t *out) {
+    size_t i, n = strlen(hex) / 2;
+    for (i = 0; i < n; i++) out[i] = (uint8_t)(hexval(hex[2 * i]) * 16 + hexval(hex[2 * i + 1]));
+}
+
+/* The two worked examples of schemas/frame-v1.md section 10, byte for byte. */
+static const char spec_berlin_hex[] =
+        "534601002a00000101010001a023500054741400a48a8767d08b8767208787673c00874e444500004265726c696e0000"
+        "000000000000000000000000000000001800f3ffe6272a006100fa006e0900005603640400000000845f876788d38767"
+        "18001c001f0021000080008000800080008000800080008003033d3dffffffffffffffff0a142d3cffffffffffffffff"
+        "f4ffe2ff0080008000800080008029001900008000800080008000803d47ffffffffff3c28ffffffffff000096eccf16";
+static const char spec_not_found_hex[] =
+        "534601020700010200ffff0000000080000000800000000000000000000000000080ffff0000000041746c616e746973"
+        "0000000000000000000000000000000000800080ffffffffffffffffffffffffffffffff000000000000000000000000"
+        "008000800080008000800080008000800080008000800080ffffffffffffffffffffffffffffffffffffffffffffffff"
+        "00800080008000800080008000800080008000800080008000800080ffffffffffffffffffffffffffff000069997d51";
+
 static int self_test(void) {
     static uint8_t frame[192], copy[200], big[300];
     skyframe_frame f, g, untouched;
@@ -313,6 +333,37 @@ static int self_test(void) {
     check(all, "daily[7]");
     check(f.crc32 == skyframe_crc32(frame, 188), "crc32 field holds the stored CRC");
     check(skyframe_frame_has_weather(&f), "stale frame has weather");
+
+    /* frame-v1.md section 10 */
+    from_hex(spec_berlin_hex, copy);
+    rc = skyframe_frame_decode(copy, 192, &g);
+    check(rc == SKYFRAME_OK && g.status == SKYFRAME_STATUS_OK && g.request_id == 42 &&
+              g.latitude == 5252000L && g.longitude == 1340500L && strcmp(g.name, "Berlin") == 0 &&
+              strcmp(g.country, "DE") == 0 && g.current.temperature == 24 &&
+              g.current.feels_like == -13 && g.current.pressure == 10214 &&
+              g.current.visibility == 2414 && g.current.uv_index == 4 &&
+              g.hourly[3].temperature == 33 && !SKYFRAME_HAS_I16(g.hourly[4].temperature) &&
+              g.daily[0].temperature_min == -12 && g.daily[1].temperature_max == 25 &&
+              !SKYFRAME_HAS_U8(g.daily[2].weather_code) && g.daily_start == 20103 &&
+              g.crc32 == 0x16CFEC96UL,
+          "spec example: Berlin frame");
+    check(skyframe_local_minute_of_day(g.sunrise, g.utc_offset_min) == 8 * 60 + 11 &&
+              skyframe_local_minute_of_day(g.sunset, g.utc_offset_min) == 16 * 60 + 26 &&
+              skyframe_weekday(g.daily_start) == 3 &&
+              skyframe_local_day(g.fetched_at, g.utc_offset_min) == g.daily_start &&
+              skyframe_frame_age_seconds(&g, 1736936400UL + 600UL) == 600,
+          "spec example: sunrise 08:11, sunset 16:26 local, Wednesday, today, age");
+    from_hex(spec_not_found_hex, copy);
+    rc = skyframe_frame_decode(copy, 192, &g);
+    check(rc == SKYFRAME_OK && g.status == SKYFRAME_STATUS_NOT_FOUND && g.request_id == 7 &&
+              g.slot_index == 1 && g.slot_count == 2 && g.service == SKYFRAME_SERVICE_NONE &&
+              strcmp(g.name, "Atlantis") == 0 && g.country[0] == '\0' &&
+              g.is_day == SKYFRAME_MISSING_U8 && g.sun == SKYFRAME_MISSING_U8 &&
+              g.hourly_step_h == 0 && !SKYFRAME_HAS_I32(g.latitude) &&
+              !SKYFRAME_HAS_TIME(g.fetched_at) && !SKYFRAME_HAS_U16(g.daily_start) &&
+              !skyframe_frame_has_weather(&g) && skyframe_frame_age_seconds(&g, 1736936400UL) == -1 &&
+              g.crc32 == 0x517D9969UL,
+          "spec example: not_found error frame");
 
     /* Unaligned input at every offset gives the same result */
     all = 1;
@@ -450,6 +501,27 @@ static int self_test(void) {
     check(skyframe_mm10_to_in100(254) == 100 && skyframe_mm10_to_in100(0xFFFF) == 0xFFFF,
           "mm -> in hundredths");
 
+    /* Fixed-point text */
+    {
+        char t[13];
+        int ok = 1;
+        ok &= skyframe_format_fixed(t, sizeof t, -5, 1) == 4 && strcmp(t, "-0.5") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, 5, 1) == 3 && strcmp(t, "0.5") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, 0, 1) == 3 && strcmp(t, "0.0") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, -123, 1) == 5 && strcmp(t, "-12.3") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, 10132, 1) == 6 && strcmp(t, "1013.2") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, 2992, 2) == 5 && strcmp(t, "29.92") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, 7, 2) == 4 && strcmp(t, "0.07") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, -4128655L, 5) == 9 && strcmp(t, "-41.28655") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, 42, 0) == 2 && strcmp(t, "42") == 0;
+        ok &= skyframe_format_fixed(t, sizeof t, -2147483647L - 1, 1) == 12 &&
+              strcmp(t, "-214748364.8") == 0;
+        ok &= skyframe_format_fixed(t, 5, -123, 1) == -1 && t[0] == '\0';
+        ok &= skyframe_format_fixed(t, 6, -123, 1) == 5 && strcmp(t, "-12.3") == 0;
+        ok &= skyframe_format_fixed(NULL, 6, 1, 1) == -1;
+        check(ok, "format_fixed (signs, leading zero, INT32_MIN, small buffer)");
+    }
+
     /* Time helpers */
     check(skyframe_frame_age_seconds(&f, 1700000223UL) == 100, "age = now - fetched_at");
     check(skyframe_frame_age_seconds(&f, 1700000000UL) == 0, "device clock behind -> age 0");
@@ -524,6 +596,9 @@ static int self_test(void) {
               SKYFRAME_ERR_RANGE;
         ok &= skyframe_request_place(r, 0, "Par\tis", NULL) == SKYFRAME_ERR_RANGE;
         ok &= skyframe_request_place(r, 0, " Paris", NULL) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "Paris ", NULL) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "Pa\xC2\x85ris", NULL) == SKYFRAME_ERR_RANGE;
+        ok &= skyframe_request_place(r, 0, "S\xC3\xA3o Paulo", "br") == SKYFRAME_OK;
         ok &= skyframe_request_place(r, 0, "Paris", "FRA") == SKYFRAME_ERR_RANGE;
         ok &= skyframe_request_place(r, 0, "Paris", "F") == SKYFRAME_ERR_RANGE;
         ok &= skyframe_request_place(r, 0, "Paris", "F1") == SKYFRAME_ERR_RANGE;
@@ -531,6 +606,14 @@ static int self_test(void) {
         ok &= skyframe_request_coordinates(r, 0, 9000001L, 0) == SKYFRAME_ERR_RANGE;
         ok &= skyframe_request_coordinates(r, 0, 0, -18000001L) == SKYFRAME_ERR_RANGE;
         check(ok, "request: range checks");
+        /* request-v1.md section 3 examples: "#42 Berlin,DE", "#7 52.52,13.405", refresh id 77 */
+        ok = skyframe_request_place(r, 42, "Berlin", "DE") == SKYFRAME_OK && r[60] == 0xA1 &&
+             r[61] == 0x22 && r[62] == 0x98 && r[63] == 0xF5;
+        ok &= skyframe_request_coordinates(r, 7, 5252000L, 1340500L) == SKYFRAME_OK &&
+              r[60] == 0x39 && r[61] == 0x8C && r[62] == 0x19 && r[63] == 0x08;
+        ok &= skyframe_request_refresh(r, 77) == SKYFRAME_OK && r[4] == 0x4D && r[60] == 0x37 &&
+              r[61] == 0x9F && r[62] == 0x86 && r[63] == 0xD9;
+        check(ok, "request: the three examples of request-v1.md section 3 (CRCs)");
         rc = skyframe_request_refresh(r, 65535u);
         check(rc == SKYFRAME_OK && r[3] == 3 && r[4] == 0xFF && r[5] == 0xFF &&
                   memcmp(r + 6, z, 54) == 0 && skyframe_crc32(r, 60) == crc_bitwise(r, 60),
@@ -541,10 +624,45 @@ static int self_test(void) {
     return failed == 0 ? 0 : 1;
 }
 
+static int encode_requests(void) {
+    static char line[512];
+    while (fgets(line, (int)sizeof line, stdin) != NULL) {
+        uint8_t r[SKYFRAME_REQUEST_SIZE];
+        char kind[16], country[8], name_hex[200], name[101];
+        long id = 0, lat = 0, lon = 0;
+        int rc = SKYFRAME_ERR_RANGE, i;
+        if (sscanf(line, "refresh %ld", &id) == 1) {
+            rc = skyframe_request_refresh(r, (uint16_t)id);
+        } else if (sscanf(line, "coordinates %ld %ld %ld", &id, &lat, &lon) == 3) {
+            rc = skyframe_request_coordinates(r, (uint16_t)id, (int32_t)lat, (int32_t)lon);
+        } else if (sscanf(line, "%15s %ld %7s %199s", kind, &id, country, name_hex) == 4 &&
+                   strcmp(kind, "place") == 0 && strlen(name_hex) % 2 == 0 &&
+                   strlen(name_hex) / 2 < sizeof name) {
+            size_t n = strlen(name_hex) / 2, k;
+            for (k = 0; k < n; k++) {
+                int hi = hexval(name_hex[2 * k]), lo = hexval(name_hex[2 * k + 1]);
+                name[k] = (char)(hi < 0 || lo < 0 ? 1 : hi * 16 + lo);
+            }
+            name[n] = '\0';
+            rc = skyframe_request_place(r, (uint16_t)id, name,
+                                        strcmp(country, "-") == 0 ? NULL : country);
+        }
+        if (rc != SKYFRAME_OK) {
+            printf("error %s\n", skyframe_error_name(rc));
+            continue;
+        }
+        for (i = 0; i < SKYFRAME_REQUEST_SIZE; i++) printf("%02x", r[i]);
+        fputc('\n', stdout);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) return self_test();
+    if (argc == 2 && strcmp(argv[1], "--request") == 0) return encode_requests();
     if (argc != 1) {
-        fprintf(stderr, "usage: %s [--self-test]  (hex frames on stdin, one per line)\n", argv[0]);
+        fprintf(stderr, "usage: %s [--self-test | --request]  (input on stdin, one per line)\n",
+                argv[0]);
         return 2;
     }
     return decode_stdin();

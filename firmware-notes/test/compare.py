@@ -1,0 +1,365 @@
+#!/usr/bin/env python3
+"""Checks the C decoder against the golden frame vectors.
+
+    compare.py DECODER VECTOR_DIR [REQUEST_VECTOR_DIR]
+
+Feeds the `hex` of every VECTOR_DIR/*.json to DECODER (decode_vectors, one hex line in, one JSON
+line out), converts the vector's human-unit `frame` object to wire units with the scales of
+FrameLayout.swift, and compares every field. Prints one line per vector (plus one line per
+mismatch, naming the file and the field) and finally "vectors: N passed, M failed".
+Exit status 0 only if every vector passed and there was at least one. Python 3 stdlib only.
+
+A vector may carry "error": "<skyframe_error_name>" instead of "frame" to say the hex must be
+rejected (e.g. "crc_mismatch").
+
+With REQUEST_VECTOR_DIR, the valid binary request vectors there (hex "5351...", 64 bytes, an
+"expect" without "error") are rebuilt with the header's skyframe_request_* helpers
+(DECODER --request) and must come out byte for byte.
+"""
+
+import datetime
+import json
+import subprocess
+import sys
+import zlib
+from decimal import Decimal
+from pathlib import Path
+
+STATUS = {
+    "ok": 0, "stale": 1, "not_found": 2, "bad_request": 3, "upstream_unavailable": 4,
+    "rate_limited": 5, "too_many_locations": 6, "internal_error": 7,
+}
+SERVICE = {"none": 0, "open-meteo": 1, "openweathermap": 2, "weatherapi": 3}
+SUN = {"normal": 0, "polar_day": 1, "polar_night": 2}
+EPOCH = datetime.date(1970, 1, 1)
+ABSENT = object()  # a key the vector does not have
+
+# vector key -> (decoder key, scale: human = wire * scale)
+TOP_SCALED = {
+    "latitude": ("latitude", Decimal("0.00001")),
+    "longitude": ("longitude", Decimal("0.00001")),
+}
+TOP_INTS = ["request_id", "slot_index", "slot_count", "observed_at", "fetched_at",
+            "utc_offset_min", "sunrise", "sunset", "hourly_start"]
+CURRENT = {
+    "temperature_c": ("temperature", Decimal("0.1")),
+    "feels_like_c": ("feels_like", Decimal("0.1")),
+    "humidity_pct": ("humidity", Decimal(1)),
+    "pressure_hpa": ("pressure", Decimal("0.1")),
+    "wind_speed_ms": ("wind_speed", Decimal("0.1")),
+    "wind_gust_ms": ("wind_gust", Decimal("0.1")),
+    "wind_direction_deg": ("wind_direction", Decimal(1)),
+    "weather_code": ("weather_code", Decimal(1)),
+    "cloud_cover_pct": ("cloud_cover", Decimal(1)),
+    "precipitation_mm": ("precipitation", Decimal("0.1")),
+    "uv_index": ("uv_index", Decimal("0.1")),
+    "visibility_m": ("visibility", Decimal(10)),
+}
+HOURLY = {
+    "temperature_c": ("temperature", Decimal("0.1")),
+    "weather_code": ("weather_code", Decimal(1)),
+    "precip_probability_pct": ("precip_probability", Decimal(1)),
+}
+DAILY = {
+    "min_c": ("temperature_min", Decimal("0.1")),
+    "max_c": ("temperature_max", Decimal("0.1")),
+    "weather_code": ("weather_code", Decimal(1)),
+    "precip_probability_pct": ("precip_probability", Decimal(1)),
+}
+TOP_KEYS = (set(TOP_SCALED) | set(TOP_INTS) | {
+    "status", "service", "name", "country", "is_day", "sun", "current", "hourly_step_h",
+    "hourly", "daily_start", "daily"})
+
+
+class Checker:
+    def __init__(self, vector):
+        self.vector = vector
+        self.problems = []
+
+    def fail(self, field, text):
+        self.problems.append(f"{self.vector}: {field}: {text}")
+
+    def keys(self, where, obj, expected):
+        if not isinstance(obj, dict):
+            self.fail(where or "frame", f"expected an object, got {obj!r}")
+            return False
+        for k in sorted(expected - set(obj)):
+            self.fail(f"{where}{k}", "missing in the vector")
+        for k in sorted(set(obj) - expected):
+            self.fail(f"{where}{k}", "unknown field (compare.py does not know how to check it)")
+        return True
+
+    def equal(self, field, human, want, got):
+        if want != got:
+            shown = str(human) if isinstance(human, Decimal) else repr(human)
+            self.fail(field, f"vector {shown} -> wire {want!r}, decoder {got!r}")
+
+    def int_or_null(self, field, human, got):
+        if human is not None and (isinstance(human, bool) or not isinstance(human, int)):
+            self.fail(field, f"vector value {human!r} is not an integer or null")
+            return
+        self.equal(field, human, human, got)
+
+    def scaled(self, field, human, scale, got):
+        """human (Decimal/int/None) -> wire integer, refusing values the wire cannot carry."""
+        if human is None:
+            self.equal(field, human, None, got)
+            return
+        if isinstance(human, bool) or not isinstance(human, (int, Decimal)):
+            self.fail(field, f"vector value {human!r} is not a number or null")
+            return
+        wire = Decimal(human) / scale
+        if wire != wire.to_integral_value():
+            self.fail(field, f"vector value {human} is not a multiple of {scale}: not on the wire")
+            return
+        self.equal(field, human, int(wire), got)
+
+    def named(self, field, human, table, got_number, got_name=None):
+        if isinstance(human, str):
+            if human not in table:
+                self.fail(field, f"vector name {human!r} is not one of {sorted(table)}")
+                return
+            self.equal(field, human, table[human], got_number)
+            if got_name is not None and got_name != human:
+                self.fail(field, f"decoder names {got_number!r} {got_name!r}, vector says {human!r}")
+        else:
+            self.int_or_null(field, human, got_number)
+
+    def frame(self, want, got):
+        if not self.keys("", want, TOP_KEYS):
+            return
+        # a key missing from the vector is already reported; check the others
+        want = {k: want.get(k, ABSENT) for k in TOP_KEYS}
+        if want["status"] is not ABSENT:
+            self.named("status", want["status"], STATUS, got["status"], got["status_name"])
+            if want["status"] is None:
+                self.fail("status", "null: status is never missing")
+        if want["service"] is not ABSENT:
+            self.named("service", want["service"], SERVICE, got["service"], got["service_name"])
+            if want["service"] is None:
+                self.fail("service", "null: service is never missing (0 = none)")
+        for k in TOP_INTS:
+            if want[k] is not ABSENT:
+                self.int_or_null(k, want[k], got[k])
+        for k, (gk, scale) in TOP_SCALED.items():
+            if want[k] is not ABSENT:
+                self.scaled(k, want[k], scale, got[gk])
+        for k in ("request_id", "slot_index", "slot_count"):
+            if want[k] is None:
+                self.fail(k, "null: this field is never missing")
+
+        name = want["name"]
+        if name is ABSENT:
+            pass
+        elif not isinstance(name, str):
+            self.fail("name", f"expected a string (\"\" when missing), got {name!r}")
+        else:
+            raw = name.encode("utf-8")
+            if len(raw) > 24:
+                self.fail("name", f"{len(raw)} UTF-8 bytes, the wire holds 24")
+            self.equal("name", name, raw.hex(), got["name_hex"])
+        country = want["country"]
+        if country is ABSENT:
+            pass
+        elif country is not None and not isinstance(country, str):
+            self.fail("country", f"expected a string or null, got {country!r}")
+        else:
+            self.equal("country", country, country, got["country"])
+        is_day = want["is_day"]
+        if is_day is ABSENT:
+            pass
+        elif is_day is not None and not isinstance(is_day, bool):
+            self.fail("is_day", f"expected true, false or null, got {is_day!r}")
+        else:
+            self.equal("is_day", is_day, is_day, got["is_day"])
+        if want["sun"] is not ABSENT:
+            self.named("sun", want["sun"], SUN, got["sun"], got["sun_name"])
+
+        step = want["hourly_step_h"]
+        if step is None:
+            self.fail("hourly_step_h", "null: has no missing value (0 = no hourly data)")
+        elif step is not ABSENT:
+            self.int_or_null("hourly_step_h", step, got["hourly_step_h"])
+
+        day = want["daily_start"]
+        if day is None:
+            self.equal("daily_start", day, None, got["daily_start"])
+        elif day is not ABSENT:
+            try:
+                days = (datetime.date.fromisoformat(day) - EPOCH).days
+            except (TypeError, ValueError):
+                self.fail("daily_start", f"{day!r} is not an ISO date YYYY-MM-DD or null")
+            else:
+                self.equal("daily_start", day, days, got["daily_start"])
+
+        if want["current"] is not ABSENT and self.keys("current.", want["current"], set(CURRENT)):
+            for k, (gk, scale) in CURRENT.items():
+                if k in want["current"]:
+                    self.scaled(f"current.{k}", want["current"][k], scale, got["current"][gk])
+        if want["hourly"] is not ABSENT:
+            self.slots("hourly", want["hourly"], got["hourly"], 12, HOURLY)
+        if want["daily"] is not ABSENT:
+            self.slots("daily", want["daily"], got["daily"], 7, DAILY)
+
+    def slots(self, where, want, got, count, table):
+        if not isinstance(want, list) or len(want) != count:
+            n = len(want) if isinstance(want, list) else want
+            self.fail(where, f"expected a list of exactly {count}, got {n!r}")
+            return
+        for i, slot in enumerate(want):
+            if self.keys(f"{where}[{i}].", slot, set(table)):
+                for k, (gk, scale) in table.items():
+                    if k in slot:
+                        self.scaled(f"{where}[{i}].{k}", slot[k], scale, got[i][gk])
+
+
+def crc_note(hex_text):
+    try:
+        raw = bytes.fromhex(hex_text)
+    except ValueError:
+        return ""
+    if len(raw) != 192:
+        return ""
+    stored = int.from_bytes(raw[188:192], "little")
+    return f" (zlib.crc32 of bytes 0..187 = 0x{zlib.crc32(raw[:188]):08X}, stored 0x{stored:08X})"
+
+
+def request_line(expect):
+    """The DECODER --request input line that should rebuild a binary request vector."""
+    if expect.get("refresh"):
+        return f"refresh {expect['id']}"
+    (place,) = expect["locations"]
+    if "latitude" in place:
+        lat = Decimal(place["latitude"]) * 100000
+        lon = Decimal(place["longitude"]) * 100000
+        if lat != lat.to_integral_value() or lon != lon.to_integral_value():
+            raise ValueError("coordinates are not whole 1e-5 degree steps")
+        return f"coordinates {expect['id']} {int(lat)} {int(lon)}"
+    country = place.get("country") or "-"
+    return f"place {expect['id']} {country} {place['name'].encode('utf-8').hex()}"
+
+
+def check_requests(decoder, directory):
+    """[(name, problems)] for the valid binary request vectors in directory."""
+    cases = []
+    for path in sorted(directory.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+            hex_text = "".join(data["hex"].split()).lower()
+            expect = data["expect"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            continue  # not this check's business: the gateway's tests read these vectors
+        if not hex_text.startswith("5351") or len(hex_text) != 128 or "error" in expect:
+            continue
+        try:
+            cases.append((path.name, hex_text, request_line(expect)))
+        except (KeyError, ValueError, TypeError) as error:
+            cases.append((path.name, hex_text, f"#{error!r}"))  # reported below
+    if not cases:
+        return []
+    lines = [line for _, _, line in cases if not line.startswith("#")]
+    run = subprocess.run([decoder, "--request"], input="".join(l + "\n" for l in lines),
+                         capture_output=True, text=True, check=False)
+    output = iter(run.stdout.splitlines())
+    results = []
+    for name, hex_text, line in cases:
+        if line.startswith("#"):
+            results.append((name, [f"{name}: expect: cannot build a request from it: {line[1:]}"]))
+            continue
+        got = next(output, None)
+        if got == hex_text:
+            results.append((name, []))
+        else:
+            note = f" ({run.stderr.strip()})" if run.stderr.strip() else ""
+            results.append((name, [f"{name}: skyframe_request_* for '{line}' gave {got}, "
+                                   f"vector {hex_text}{note}"]))
+    return results
+
+
+def main():
+    if len(sys.argv) not in (3, 4):
+        print(__doc__, file=sys.stderr)
+        return 2
+    decoder, directory = sys.argv[1], Path(sys.argv[2])
+    requests = Path(sys.argv[3]) if len(sys.argv) == 4 else None
+    files = sorted(directory.glob("*.json"))
+    if not files:
+        print(f"no vectors: {directory}/*.json matches nothing")
+        print("vectors: 0 passed, 1 failed")
+        return 1
+
+    vectors, problems = [], {}
+    for path in files:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+            hex_text = data["hex"]
+            if not isinstance(hex_text, str):
+                raise ValueError("hex is not a string")
+        except (OSError, ValueError, KeyError, TypeError) as error:
+            problems[path.name] = [f"{path.name}: unreadable vector: {error}"]
+            continue
+        hex_text = "".join(hex_text.split())
+        if len(hex_text) != 384:
+            # still decoded: a vector may test a wrong length on purpose ("error": "truncated")
+            note = f"{path.name}: hex: {len(hex_text)} characters, a frame is 384"
+            if "error" not in data:
+                problems.setdefault(path.name, []).append(note)
+        vectors.append((path, data, hex_text))
+
+    stdin = "".join(h + "\n" for _, _, h in vectors)
+    run = subprocess.run([decoder], input=stdin, capture_output=True, text=True, check=False)
+    lines = run.stdout.splitlines()
+    if run.returncode != 0 or run.stderr.strip() or len(lines) != len(vectors):
+        print(f"decoder failed: exit {run.returncode}, {len(lines)} lines for {len(vectors)} vectors")
+        print(run.stderr.strip()[-4000:])
+        print(f"vectors: 0 passed, {len(files)} failed")
+        return 1
+
+    for (path, data, hex_text), line in zip(vectors, lines):
+        checker = Checker(path.name)
+        got = json.loads(line)
+        if "error" in data:
+            if "frame" in data:
+                checker.fail("error", "a vector has either \"frame\" or \"error\", not both")
+            if got.get("ok"):
+                checker.fail("error", f"expected {data['error']!r}, decoder accepted the frame")
+            elif got["error"] != data["error"]:
+                checker.fail("error", f"expected {data['error']!r}, decoder says {got['error']!r}")
+        elif not got.get("ok"):
+            checker.fail("hex", f"decoder refused the frame: {got['error']}" + crc_note(hex_text))
+        elif "frame" not in data:
+            checker.fail("frame", "missing in the vector")
+        else:
+            try:
+                checker.frame(data["frame"], got)
+            except Exception as error:  # a malformed vector must not hide the other results
+                checker.fail("frame", f"could not be checked: {error!r}")
+        problems.setdefault(path.name, []).extend(checker.problems)
+
+    passed = failed = 0
+    for path in files:
+        found = problems.get(path.name, [])
+        if found:
+            failed += 1
+            print(f"FAIL {path.name}")
+            for problem in found:
+                print(f"     {problem}")
+        else:
+            passed += 1
+            print(f"ok   {path.name}")
+    if requests is not None and requests.is_dir():
+        for name, found in check_requests(decoder, requests):
+            if found:
+                failed += 1
+                print(f"FAIL request {name}")
+                for problem in found:
+                    print(f"     {problem}")
+            else:
+                passed += 1
+                print(f"ok   request {name} (rebuilt with skyframe_request_*)")
+    print(f"vectors: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
