@@ -6,41 +6,105 @@ let strict: [SwiftSetting] = [
   .enableUpcomingFeature("MemberImportVisibility"),
 ]
 
+let log = Target.Dependency.product(name: "Logging", package: "swift-log")
+
 let package = Package(
   name: "skyframe",
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "SkyframeCodec", targets: ["SkyframeCodec"]),
     .library(name: "SkyframeWeather", targets: ["SkyframeWeather"]),
     .library(name: "SkyframeJSON", targets: ["SkyframeJSON"]),
+    .library(name: "SkyframeMQTT", targets: ["SkyframeMQTT"]),
+    .library(name: "SkyframeProviders", targets: ["SkyframeProviders"]),
+    .library(name: "SkyframeGateway", targets: ["SkyframeGateway"]),
     .executable(name: "skyframe", targets: ["skyframe"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
+    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
-    // The wire format. No dependencies and no Foundation: it also compiles as Embedded Swift.
+    // MQTT in: Debian's libmosquitto (libmosquitto-dev) and a small async wrapper over it.
+    .systemLibrary(
+      name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+    .target(
+      name: "SkyframeMQTT",
+      dependencies: ["CMosquitto", log],
+      swiftSettings: strict),
+    // Request decoded, frame encoded: the wire format. No dependencies and no Foundation: it also
+    // compiles as Embedded Swift.
     .target(name: "SkyframeCodec", swiftSettings: strict),
-    // The normalized weather model every service maps onto, and its compaction into a frame.
+    // Weather fetched: the normalized model every service maps onto, and its compaction into a frame.
     .target(name: "SkyframeWeather", dependencies: ["SkyframeCodec"], swiftSettings: strict),
+    // The weather services behind one protocol: Open-Meteo (forecast and geocoding).
+    .target(
+      name: "SkyframeProviders",
+      dependencies: [
+        "SkyframeCodec", "SkyframeWeather", log,
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOFoundationCompat", package: "swift-nio"),
+      ],
+      swiftSettings: strict),
     // Frames and requests as JSON and as text for people: the CLI, the debug mirror, the vectors.
     .target(name: "SkyframeJSON", dependencies: ["SkyframeCodec"], swiftSettings: strict),
+    // The gateway: routing, cache and coalescing, named locations, configuration.
+    .target(
+      name: "SkyframeGateway",
+      dependencies: [
+        "SkyframeCodec", "SkyframeWeather", "SkyframeJSON", "SkyframeMQTT", "SkyframeProviders", log,
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "UnixSignals", package: "swift-service-lifecycle"),
+        .product(name: "Configuration", package: "swift-configuration"),
+        .product(name: "SystemPackage", package: "swift-system"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+      ],
+      swiftSettings: strict),
     .executableTarget(
       name: "skyframe",
       dependencies: [
-        "SkyframeCodec",
-        "SkyframeWeather",
-        "SkyframeJSON",
+        "SkyframeCodec", "SkyframeWeather", "SkyframeJSON", "SkyframeMQTT", "SkyframeGateway", log,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strict
     ),
+    // What the integration tests share: a real mosquitto on a free port, a local HTTP server.
+    .target(
+      name: "SkyframeTestSupport",
+      dependencies: [
+        "SkyframeMQTT", log,
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      path: "Tests/SkyframeTestSupport",
+      swiftSettings: strict),
     .testTarget(name: "SkyframeCodecTests", dependencies: ["SkyframeCodec"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeWeatherTests", dependencies: ["SkyframeWeather"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeJSONTests", dependencies: ["SkyframeJSON"], swiftSettings: strict),
     .testTarget(
-      name: "skyframeTests", dependencies: ["skyframe", "SkyframeCodec"], swiftSettings: strict),
+      name: "SkyframeMQTTTests", dependencies: ["SkyframeMQTT", "SkyframeTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "SkyframeProvidersTests", dependencies: ["SkyframeProviders", "SkyframeTestSupport"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "SkyframeGatewayTests",
+      dependencies: ["SkyframeGateway", "SkyframeTestSupport", "SkyframeJSON"],
+      swiftSettings: strict),
+    .testTarget(
+      name: "skyframeTests", dependencies: ["skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeTestSupport"],
+      swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""A stand-in for Open-Meteo for the load benchmark: stdlib only, loopback only.
+
+    stub_open_meteo.py PORT
+
+GET /v1/forecast answers, for every latitude/longitude asked (comma-separated lists give a JSON
+array, as Open-Meteo does), a forecast shaped like Open-Meteo's with timeformat=unixtime:
+utc_offset_seconds, current{...}, hourly{time, temperature_2m, weather_code,
+precipitation_probability} for 48 h and daily{...} for 7 days, arrays of equal length.
+GET /v1/search answers one geocoding result. Anything else: 404. Every request is counted and the
+count printed to standard error on exit (the benchmark expects a handful: cache hits do not call).
+"""
+
+import json
+import signal
+import sys
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from urllib.parse import parse_qs, urlparse
+
+UTC_OFFSET = 3600
+CALLS = {"forecast": 0, "search": 0, "other": 0}
+
+
+def forecast(latitude: float, longitude: float) -> dict:
+    now = int(time.time())
+    local_midnight = (now + UTC_OFFSET) // 86400 * 86400 - UTC_OFFSET
+    hours = [local_midnight + 3600 * i for i in range(48)]
+    days = [local_midnight + 86400 * i for i in range(7)]
+    return {
+        "latitude": latitude,
+        "longitude": longitude,
+        "generationtime_ms": 0.1,
+        "utc_offset_seconds": UTC_OFFSET,
+        "timezone": "Europe/Berlin",
+        "timezone_abbreviation": "GMT+1",
+        "elevation": 38.0,
+        "current": {
+            "time": now // 900 * 900,
+            "interval": 900,
+            "temperature_2m": 4.2,
+            "relative_humidity_2m": 81,
+            "apparent_temperature": 1.3,
+            "is_day": 1,
+            "precipitation": 0.0,
+            "weather_code": 3,
+            "cloud_cover": 100,
+            "pressure_msl": 1013.4,
+            "wind_speed_10m": 3.9,
+            "wind_direction_10m": 245,
+            "wind_gusts_10m": 8.1,
+            "uv_index": 0.4,
+            "visibility": 24140.0,
+        },
+        "hourly": {
+            "time": hours,
+            "temperature_2m": [round(2.0 + (i % 24) * 0.3, 1) for i in range(48)],
+            "weather_code": [3 if i % 5 else 61 for i in range(48)],
+            "precipitation_probability": [(i * 7) % 100 for i in range(48)],
+        },
+        "daily": {
+            "time": days,
+            "weather_code": [3, 61, 71, 0, 1, 2, 45],
+            "temperature_2m_max": [6.1, 5.2, 2.0, 4.4, 7.9, 8.3, 5.5],
+            "temperature_2m_min": [0.3, 1.1, -2.4, -1.0, 2.2, 3.0, 0.8],
+            "precipitation_probability_max": [20, 80, 65, 5, 10, 15, 30],
+            "sunrise": [d + 7 * 3600 + 40 * 60 for d in days],
+            "sunset": [d + 16 * 3600 + 35 * 60 for d in days],
+            "daylight_duration": [32100.0 + 90 * i for i in range(7)],
+        },
+    }
+
+
+class Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def do_GET(self) -> None:
+        url = urlparse(self.path)
+        query = parse_qs(url.query)
+        if url.path == "/v1/forecast":
+            CALLS["forecast"] += 1
+            try:
+                latitudes = [float(x) for x in query.get("latitude", [""])[0].split(",")]
+                longitudes = [float(x) for x in query.get("longitude", [""])[0].split(",")]
+                if len(latitudes) != len(longitudes):
+                    raise ValueError("latitude and longitude must have the same number of elements")
+            except ValueError as error:
+                self.answer(400, {"error": True, "reason": str(error)})
+                return
+            places = [forecast(lat, lon) for lat, lon in zip(latitudes, longitudes)]
+            self.answer(200, places[0] if len(places) == 1 else places)
+        elif url.path == "/v1/search":
+            CALLS["search"] += 1
+            name = query.get("name", ["Berlin"])[0]
+            self.answer(200, {"results": [{
+                "id": 2950159, "name": name, "latitude": 52.52437, "longitude": 13.41053,
+                "country_code": "DE", "country": "Germany", "timezone": "Europe/Berlin",
+            }], "generationtime_ms": 0.1})
+        else:
+            CALLS["other"] += 1
+            self.answer(404, {"error": True, "reason": "not found"})
+
+    def answer(self, status: int, body: object) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def main() -> None:
+    port = int(sys.argv[1])
+    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    server.daemon_threads = True
+
+    def stop(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, stop)
+    try:
+        server.serve_forever(poll_interval=0.2)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.server_close()
+        print(f"stub_open_meteo: calls {CALLS}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,29 @@
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Reloads the configuration file on SIGHUP and hands it to the gateway, without touching the
+/// MQTT connection. A file that does not check out is refused with the same messages as
+/// `skyframe config check`, and the running configuration stays.
+final class ConfigReloader: Service, Sendable {
+  let path: String
+  let gateway: Gateway
+  let logger: Logger
+
+  init(path: String, gateway: Gateway, logger: Logger) {
+    self.path = path
+    self.gateway = gateway
+    self.logger = logger
+  }
+
+  func run() async throws {
+    for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
+      logger.info("SIGHUP: reloading the configuration", metadata: ["path": "\(path)"])
+      do {
+        gateway.apply(try await GatewayConfiguration.load(path: path))
+      } catch {
+        logger.error("reload refused, keeping the running configuration:\n\(error)")
+      }
+    }
+  }
+}

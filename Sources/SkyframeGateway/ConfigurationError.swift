@@ -1,0 +1,33 @@
+/// A configuration value the gateway cannot run with, named by its key, the environment variable
+/// that overrides it, the value, and what is allowed.
+public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
+  public var key: String
+  /// The value as given, or nil when the key is missing or the value is secret.
+  public var value: String?
+  public var allowed: String
+
+  public init(key: String, value: String?, allowed: String) {
+    self.key = key
+    self.value = value
+    self.allowed = allowed
+  }
+
+  /// `SKYFRAME_` and the key in upper case with `.` and `-` as `_`.
+  public static func environmentName(of key: String) -> String {
+    "SKYFRAME_" + String(key.uppercased().map { $0 == "." || $0 == "-" ? "_" : $0 })
+  }
+
+  public var description: String {
+    let shown = value.map { "'\($0)'" } ?? "nothing"
+    return "\(key) (env \(Self.environmentName(of: key))): \(shown) is not allowed; expected \(allowed)"
+  }
+}
+
+/// All the problems found in one configuration, so a person fixes them in one go.
+public struct ConfigurationErrors: Error, CustomStringConvertible {
+  public var errors: [ConfigurationError]
+
+  public var description: String {
+    errors.map(\.description).joined(separator: "\n")
+  }
+}

@@ -1,0 +1,211 @@
+import Configuration
+import Foundation
+import SystemPackage
+
+extension GatewayConfiguration {
+  /// Reads the YAML file at `path`, with every key overridable by an environment variable named
+  /// `SKYFRAME_` + the key path in upper case, `.` and `-` as `_` (`mqtt.host` →
+  /// `SKYFRAME_MQTT_HOST`). The file is only read, never written.
+  ///
+  /// - Throws: `ConfigurationErrors` naming every key whose value is not allowed.
+  public static func load(
+    path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+  ) async throws(ConfigurationErrors) -> GatewayConfiguration {
+    let file: FileProvider<YAMLSnapshot>
+    do {
+      file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
+    } catch {
+      throw ConfigurationErrors(errors: [
+        ConfigurationError(key: "--config", value: path, allowed: "a readable YAML file (\(error))")
+      ])
+    }
+    let secrets: Set<String> = ["SKYFRAME_MQTT_PASSWORD", "SKYFRAME_OPEN_METEO_API_KEY"]
+    let variables = EnvironmentVariablesProvider(
+      environmentVariables: environment, secretsSpecifier: .specific(secrets)
+    ).prefixKeys(with: "skyframe")
+    return try GatewayConfiguration(reading: ConfigReader(providers: [variables, file]))
+  }
+
+  /// Reads every key from `reader`; missing keys keep their defaults.
+  public init(reading reader: ConfigReader) throws(ConfigurationErrors) {
+    self.init()
+    var keys = KeyReader(reader: reader)
+
+    mqtt.host = keys.text("mqtt.host") ?? mqtt.host
+    mqtt.port = keys.integer("mqtt.port", mqtt.port, 1...65_535, "a TCP port 1-65535")
+    mqtt.clientID = keys.text("mqtt.client-id") ?? mqtt.clientID
+    if !(1...23).contains(mqtt.clientID.utf8.count) || !mqtt.clientID.allSatisfy(Self.isIdentifierCharacter) {
+      keys.fail("mqtt.client-id", mqtt.clientID, "1-23 characters of a-z, A-Z, 0-9, '-', '_'")
+    }
+    mqtt.username = keys.text("mqtt.username")
+    mqtt.password = keys.text("mqtt.password", secret: true)
+    if let passwordFile = keys.text("mqtt.password-file") {
+      do {
+        let contents = try String(contentsOfFile: passwordFile, encoding: .utf8)
+        mqtt.password = contents.trimmingCharacters(in: .whitespacesAndNewlines)
+      } catch {
+        keys.fail("mqtt.password-file", passwordFile, "a readable file holding the password")
+      }
+    }
+    mqtt.keepAliveSeconds = keys.integer(
+      "mqtt.keepalive-seconds", mqtt.keepAliveSeconds, 5...65_535, "seconds, 5-65535")
+    mqtt.protocolVersion = keys.choice("mqtt.protocol", mqtt.protocolVersion, ["5", "3.1.1"])
+    mqtt.caFile = keys.existingFile("mqtt.tls.ca-file")
+    mqtt.certFile = keys.existingFile("mqtt.tls.cert-file")
+    mqtt.keyFile = keys.existingFile("mqtt.tls.key-file")
+    if (mqtt.certFile == nil) != (mqtt.keyFile == nil) {
+      keys.fail("mqtt.tls.key-file", mqtt.keyFile, "a client key and a client certificate together, or neither")
+    }
+
+    topics.base = keys.text("topics.base") ?? topics.base
+    if topics.base.isEmpty || topics.base.contains(where: { "+#".contains($0) }) || topics.base.hasSuffix("/") {
+      keys.fail("topics.base", topics.base, "a topic without wildcards or a trailing '/'")
+    }
+    topics.responsePrefix = keys.text("topics.response-prefix") ?? "\(topics.base)/v1/"
+    topics.debugJSON = keys.flag("topics.debug-json", topics.debugJSON)
+
+    openMeteo.forecastURL = keys.url("open-meteo.forecast-url") ?? openMeteo.forecastURL
+    openMeteo.geocodingURL = keys.url("open-meteo.geocoding-url") ?? openMeteo.geocodingURL
+    openMeteo.timeoutSeconds = keys.integer(
+      "open-meteo.timeout-seconds", openMeteo.timeoutSeconds, 1...120, "seconds, 1-120")
+    openMeteo.apiKey = keys.text("open-meteo.api-key", secret: true)
+
+    cache.ttlSeconds = keys.integer("cache.ttl-seconds", cache.ttlSeconds, 1...86_400, "seconds, 1-86400")
+    cache.gridDegrees = keys.number("cache.grid-degrees", cache.gridDegrees, 0.0001...1, "degrees, 0.0001-1")
+    cache.staleSeconds = keys.integer(
+      "cache.stale-seconds", cache.staleSeconds, 0...604_800, "seconds, 0-604800")
+    cache.geocodingTTLSeconds = keys.integer(
+      "cache.geocoding-ttl-seconds", cache.geocodingTTLSeconds, 60...2_592_000, "seconds, 60-2592000")
+
+    requests.maximumLocations = keys.integer(
+      "requests.max-locations", requests.maximumLocations, 1...16, "1-16 places per request")
+
+    logLevel = keys.choice(
+      "log.level", logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"])
+
+    locations = Self.readLocations(&keys)
+    if !keys.errors.isEmpty { throw ConfigurationErrors(errors: keys.errors) }
+  }
+
+  private static func readLocations(_ keys: inout KeyReader) -> [NamedLocation] {
+    let names = keys.reader.stringArray(forKey: "locations.names") ?? []
+    var result: [NamedLocation] = []
+    for name in names {
+      let key = "locations.\(name)"
+      guard (1...32).contains(name.utf8.count), name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }),
+        name != "names"
+      else {
+        keys.fail("locations.names", name, "names of 1-32 characters a-z, 0-9 and '-'")
+        continue
+      }
+      if result.contains(where: { $0.name == name }) {
+        keys.fail("locations.names", name, "each name once")
+        continue
+      }
+      let latitude = keys.optionalNumber("\(key).latitude", -90...90, "degrees, -90 to 90")
+      let longitude = keys.optionalNumber("\(key).longitude", -180...180, "degrees, -180 to 180")
+      let placeName = keys.text("\(key).place")
+      let country = keys.text("\(key).country")
+      if let country, country.count != 2 || !country.allSatisfy({ $0.isASCII && $0.isLetter }) {
+        keys.fail("\(key).country", country, "a two-letter ISO country code")
+      }
+      let refresh = keys.integer("\(key).refresh-seconds", 600, 60...86_400, "seconds, 60-86400")
+      let place: NamedLocation.Place
+      switch (latitude, longitude, placeName) {
+      case (let latitude?, let longitude?, nil):
+        place = .coordinates(latitude: latitude, longitude: longitude)
+      case (nil, nil, let placeName?):
+        place = .named(placeName, countryCode: country?.uppercased())
+      default:
+        keys.fail(key, nil, "either latitude and longitude, or place (with an optional country)")
+        continue
+      }
+      result.append(NamedLocation(name: name, place: place, refreshSeconds: refresh))
+    }
+    return result
+  }
+
+  static func isIdentifierCharacter(_ character: Character) -> Bool {
+    character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+  }
+}
+
+/// Reads keys as text and checks them, collecting every problem instead of stopping at the first.
+struct KeyReader {
+  let reader: ConfigReader
+  var errors: [ConfigurationError] = []
+
+  mutating func fail(_ key: String, _ value: String?, _ allowed: String) {
+    errors.append(ConfigurationError(key: key, value: value, allowed: allowed))
+  }
+
+  /// The value, or nil when the key is absent or empty (YAML `~` and `""` count as absent).
+  func text(_ key: String, secret: Bool = false) -> String? {
+    guard let value = reader.string(forKey: ConfigKey(key), isSecret: secret),
+      !value.isEmpty, value != "~"
+    else { return nil }
+    return value
+  }
+
+  mutating func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String) -> Int {
+    guard let text = text(key) else { return current }
+    guard let value = Int(text), range.contains(value) else {
+      fail(key, text, allowed)
+      return current
+    }
+    return value
+  }
+
+  mutating func number(_ key: String, _ current: Double, _ range: ClosedRange<Double>, _ allowed: String) -> Double {
+    optionalNumber(key, range, allowed) ?? current
+  }
+
+  mutating func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String) -> Double? {
+    guard let text = text(key) else { return nil }
+    guard let value = Double(text), value.isFinite, range.contains(value) else {
+      fail(key, text, allowed)
+      return nil
+    }
+    return value
+  }
+
+  mutating func flag(_ key: String, _ current: Bool) -> Bool {
+    guard let text = text(key) else { return current }
+    switch text.lowercased() {
+    case "true", "yes", "on", "1": return true
+    case "false", "no", "off", "0": return false
+    default:
+      fail(key, text, "true or false")
+      return current
+    }
+  }
+
+  mutating func choice(_ key: String, _ current: String, _ allowed: [String]) -> String {
+    guard let text = text(key) else { return current }
+    guard allowed.contains(text) else {
+      fail(key, text, "one of " + allowed.joined(separator: ", "))
+      return current
+    }
+    return text
+  }
+
+  mutating func url(_ key: String) -> String? {
+    guard let text = text(key) else { return nil }
+    guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
+      url.host != nil
+    else {
+      fail(key, text, "an http:// or https:// URL")
+      return nil
+    }
+    return text
+  }
+
+  mutating func existingFile(_ key: String) -> String? {
+    guard let path = text(key) else { return nil }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      fail(key, path, "a readable file")
+      return nil
+    }
+    return path
+  }
+}

@@ -1,0 +1,55 @@
+extension GatewayConfiguration {
+  /// The resolved configuration as YAML, secrets replaced by `<redacted>`: what `skyframe config
+  /// check` prints.
+  public var redactedDescription: String {
+    func secret(_ value: String?) -> String { value == nil ? "~" : "<redacted>" }
+    func text(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "~" }
+    var lines = [
+      "mqtt:",
+      "  host: \(text(mqtt.host))",
+      "  port: \(mqtt.port)",
+      "  client-id: \(text(mqtt.clientID))",
+      "  username: \(text(mqtt.username))",
+      "  password: \(secret(mqtt.password))",
+      "  keepalive-seconds: \(mqtt.keepAliveSeconds)",
+      "  protocol: \"\(mqtt.protocolVersion)\"",
+      "  tls:",
+      "    ca-file: \(text(mqtt.caFile))",
+      "    cert-file: \(text(mqtt.certFile))",
+      "    key-file: \(text(mqtt.keyFile))",
+      "topics:",
+      "  base: \(text(topics.base))",
+      "  response-prefix: \(text(topics.responsePrefix))",
+      "  debug-json: \(topics.debugJSON)",
+      "open-meteo:",
+      "  forecast-url: \(text(openMeteo.forecastURL))",
+      "  geocoding-url: \(text(openMeteo.geocodingURL))",
+      "  timeout-seconds: \(openMeteo.timeoutSeconds)",
+      "  api-key: \(secret(openMeteo.apiKey))",
+      "cache:",
+      "  ttl-seconds: \(cache.ttlSeconds)",
+      "  grid-degrees: \(cache.gridDegrees)",
+      "  stale-seconds: \(cache.staleSeconds)",
+      "  geocoding-ttl-seconds: \(cache.geocodingTTLSeconds)",
+      "requests:",
+      "  max-locations: \(requests.maximumLocations)",
+      "log:",
+      "  level: \(logLevel)",
+      "locations:",
+      "  names: [\(locations.map(\.name).joined(separator: ", "))]",
+    ]
+    for location in locations {
+      lines.append("  \(location.name):")
+      switch location.place {
+      case .coordinates(let latitude, let longitude):
+        lines.append("    latitude: \(latitude)")
+        lines.append("    longitude: \(longitude)")
+      case .named(let name, let country):
+        lines.append("    place: \(text(name))")
+        lines.append("    country: \(text(country))")
+      }
+      lines.append("    refresh-seconds: \(location.refreshSeconds)")
+    }
+    return lines.joined(separator: "\n")
+  }
+}

@@ -1,0 +1,88 @@
+import Logging
+import ServiceLifecycle
+import SkyframeCodec
+import SkyframeMQTT
+import SkyframeProviders
+import Synchronization
+
+/// Keeps the configured places fresh for displays that only listen: each is fetched on its own
+/// interval and published retained to `{base}/v1/loc/{name}`, so a display that wakes for ten
+/// seconds gets the latest frame the moment it subscribes.
+final class NamedLocationPublisher: Service, Sendable {
+  private struct State: Sendable {
+    var locations: [GatewayConfiguration.NamedLocation] = []
+    var due: [String: ContinuousClock.Instant] = [:]
+  }
+
+  private let state = Mutex(State())
+  private let handler: RequestHandler
+  private let topics: GatewayConfiguration.Topics
+  private let logger: Logger
+  private let tick: Duration
+
+  init(
+    locations: [GatewayConfiguration.NamedLocation], handler: RequestHandler,
+    topics: GatewayConfiguration.Topics, logger: Logger, tick: Duration = .milliseconds(250)
+  ) {
+    self.handler = handler
+    self.topics = topics
+    self.logger = logger
+    self.tick = tick
+    replace(locations)
+  }
+
+  /// New places start at once; places that stay keep their schedule.
+  func replace(_ locations: [GatewayConfiguration.NamedLocation]) {
+    state.withLock { state in
+      let old = Dictionary(uniqueKeysWithValues: state.locations.map { ($0.name, $0) })
+      state.locations = locations
+      state.due = state.due.filter { name, _ in locations.contains { $0.name == name && $0 == old[name] } }
+    }
+  }
+
+  /// Publishes every place now (after a reconnect, say), keeping the intervals.
+  func publishAllSoon() {
+    state.withLock { $0.due = [:] }
+  }
+
+  func run() async throws {
+    await withDiscardingTaskGroup { group in
+      while !Task.isCancelled && !Task.isShuttingDownGracefully {
+        let now = ContinuousClock.now
+        let due = state.withLock { state -> [GatewayConfiguration.NamedLocation] in
+          let due = state.locations.filter { state.due[$0.name].map { $0 <= now } ?? true }
+          for location in due { state.due[location.name] = now + .seconds(location.refreshSeconds) }
+          return due
+        }
+        for location in due {
+          group.addTask { await self.publish(location) }
+        }
+        try? await Task.sleep(for: tick)
+      }
+    }
+  }
+
+  func publish(_ location: GatewayConfiguration.NamedLocation) async {
+    let query: LocationQuery
+    switch location.place {
+    case .coordinates(let latitude, let longitude):
+      query = .coordinates(
+        Coordinates(
+          latitude: Int32((latitude * 100_000).rounded()), longitude: Int32((longitude * 100_000).rounded())))
+    case .named(let name, let countryCode):
+      query = .place(PlaceName(truncating: name), country: countryCode.flatMap { CountryCode($0) })
+    }
+    var outcome = await handler.resolve(query)
+    if case .weather(let frame, let stale, var place) = outcome {
+      // The display shows the configured name when the place was given as coordinates.
+      if case .coordinates = location.place { place.name = FrameName(truncating: location.name) }
+      outcome = .weather(frame, stale: stale, place: place)
+    }
+    var logger = logger
+    logger[metadataKey: "location"] = "\(location.name)"
+    handler.publish(
+      outcome, requestID: 0, slot: 0, of: 1,
+      to: RequestHandler.Reply(topic: topics.location(name: location.name)), logger: logger, retain: true)
+    logger.debug("published named location")
+  }
+}

@@ -1,0 +1,36 @@
+import AsyncHTTPClient
+import Logging
+import ServiceLifecycle
+import UnixSignals
+
+/// Wires the gateway from a configuration: what `skyframe run` starts, and what the tests start
+/// in-process with a configuration of their own.
+public enum SkyframeApplication {
+  /// Runs until SIGTERM or SIGINT (or `body`'s group is shut down), then stops gracefully.
+  ///
+  /// - Parameter configurationPath: reloaded on SIGHUP when given.
+  public static func run(
+    configuration: GatewayConfiguration, configurationPath: String?, logger: Logger,
+    signals: Bool = true, started: (@Sendable (ServiceGroup) -> Void)? = nil
+  ) async throws {
+    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+    do {
+      let gateway = try Gateway(configuration: configuration, httpClient: httpClient, logger: logger)
+      var services: [any Service] = [gateway]
+      if let configurationPath {
+        services.append(ConfigReloader(path: configurationPath, gateway: gateway, logger: logger))
+      }
+      let group = ServiceGroup(
+        configuration: ServiceGroupConfiguration(
+          services: services.map { ServiceGroupConfiguration.ServiceConfiguration(service: $0) },
+          gracefulShutdownSignals: signals ? [.sigterm, .sigint] : [],
+          logger: logger))
+      started?(group)
+      try await group.run()
+    } catch {
+      try? await httpClient.shutdown()
+      throw error
+    }
+    try await httpClient.shutdown()
+  }
+}

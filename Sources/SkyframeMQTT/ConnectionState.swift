@@ -1,0 +1,306 @@
+import CMosquitto
+import Logging
+import Synchronization
+
+/// Everything libmosquitto's callbacks and the network thread share with the API: the event
+/// stream, the remembered subscriptions and who is waiting for what.
+///
+/// It is the callbacks' context (`obj` of `mosquitto_new`). Callbacks run on the network thread
+/// inside libmosquitto's mutex, so each method here copies, updates a little state, yields and
+/// returns; continuations are resumed outside `state`'s lock.
+final class ConnectionState: Sendable {
+  struct Subscription: Sendable {
+    var filter: String
+    var qos: Int32
+  }
+
+  enum Phase {
+    case idle
+    case running
+    /// `disconnect()` was called or the client was released; the thread may still be flushing.
+    case stopping
+  }
+
+  fileprivate struct State: ~Copyable {
+    var phase = Phase.idle
+    var networkThreadRunning = false
+    var connected = false
+    /// Accepted CONNACKs so far: tells the network thread when to start its backoff over.
+    var acceptedConnections = 0
+    var subscriptions: [Subscription] = []
+    /// Outstanding SUBSCRIBEs by message id, to name the filter if the broker refuses it.
+    var pendingSubscriptions: [Int32: String] = [:]
+    var lastFailure: MQTTError?
+    var nextWaiterID: UInt64 = 0
+    var connectWaiters: [UInt64: CheckedContinuation<Result<Void, MQTTError>, Never>] = [:]
+    var exitWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
+  }
+
+  let logger: Logger
+  let endpoint: String
+  let protocolVersion: MQTTConfiguration.ProtocolVersion
+  private let continuation: AsyncStream<MQTTEvent>.Continuation
+  private let state = Mutex(State())
+
+  init(
+    endpoint: String, protocolVersion: MQTTConfiguration.ProtocolVersion,
+    continuation: AsyncStream<MQTTEvent>.Continuation, logger: Logger
+  ) {
+    self.endpoint = endpoint
+    self.protocolVersion = protocolVersion
+    self.continuation = continuation
+    self.logger = logger
+  }
+
+  static func from(_ context: UnsafeMutableRawPointer?) -> ConnectionState {
+    // Set by MosquittoHandle for every handle it creates; never nil.
+    Unmanaged<ConnectionState>.fromOpaque(context!).takeUnretainedValue()
+  }
+
+  // MARK: Lifecycle
+
+  /// Moves `idle` to `running`; `true` if the caller must start the network thread.
+  func startIfIdle() -> Bool {
+    state.withLock { state in
+      guard case .idle = state.phase else { return false }
+      state.phase = .running
+      state.networkThreadRunning = true
+      return true
+    }
+  }
+
+  var isStopping: Bool {
+    state.withLock { state in
+      if case .stopping = state.phase { return true }
+      return false
+    }
+  }
+
+  var acceptedConnections: Int { state.withLock { $0.acceptedConnections } }
+
+  /// Marks the client as stopping; afterwards connect waiters fail and the thread winds down.
+  func beginStop() {
+    let waiters = state.withLock { state in
+      state.phase = .stopping
+      return state.takeConnectWaiters()
+    }
+    let error = stoppedError
+    for waiter in waiters { waiter.resume(returning: .failure(error)) }
+  }
+
+  /// Ends `events`; anything yielded later is dropped.
+  func finish() {
+    continuation.finish()
+  }
+
+  func networkThreadExited() {
+    let (exitWaiters, connectWaiters) = state.withLock { state in
+      state.networkThreadRunning = false
+      state.connected = false
+      let exitWaiters = Array(state.exitWaiters.values)
+      state.exitWaiters.removeAll()
+      return (exitWaiters, state.takeConnectWaiters())
+    }
+    let error = stoppedError
+    for waiter in connectWaiters { waiter.resume(returning: .failure(error)) }
+    for waiter in exitWaiters { waiter.resume() }
+  }
+
+  /// Returns `true` once the network thread has exited, `false` if it still runs after `limit`.
+  func waitForNetworkThread(upTo limit: Duration) async -> Bool {
+    let id = state.withLock { $0.makeWaiterID() }
+    let timer = Task {
+      try? await Task.sleep(for: limit)
+      let waiter = state.withLock { $0.exitWaiters.removeValue(forKey: id) }
+      waiter?.resume()
+    }
+    defer { timer.cancel() }
+    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+      let running = state.withLock { state in
+        if state.networkThreadRunning { state.exitWaiters[id] = waiter }
+        return state.networkThreadRunning
+      }
+      if !running { waiter.resume() }
+    }
+    return state.withLock { !$0.networkThreadRunning }
+  }
+
+  // MARK: Connecting
+
+  /// Waits for an accepted CONNACK. Fails at once if the broker refuses, after `timeout` with
+  /// the last reason an attempt failed, or when the client stops or the task is cancelled.
+  func waitUntilConnected(timeout: Duration) async -> Result<Void, MQTTError> {
+    let id = state.withLock { $0.makeWaiterID() }
+    let timer = Task {
+      try? await Task.sleep(for: timeout)
+      resumeConnectWaiter(id, with: .failure(timeoutError(after: timeout)))
+    }
+    defer { timer.cancel() }
+    return await withTaskCancellationHandler {
+      await withCheckedContinuation { waiter in
+        let immediate: Result<Void, MQTTError>? = state.withLock { state in
+          if state.connected { return .success(()) }
+          if case .stopping = state.phase { return .failure(stoppedError) }
+          state.connectWaiters[id] = waiter
+          return nil
+        }
+        if let immediate { waiter.resume(returning: immediate) }
+      }
+    } onCancel: {
+      resumeConnectWaiter(
+        id,
+        with: .failure(
+          MQTTError(
+            operation: connectOperation, code: MOSQ_ERR_UNKNOWN.rawValue,
+            description: "\(connectOperation) cancelled")))
+    }
+  }
+
+  private func resumeConnectWaiter(_ id: UInt64, with result: Result<Void, MQTTError>) {
+    let waiter = state.withLock { $0.connectWaiters.removeValue(forKey: id) }
+    waiter?.resume(returning: result)
+  }
+
+  /// A TCP connect (or DNS lookup, TLS setup, ...) failed; the network thread will retry.
+  func attemptFailed(_ error: MQTTError) {
+    state.withLock { $0.lastFailure = error }
+  }
+
+  /// CONNACK callback. Re-subscribes before announcing the connection, so a consumer that sees
+  /// `.connected` knows its subscriptions are on their way.
+  func connackReceived(_ mosquitto: OpaquePointer?, code: Int32, flags: Int32) {
+    guard code == 0 else {
+      let error = MQTTError.refused(
+        operation: connectOperation, code: code, protocolVersion: protocolVersion)
+      logger.error("MQTT broker refused the connection", metadata: ["mqtt.error": "\(error)"])
+      let waiters = state.withLock { state in
+        state.lastFailure = error
+        return state.takeConnectWaiters()
+      }
+      for waiter in waiters { waiter.resume(returning: .failure(error)) }
+      return
+    }
+    let subscriptions = state.withLock { state in
+      state.connected = true
+      state.acceptedConnections += 1
+      state.lastFailure = nil
+      state.pendingSubscriptions.removeAll()
+      return state.subscriptions
+    }
+    for subscription in subscriptions {
+      send(subscription, on: mosquitto)
+    }
+    let sessionPresent = flags & 1 != 0
+    logger.info(
+      "MQTT connected",
+      metadata: [
+        "mqtt.session_present": "\(sessionPresent)",
+        "mqtt.subscriptions": "\(subscriptions.count)",
+      ])
+    continuation.yield(.connected(sessionPresent: sessionPresent))
+    let waiters = state.withLock { $0.takeConnectWaiters() }
+    for waiter in waiters { waiter.resume(returning: .success(())) }
+  }
+
+  /// Disconnect callback, and the network thread's fallback when `mosquitto_loop` fails: only a
+  /// connection that had been accepted produces `.disconnected`, and only once.
+  func connectionEnded(code: Int32) {
+    let wasConnected = state.withLock { state in
+      defer { state.connected = false }
+      return state.connected
+    }
+    guard wasConnected else { return }
+    if code == 0 {
+      logger.info("MQTT disconnected")
+    } else {
+      // Codes of 0x80 and up are MQTT 5 reason codes from the broker's DISCONNECT; below that
+      // they are libmosquitto's own.
+      let text = code >= 0x80 ? mosquitto_reason_string(code) : mosquitto_strerror(code)
+      logger.warning(
+        "MQTT connection lost",
+        metadata: [
+          "mqtt.code": "\(code)", "mqtt.error": "\(text.map { String(cString: $0) } ?? "")",
+        ])
+    }
+    continuation.yield(.disconnected(code: code))
+  }
+
+  // MARK: Subscriptions and messages
+
+  /// Remembers `subscription` (replacing one with the same filter); `true` if it should also be
+  /// sent now because a connection is up.
+  func remember(_ subscription: Subscription) -> Bool {
+    state.withLock { state in
+      if let index = state.subscriptions.firstIndex(where: { $0.filter == subscription.filter }) {
+        state.subscriptions[index] = subscription
+      } else {
+        state.subscriptions.append(subscription)
+      }
+      return state.connected
+    }
+  }
+
+  /// Sends a SUBSCRIBE. A missing connection is not an error: the next CONNACK sends it again.
+  @discardableResult
+  func send(_ subscription: Subscription, on mosquitto: OpaquePointer?) -> Int32 {
+    var messageID: Int32 = 0
+    let rc = mosquitto_subscribe(mosquitto, &messageID, subscription.filter, subscription.qos)
+    if rc == MQTTError.success {
+      state.withLock { $0.pendingSubscriptions[messageID] = subscription.filter }
+    } else if rc != MOSQ_ERR_NO_CONN.rawValue {
+      logger.warning(
+        "MQTT subscribe failed",
+        metadata: [
+          "mqtt.filter": "\(subscription.filter)",
+          "mqtt.error": "\(String(cString: mosquitto_strerror(rc)))",
+        ])
+    }
+    return rc
+  }
+
+  /// SUBACK callback: a granted QoS of 0x80 or more means the broker refused the filter.
+  func subackReceived(messageID: Int32, granted: UnsafeBufferPointer<Int32>) {
+    let filter = state.withLock { $0.pendingSubscriptions.removeValue(forKey: messageID) }
+    for code in granted where code >= 0x80 {
+      logger.warning(
+        "MQTT broker refused a subscription",
+        metadata: ["mqtt.filter": "\(filter ?? "message id \(messageID)")", "mqtt.code": "\(code)"])
+    }
+  }
+
+  func received(_ message: MQTTMessage) {
+    continuation.yield(.message(message))
+  }
+
+  // MARK: Errors
+
+  private var connectOperation: String { "connect to \(endpoint)" }
+
+  private var stoppedError: MQTTError {
+    MQTTError(
+      operation: connectOperation, code: MOSQ_ERR_NO_CONN.rawValue,
+      description: "\(connectOperation) abandoned: the client was disconnected")
+  }
+
+  private func timeoutError(after timeout: Duration) -> MQTTError {
+    let last = state.withLock { $0.lastFailure }
+    let because = last.map { " (last attempt: \($0.description))" } ?? ""
+    return MQTTError(
+      operation: connectOperation, code: last?.code ?? MOSQ_ERR_TIMEOUT.rawValue,
+      description: "\(connectOperation) timed out after \(timeout)\(because)")
+  }
+}
+
+extension ConnectionState.State {
+  fileprivate mutating func makeWaiterID() -> UInt64 {
+    nextWaiterID += 1
+    return nextWaiterID
+  }
+
+  fileprivate mutating func takeConnectWaiters() -> [CheckedContinuation<
+    Result<Void, MQTTError>, Never
+  >] {
+    defer { connectWaiters.removeAll() }
+    return Array(connectWaiters.values)
+  }
+}

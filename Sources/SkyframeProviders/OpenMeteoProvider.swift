@@ -1,0 +1,163 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import SkyframeCodec
+import SkyframeWeather
+
+/// Open-Meteo's forecast and geocoding APIs. Several points go into one forecast call as
+/// comma-separated coordinates; the answer is then a JSON array in request order.
+///
+/// Forecasts are requested in SI units (`wind_speed_unit=ms`; °C, hPa, mm, metres are the
+/// defaults) with `timeformat=unixtime`, `timezone=auto` and `forecast_days=7`. The hourly arrays
+/// are not cut with `forecast_hours`: they start at the place's local midnight today, so a cached
+/// forecast still covers the whole day, and 168 hours of three variables stay small.
+public struct OpenMeteoProvider: WeatherProvider {
+  public let configuration: OpenMeteoConfiguration
+  private let httpClient: HTTPClient
+  private let logger: Logger
+
+  public init(configuration: OpenMeteoConfiguration, httpClient: HTTPClient, logger: Logger) {
+    self.configuration = configuration
+    self.httpClient = httpClient
+    self.logger = logger
+  }
+
+  public var service: WeatherService { .openMeteo }
+
+  public var maximumBatchSize: Int { max(configuration.maximumBatchSize, 1) }
+
+  /// One call per `maximumBatchSize` points, one after another so a large request does not burst
+  /// against the per-minute limit. The first failing call fails the whole request.
+  public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
+    for point in points { try check(point) }
+    var forecasts: [Forecast] = []
+    forecasts.reserveCapacity(points.count)
+    var start = points.startIndex
+    while start < points.endIndex {
+      let end = min(start + maximumBatchSize, points.endIndex)
+      forecasts += try await batch(Array(points[start..<end]))
+      start = end
+    }
+    return forecasts
+  }
+
+  public func geocode(name: String, countryCode: String?) async throws(ProviderError)
+    -> Forecast.Place?
+  {
+    // The service answers names shorter than two characters with nothing; spare the call.
+    guard name.trimmingCharacters(in: .whitespacesAndNewlines).count >= 2 else { return nil }
+    var query = QueryString()
+    query.append("name", name)
+    query.append("count", "10")
+    query.append("language", configuration.language)
+    query.append("format", "json")
+    if let countryCode { query.append("countryCode", countryCode.uppercased()) }
+    let body = try await get(configuration.geocodingURL, query)
+    let response = try decode(OpenMeteoGeocodingResponse.self, from: body)
+    return response.bestMatch(for: name, countryCode: countryCode)
+  }
+
+  private func batch(_ points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
+    var query = QueryString()
+    query.append("latitude", points.map { coordinateText($0.latitude) }.joined(separator: ","))
+    query.append("longitude", points.map { coordinateText($0.longitude) }.joined(separator: ","))
+    query.append("current", OpenMeteoForecastResponse.currentVariables.joined(separator: ","))
+    query.append("hourly", OpenMeteoForecastResponse.hourlyVariables.joined(separator: ","))
+    query.append("daily", OpenMeteoForecastResponse.dailyVariables.joined(separator: ","))
+    query.append("timezone", "auto")
+    query.append("timeformat", "unixtime")
+    query.append("wind_speed_unit", "ms")
+    query.append("forecast_days", "7")
+    let body = try await get(configuration.forecastURL, query)
+
+    // One location is answered with an object, several with an array.
+    switch body.readableBytesView.first(where: { !isJSONWhitespace($0) }) {
+    case UInt8(ascii: "{") where points.count == 1:
+      let response = try decode(OpenMeteoForecastResponse.self, from: body)
+      return [try response.forecast(for: points[0], path: "")]
+    case UInt8(ascii: "["):
+      let responses = try decode([OpenMeteoForecastResponse].self, from: body)
+      guard responses.count == points.count else {
+        throw .malformed("expected \(points.count) locations, got \(responses.count)")
+      }
+      var forecasts: [Forecast] = []
+      for (index, response) in responses.enumerated() {
+        forecasts.append(try response.forecast(for: points[index], path: "[\(index)]"))
+      }
+      return forecasts
+    case UInt8(ascii: "{"):
+      throw .malformed("expected an array of \(points.count) locations, got an object")
+    default:
+      throw .malformed("body is neither a JSON object nor an array")
+    }
+  }
+
+  /// The body of a successful GET; any other status becomes the matching error with the reason
+  /// Open-Meteo gives in `{"error":true,"reason":"…"}`.
+  private func get(_ base: String, _ query: QueryString) async throws(ProviderError) -> ByteBuffer {
+    var query = query
+    if let apiKey = configuration.apiKey { query.append("apikey", apiKey) }
+    let call = UpstreamCall(
+      service: "open-meteo", endpoint: String(base.prefix { $0 != "?" }),
+      url: query.url(base: base),
+      loggedURL: query.url(base: base, hiding: ["apikey"]), timeout: configuration.timeout)
+    let response = try await call.run(client: httpClient, logger: logger)
+    guard (200..<300).contains(response.status) else {
+      let reason =
+        (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.reason
+        ?? excerpt(of: response.body, orElse: response.reasonPhrase)
+      throw ProviderError.forStatus(response.status, reason: reason)
+    }
+    return response.body
+  }
+
+  private func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws(ProviderError)
+    -> T
+  {
+    do {
+      return try JSONDecoder().decode(type, from: body)
+    } catch let error as DecodingError {
+      throw .malformed(describe(error))
+    } catch {
+      throw .malformed("\(error)")
+    }
+  }
+
+  private func check(_ point: GeoPoint) throws(ProviderError) {
+    guard point.latitude.isFinite, abs(point.latitude) <= 90 else {
+      throw .rejected(status: 0, reason: "latitude \(point.latitude) is not in -90…90")
+    }
+    guard point.longitude.isFinite, abs(point.longitude) <= 180 else {
+      throw .rejected(status: 0, reason: "longitude \(point.longitude) is not in -180…180")
+    }
+  }
+
+  private struct ErrorBody: Decodable {
+    var reason: String?
+  }
+}
+
+private func isJSONWhitespace(_ byte: UInt8) -> Bool {
+  byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+}
+
+/// "hourly.time[3]: Expected to decode Double but found a string instead."
+private func describe(_ error: DecodingError) -> String {
+  let context: DecodingError.Context
+  switch error {
+  case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found),
+    .dataCorrupted(let found):
+    context = found
+  @unknown default:
+    return "\(error)"
+  }
+  let path = context.codingPath.map { key in
+    key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+  }.joined()
+  let location = path.hasPrefix(".") ? String(path.dropFirst()) : path
+  return location.isEmpty
+    ? "body is not valid JSON (\(context.debugDescription))"
+    : "\(location): \(context.debugDescription)"
+}

@@ -1,0 +1,151 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// One GET to a weather service with everything every service needs: a deadline that covers the
+/// whole exchange, a cap on the body, a debug line, and transport failures as `ProviderError`.
+struct UpstreamCall {
+  /// Bodies of successful answers are read up to this size; 50 Open-Meteo locations with a week
+  /// of hourly data are about 300 KiB.
+  static let maximumBodyBytes = 4 << 20
+  /// Error bodies are only read for their reason text.
+  static let maximumErrorBodyBytes = 64 << 10
+
+  var service: String
+  /// The URL without its query, for error texts.
+  var endpoint: String
+  var url: String
+  /// `url` without secrets, for logs.
+  var loggedURL: String
+  var timeout: Duration
+
+  struct Response {
+    var status: Int
+    /// The status line's text, e.g. "Service Unavailable".
+    var reasonPhrase: String
+    /// The whole body, or for an error status at most its first `maximumErrorBodyBytes`.
+    var body: ByteBuffer
+  }
+
+  /// The answer, whatever its status; throws only when there is none (timeout, connection
+  /// failure, body too large).
+  func run(client: HTTPClient, logger: Logger) async throws(ProviderError) -> Response {
+    let started = ContinuousClock.now
+    do {
+      let response = try await exchange(client: client, logger: logger, started: started)
+      logger.debug(
+        "weather service call",
+        metadata: [
+          "service": "\(service)", "url": "\(loggedURL)", "status": "\(response.status)",
+          "duration_ms": "\(milliseconds(since: started))",
+        ])
+      return response
+    } catch {
+      let failure = providerError(for: error)
+      logger.debug(
+        "weather service call failed",
+        metadata: [
+          "service": "\(service)", "url": "\(loggedURL)", "error": "\(failure)",
+          "duration_ms": "\(milliseconds(since: started))",
+        ])
+      throw failure
+    }
+  }
+
+  private func exchange(client: HTTPClient, logger: Logger, started: ContinuousClock.Instant)
+    async throws -> Response
+  {
+    var request = HTTPClientRequest(url: url)
+    request.method = .GET
+    request.headers.add(name: "Accept", value: "application/json")
+    request.headers.add(name: "User-Agent", value: "Skyframe")
+    // The client's deadline ends at the response head; the body gets what is left of it.
+    let response = try await client.execute(
+      request, deadline: .now() + TimeAmount(timeout), logger: logger)
+    let isSuccess = response.status.code / 100 == 2
+    do {
+      let body = try await collect(
+        response.body, upTo: isSuccess ? Self.maximumBodyBytes : Self.maximumErrorBodyBytes,
+        before: started + timeout)
+      return Response(
+        status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase, body: body)
+    } catch is NIOTooManyBytesError where !isSuccess {
+      // Only the reason text is lost; the status still says what happened.
+      return Response(
+        status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase,
+        body: ByteBuffer())
+    }
+  }
+
+  private func collect(
+    _ body: HTTPClientResponse.Body, upTo limit: Int, before deadline: ContinuousClock.Instant
+  ) async throws -> ByteBuffer {
+    try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
+      group.addTask { try await body.collect(upTo: limit) }
+      group.addTask {
+        try await Task.sleep(until: deadline, clock: .continuous)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let buffer = first else {
+        throw HTTPClientError.deadlineExceeded
+      }
+      return buffer
+    }
+  }
+
+  private func providerError(for error: any Error) -> ProviderError {
+    switch error {
+    case is NIOTooManyBytesError:
+      return .malformed("body larger than \(Self.maximumBodyBytes) bytes")
+    case let error as HTTPClientError where error == .deadlineExceeded:
+      return .unavailable("timeout after \(secondsText(timeout)) (\(endpoint))")
+    case let error as HTTPClientError where error == .remoteConnectionClosed:
+      return .unavailable("connection closed before a complete response (\(endpoint))")
+    case is CancellationError:
+      return .unavailable("cancelled (\(endpoint))")
+    case let error as HTTPClientError where error == .cancelled:
+      return .unavailable("cancelled (\(endpoint))")
+    default:
+      return .unavailable("\(error) (\(endpoint))")
+    }
+  }
+
+  private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
+    let elapsed = ContinuousClock.now - start
+    return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds
+      / 1_000_000_000_000_000
+  }
+}
+
+/// "10 s", "0.25 s".
+private func secondsText(_ duration: Duration) -> String {
+  let (seconds, attoseconds) = duration.components
+  guard attoseconds != 0 else { return "\(seconds) s" }
+  let value = Double(seconds) + Double(attoseconds) / 1e18
+  return "\(value) s"
+}
+
+extension ProviderError {
+  /// The error for a non-2xx answer, with the service's own reason text.
+  static func forStatus(_ status: Int, reason: String) -> ProviderError {
+    switch status {
+    case 429: return .rateLimited(reason)
+    case 401, 403: return .unauthorized(reason)
+    case 400..<500: return .rejected(status: status, reason: reason)
+    default: return .unavailable("HTTP \(status): \(reason)")
+    }
+  }
+}
+
+/// A short, printable excerpt of a body that is not in the service's error shape.
+func excerpt(of body: ByteBuffer, orElse fallback: String) -> String {
+  let text = String(buffer: body).trimmingCharacters(in: .whitespacesAndNewlines)
+  guard !text.isEmpty else { return fallback }
+  let printable = text.unicodeScalars.map {
+    $0.properties.generalCategory == .control ? " " : Character($0)
+  }
+  return String(printable.prefix(200))
+}

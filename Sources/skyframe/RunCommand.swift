@@ -1,0 +1,75 @@
+import ArgumentParser
+import Logging
+import SkyframeGateway
+
+struct RunCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Run the gateway: device requests in over MQTT, weather frames out.",
+    discussion: """
+      Every key of the file can be overridden by an environment variable named SKYFRAME_ + the key
+      in upper case with '.' and '-' as '_' (mqtt.host → SKYFRAME_MQTT_HOST). SIGHUP reloads
+      named locations and weather service settings; SIGTERM and SIGINT stop gracefully.
+      """
+  )
+
+  @Option(name: .long, help: "The YAML configuration file (see config/skyframe.example.yaml).")
+  var config: String
+
+  func run() async throws {
+    let configuration = try await ConfigLoading.load(config)
+    let logger = Logging.bootstrap(level: configuration.logLevel)
+    logger.info(
+      "starting",
+      metadata: [
+        "broker": "\(configuration.mqtt.host):\(configuration.mqtt.port)",
+        "requests": "\(configuration.topics.requests)", "locations": "\(configuration.locations.count)",
+      ])
+    try await SkyframeApplication.run(configuration: configuration, configurationPath: config, logger: logger)
+  }
+}
+
+struct ConfigCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "config", abstract: "Work with the configuration file.", subcommands: [Check.self])
+
+  struct Check: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract: "Check the configuration and print it resolved (file + environment), secrets redacted.")
+
+    @Option(name: .long, help: "The YAML configuration file.")
+    var config: String
+
+    func run() async throws {
+      let configuration = try await ConfigLoading.load(config)
+      print(configuration.redactedDescription)
+    }
+  }
+}
+
+enum ConfigLoading {
+  /// The checked configuration, or every problem on standard error and exit status 1.
+  static func load(_ path: String) async throws -> GatewayConfiguration {
+    do {
+      return try await GatewayConfiguration.load(path: path)
+    } catch {
+      for problem in error.errors { Diagnostics.report("configuration: \(problem)") }
+      throw ExitCode.failure
+    }
+  }
+}
+
+enum Logging {
+  /// Log lines go to standard error at the configured level; returns the gateway's logger.
+  static func bootstrap(level: String) -> Logger {
+    let level = Logger.Level(rawValue: level) ?? .info
+    LoggingSystem.bootstrap { label in
+      var handler = StreamLogHandler.standardError(label: label)
+      handler.logLevel = level
+      return handler
+    }
+    var logger = Logger(label: "skyframe")
+    logger.logLevel = level
+    return logger
+  }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Logging
+import ServiceLifecycle
+import SkyframeCodec
+import SkyframeGateway
+import SkyframeMQTT
+import SkyframeTestSupport
+import Synchronization
+import Testing
+
+/// A gateway running in-process against a real mosquitto and a local HTTP server that answers in
+/// Open-Meteo's shape. Tests switch how the "service" behaves through `mode`.
+final class GatewayHarness: Sendable {
+  enum Mode: Sendable {
+    case normal
+    case status(Int, String)
+    case slow(Duration)
+    case garbage
+    case drop
+  }
+
+  static let places = [
+    OpenMeteoFixtures.Place(name: "Berlin", countryCode: "DE", latitude: 52.52437, longitude: 13.41053),
+    OpenMeteoFixtures.Place(name: "Paris", countryCode: "FR", latitude: 48.85341, longitude: 2.3488),
+    OpenMeteoFixtures.Place(name: "Rome", countryCode: "IT", latitude: 41.89193, longitude: 12.51133),
+  ]
+
+  /// How the stand-in weather service behaves, switchable while the gateway runs.
+  final class Switch: Sendable {
+    let mode = Mutex(Mode.normal)
+    let temperature = Mutex(12.5)
+  }
+
+  let broker: MosquittoBroker
+  let http: StubHTTPServer
+  let service: Switch
+  let group = Mutex<ServiceGroup?>(nil)
+  let runner = Mutex<Task<Void, any Error>?>(nil)
+  let clientID: String
+  let configuration: GatewayConfiguration
+
+  func set(_ mode: Mode) { service.mode.withLock { $0 = mode } }
+
+  init(broker: MosquittoBroker, http: StubHTTPServer, service: Switch, configuration: GatewayConfiguration, clientID: String) {
+    self.broker = broker
+    self.http = http
+    self.service = service
+    self.configuration = configuration
+    self.clientID = clientID
+  }
+
+  /// Starts a broker and the stub service; the gateway starts with `start()`.
+  static func make(
+    broker existing: MosquittoBroker? = nil, adjust: (inout GatewayConfiguration) -> Void = { _ in }
+  ) async throws -> GatewayHarness {
+    let broker: MosquittoBroker
+    if let existing { broker = existing } else { broker = try await MosquittoBroker.start() }
+    let service = Switch()
+    let http = try await StubHTTPServer.start { request in
+      let current = service.mode.withLock { $0 }
+      switch current {
+      case .normal: break
+      case .status(let status, let body): return .json(body, status: status)
+      case .slow(let delay):
+        var response = StubHTTPResponse.json(OpenMeteoFixtures.forecast(query: request.query, temperature: 1))
+        response.delay = delay
+        return response
+      case .garbage: return .json("<html>502 Bad Gateway</html>")
+      case .drop: return StubHTTPResponse(status: 0, body: [], headers: [], delay: nil)
+      }
+      if request.path.hasSuffix("/search") {
+        return .json(OpenMeteoFixtures.search(name: request.query["name"] ?? "", in: places))
+      }
+      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: service.temperature.withLock { $0 }))
+    }
+    let clientID = "gw-\(UInt32.random(in: 0...UInt32.max))"
+    var configuration = GatewayConfiguration()
+    configuration.mqtt.port = broker.port
+    configuration.mqtt.clientID = clientID
+    configuration.openMeteo.forecastURL = http.baseURL + "/v1/forecast"
+    configuration.openMeteo.geocodingURL = http.baseURL + "/v1/search"
+    configuration.openMeteo.timeoutSeconds = 2
+    adjust(&configuration)
+    return GatewayHarness(broker: broker, http: http, service: service, configuration: configuration, clientID: clientID)
+  }
+
+  var forecastCalls: Int { http.requests.filter { $0.path.hasSuffix("/forecast") }.count }
+  var searchCalls: Int { http.requests.filter { $0.path.hasSuffix("/search") }.count }
+
+  func start() async throws {
+    var logger = Logger(label: "gateway-test")
+    logger.logLevel = .warning
+    let configuration = configuration
+    let task = Task {
+      try await SkyframeApplication.run(
+        configuration: configuration, configurationPath: nil, logger: logger, signals: false,
+        started: { started in self.group.withLock { $0 = started } })
+    }
+    runner.withLock { $0 = task }
+    // Online means subscribed: the gateway subscribes before it connects.
+    let watcher = try await Device.connect(
+      port: broker.port, id: "watch-\(UInt32.random(in: 0...UInt32.max))", subscribe: [configuration.topics.state])
+    _ = try await watcher.next(matching: { String(decoding: $0.payload, as: UTF8.self).contains("online") })
+    await watcher.client.disconnect()
+  }
+
+  /// Graceful stop, as on SIGTERM.
+  func stop() async throws {
+    for _ in 0..<100 where group.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+    await group.withLock { $0 }?.triggerGracefulShutdown()
+    try await runner.withLock { $0 }?.value
+    group.withLock { $0 = nil }
+  }
+
+  func shutdown() async {
+    try? await stop()
+    try? await http.stop()
+    await broker.stop()
+  }
+}
+
+/// A display: subscribes to its frame topic and publishes requests. Messages collect in a
+/// mailbox that `next` takes from, so waiting with a timeout never ends the subscription.
+final class Device: Sendable {
+  let id: String
+  let client: MQTTClient
+  private let mailbox = Mutex<[MQTTMessage]>([])
+
+  private init(id: String, client: MQTTClient) {
+    self.id = id
+    self.client = client
+  }
+
+  static func connect(port: Int, id: String, subscribe: [String] = [], version: MQTTConfiguration.ProtocolVersion = .v5)
+    async throws -> Device
+  {
+    var configuration = MQTTConfiguration(clientID: id, host: "127.0.0.1", port: port)
+    configuration.cleanSession = true
+    configuration.protocolVersion = version
+    var logger = Logger(label: "device")
+    logger.logLevel = .warning
+    let client = try MQTTClient(configuration: configuration, logger: logger)
+    for filter in subscribe { try client.subscribe(filter, qos: 1) }
+    let device = Device(id: id, client: client)
+    Task {
+      for await event in client.events {
+        if case .message(let message) = event { device.mailbox.withLock { $0.append(message) } }
+      }
+    }
+    try await client.connect(timeout: .seconds(5))
+    return device
+  }
+
+  static func frames(port: Int, id: String = "dev-\(UInt32.random(in: 0...UInt32.max))") async throws -> Device {
+    try await connect(port: port, id: id, subscribe: ["skyframe/v1/frame/\(id)"])
+  }
+
+  func ask(_ text: String, qos: Int = 1) throws {
+    try client.publish("skyframe/v1/req/\(id)", payload: Array(text.utf8), qos: qos)
+  }
+
+  /// Takes the first message for which `matching` holds, waiting up to `timeout`.
+  func next(timeout: Duration = .seconds(10), matching: (MQTTMessage) -> Bool = { _ in true })
+    async throws -> MQTTMessage
+  {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let found = mailbox.withLock { messages -> MQTTMessage? in
+        guard let index = messages.firstIndex(where: matching) else { return nil }
+        return messages.remove(at: index)
+      }
+      if let found { return found }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    throw TimeoutError()
+  }
+
+  /// The next `count` frames on the device's own topic, decoded, in arrival order.
+  func frames(_ count: Int, timeout: Duration = .seconds(10)) async throws -> [WeatherFrame] {
+    var frames: [WeatherFrame] = []
+    while frames.count < count {
+      let message = try await next(timeout: timeout) { $0.topic == "skyframe/v1/frame/\(self.id)" }
+      frames.append(try WeatherFrame(decoding: message.payload))
+    }
+    return frames
+  }
+
+  /// Nothing more arrives on the device's own topic within `time`.
+  func expectSilence(for time: Duration = .milliseconds(500)) async throws -> Bool {
+    (try? await next(timeout: time) { $0.topic == "skyframe/v1/frame/\(self.id)" }) == nil
+  }
+
+  struct TimeoutError: Error {}
+}

@@ -1,0 +1,243 @@
+import Logging
+import SkyframeCodec
+import SkyframeProviders
+import SkyframeTestSupport
+import SkyframeWeather
+import Testing
+
+@Suite("Open-Meteo forecasts")
+struct OpenMeteoForecastTests {
+  @Test("one location: the request asks for SI units and Unix times, every field is mapped")
+  func fullSingleLocation() async throws {
+    let point = GeoPoint(latitude: 27.70169, longitude: 85.3206)
+    let (forecasts, requests) = try await withStubbedOpenMeteo(
+      answering: .json(ProviderFixtures.fullSingle)
+    ) { provider, server in
+      (try await provider.forecasts(for: [point]), server.requests)
+    }
+
+    let request = try #require(requests.first)
+    #expect(requests.count == 1)
+    #expect(request.method == "GET")
+    #expect(request.path == "/v1/forecast")
+    #expect(
+      request.query == [
+        "latitude": "27.70169", "longitude": "85.3206",
+        "current": "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,"
+          + "weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,"
+          + "wind_gusts_10m,uv_index,visibility",
+        "hourly": "temperature_2m,weather_code,precipitation_probability",
+        "daily": "weather_code,temperature_2m_max,temperature_2m_min,"
+          + "precipitation_probability_max,sunrise,sunset,daylight_duration",
+        "timezone": "auto", "timeformat": "unixtime", "wind_speed_unit": "ms",
+        "forecast_days": "7",
+      ])
+
+    let midnight: Int64 = 1_741_544_100  // 2025-03-10 00:00 at UTC+5:45
+    let expected = Forecast(
+      place: Forecast.Place(name: "", countryCode: nil, latitude: 27.70169, longitude: 85.3206),
+      utcOffsetSeconds: 20_700,
+      current: Forecast.Current(
+        time: 1_741_596_300, temperature: 21.4, apparentTemperature: 20.1,
+        relativeHumidity: 38, pressure: 1016.2, windSpeed: 2.7, windGusts: 6.1,
+        windDirection: 247, weatherCode: 2, isDay: true, cloudCover: 45, precipitation: 0,
+        uvIndex: 5.35, visibility: 24_140),
+      hourly: [
+        Forecast.Hour(
+          time: midnight, temperature: 9.8, weatherCode: 0, precipitationProbability: 0),
+        Forecast.Hour(
+          time: midnight + 3_600, temperature: 9.1, weatherCode: 0, precipitationProbability: 0),
+        Forecast.Hour(
+          time: midnight + 7_200, temperature: 8.7, weatherCode: 1, precipitationProbability: 2),
+        Forecast.Hour(
+          time: midnight + 10_800, temperature: 8.2, weatherCode: 1, precipitationProbability: 5),
+        Forecast.Hour(
+          time: midnight + 14_400, temperature: 7.9, weatherCode: 2, precipitationProbability: 8),
+        Forecast.Hour(
+          time: midnight + 18_000, temperature: 7.6, weatherCode: 3, precipitationProbability: 10),
+      ],
+      hourlyStepHours: 1,
+      daily: [
+        Forecast.Day(
+          date: 20_157, minimum: 7.6, maximum: 23.9, weatherCode: 2, precipitationProbability: 10,
+          sunrise: 1_741_567_140, sunset: 1_741_609_680, daylightSeconds: 42_540.37),
+        Forecast.Day(
+          date: 20_158, minimum: 10.2, maximum: 19.4, weatherCode: 61,
+          precipitationProbability: 85, sunrise: 1_741_653_480, sunset: 1_741_696_140,
+          daylightSeconds: 42_661.02),
+        Forecast.Day(
+          date: 20_159, minimum: 9.5, maximum: 21.0, weatherCode: 80,
+          precipitationProbability: 60, sunrise: 1_741_739_820, sunset: 1_741_782_540,
+          daylightSeconds: 42_719.88),
+      ])
+    #expect(forecasts == [expected])
+
+    // Seen from 14:30 local on 2025-03-10, the frame's day 0 is that date with its sunrise.
+    let frame = try #require(forecasts.first).frame(fetchedAt: 1_741_596_300, service: .openMeteo)
+    #expect(frame.dailyStart == 20_157)
+    #expect(frame.utcOffsetMinutes == 345)
+    #expect(frame.sun == .normal)
+    #expect(frame.sunrise == 1_741_567_140)
+  }
+
+  @Test("nulls, short arrays, a null time and a missing current block become nil, never a crash")
+  func nullsAndGaps() async throws {
+    let point = GeoPoint(latitude: 78.22, longitude: 15.65)
+    let forecasts = try await withStubbedOpenMeteo(answering: .json(ProviderFixtures.nullsAndGaps))
+    {
+      provider, _ in try await provider.forecasts(for: [point])
+    }
+    let forecast = try #require(forecasts.first)
+    #expect(forecast.utcOffsetSeconds == 3_600)
+    #expect(forecast.current == Forecast.Current())
+    #expect(
+      forecast.hourly == [
+        Forecast.Hour(time: 1_736_031_600, temperature: -12.5, weatherCode: 3),
+        Forecast.Hour(time: 1_736_035_200, weatherCode: 3),
+        // The entry with a null time is left out; the rest keep their own index.
+        Forecast.Hour(time: 1_736_042_400),
+        Forecast.Hour(time: 1_736_046_000, weatherCode: 45),
+      ])
+    #expect(
+      forecast.daily == [
+        Forecast.Day(date: 20_093, minimum: -14.5, daylightSeconds: 0),
+        Forecast.Day(
+          date: 20_094, maximum: -4, weatherCode: 71, sunset: 1_736_150_000, daylightSeconds: 0),
+      ])
+    let frame = forecast.frame(fetchedAt: 1_736_060_000, service: .openMeteo)
+    #expect(frame.sun == .polarNight)
+  }
+
+  @Test("a location without current, hourly and daily blocks is an empty forecast")
+  func headerOnly() async throws {
+    let point = GeoPoint(latitude: 48.137, longitude: 11.575)
+    let forecasts = try await withStubbedOpenMeteo(answering: .json(ProviderFixtures.headerOnly)) {
+      provider, _ in try await provider.forecasts(for: [point])
+    }
+    #expect(
+      forecasts == [
+        Forecast(
+          place: Forecast.Place(name: "", countryCode: nil, latitude: 48.137, longitude: 11.575),
+          utcOffsetSeconds: 3_600, current: Forecast.Current(), hourly: [], daily: [])
+      ])
+  }
+
+  @Test("three locations go in one call and come back in request order")
+  func threeLocationsOneCall() async throws {
+    let points = [
+      GeoPoint(latitude: 64.1355, longitude: -21.8954),
+      GeoPoint(latitude: 21.30694, longitude: -157.85833),
+      GeoPoint(latitude: -33.86882, longitude: 151.20929),
+    ]
+    let (forecasts, requests) = try await withStubbedOpenMeteo(
+      answering: .json(ProviderFixtures.threeLocations)
+    ) { provider, server in
+      (try await provider.forecasts(for: points), server.requests)
+    }
+    #expect(requests.count == 1)
+    #expect(requests.first?.query["latitude"] == "64.1355,21.30694,-33.86882")
+    #expect(requests.first?.query["longitude"] == "-21.8954,-157.85833,151.20929")
+
+    #expect(forecasts.map(\.place.latitude) == points.map(\.latitude))
+    #expect(forecasts.map(\.place.longitude) == points.map(\.longitude))
+    #expect(forecasts.map(\.utcOffsetSeconds) == [0, -36_000, 39_600])
+    #expect(forecasts.map(\.current.temperature) == [-1.5, 24.5, 19.0])
+    // Each place's local midnight maps to the same local date, whatever its offset.
+    #expect(forecasts.map { $0.daily.map(\.date) } == [[20_157], [20_157], [20_157]])
+    #expect(forecasts.map { $0.daily.map(\.maximum) } == [[1.5], [27.5], [23.0]])
+    #expect(forecasts[1].hourly.map(\.time) == [1_741_600_800, 1_741_604_400])
+  }
+
+  @Test("more points than the batch size take several calls, in order")
+  func batches() async throws {
+    let points = (0..<5).map { GeoPoint(latitude: Double($0) + 10.5, longitude: -Double($0)) }
+    // Echo each requested latitude as the current temperature, to see the order.
+    let echo: @Sendable (StubHTTPRequest) async -> StubHTTPResponse = { request in
+      let latitudes = (request.query["latitude"] ?? "").split(separator: ",")
+      let bodies = latitudes.map {
+        #"{"utc_offset_seconds":0,"current":{"time":1741600800,"temperature_2m":\#($0)}}"#
+      }
+      return .json(latitudes.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]")
+    }
+    var configuration = OpenMeteoConfiguration()
+    configuration.maximumBatchSize = 2
+    let (forecasts, requests) = try await withStubbedOpenMeteo(
+      answering: echo, configuration: configuration
+    ) { provider, server in
+      #expect(provider.maximumBatchSize == 2)
+      return (try await provider.forecasts(for: points), server.requests)
+    }
+    #expect(
+      requests.map { $0.query["latitude"] } == ["10.5,11.5", "12.5,13.5", "14.5"])
+    #expect(requests.map { $0.query["longitude"] } == ["0,-1", "-2,-3", "-4"])
+    #expect(forecasts.map(\.current.temperature) == [10.5, 11.5, 12.5, 13.5, 14.5])
+  }
+
+  @Test("coordinates are sent with at most five decimals and never an exponent")
+  func coordinateFormatting() async throws {
+    let points = [
+      GeoPoint(latitude: 0.000001, longitude: -0.000004),
+      GeoPoint(latitude: -0.00001, longitude: 1e-5),
+      GeoPoint(latitude: 51.507350001, longitude: -0.127758),
+      GeoPoint(latitude: -90, longitude: 180),
+    ]
+    let requests = try await withStubbedOpenMeteo(answering: .json("[]")) { provider, server in
+      _ = try? await provider.forecasts(for: points)
+      return server.requests
+    }
+    #expect(requests.first?.query["latitude"] == "0,-0.00001,51.50735,-90")
+    #expect(requests.first?.query["longitude"] == "0,0.00001,-0.12776,180")
+  }
+
+  @Test("no points: no call")
+  func noPoints() async throws {
+    let (forecasts, requests) = try await withStubbedOpenMeteo(answering: .json("[]")) {
+      provider, server in (try await provider.forecasts(for: []), server.requests)
+    }
+    #expect(forecasts.isEmpty)
+    #expect(requests.isEmpty)
+  }
+
+  @Test("a coordinate out of range or not finite is refused before any call")
+  func invalidCoordinates() async throws {
+    let requests = try await withStubbedOpenMeteo(answering: .json("{}")) { provider, server in
+      for point in [
+        GeoPoint(latitude: 90.5, longitude: 0), GeoPoint(latitude: 0, longitude: -180.01),
+        GeoPoint(latitude: .nan, longitude: 0), GeoPoint(latitude: 0, longitude: .infinity),
+      ] {
+        let error = await #expect(throws: ProviderError.self) {
+          try await provider.forecasts(for: [GeoPoint(latitude: 1, longitude: 1), point])
+        }
+        guard case .rejected(status: 0, _) = error else {
+          Issue.record("expected .rejected(status: 0, …), got \(String(describing: error))")
+          continue
+        }
+      }
+      return server.requests
+    }
+    #expect(requests.isEmpty)
+  }
+
+  @Test("the API key is sent but never logged; each call logs URL, status and duration")
+  func apiKeyAndLogging() async throws {
+    let capture = LogCapture()
+    let point = GeoPoint(latitude: 27.70169, longitude: 85.3206)
+    var configuration = OpenMeteoConfiguration()
+    configuration.apiKey = "s3cr3t-key"
+    let requests = try await withStubbedOpenMeteo(
+      answering: .json(ProviderFixtures.fullSingle), configuration: configuration,
+      logger: capture.logger
+    ) { provider, server in
+      _ = try await provider.forecasts(for: [point])
+      return server.requests
+    }
+    #expect(requests.first?.query["apikey"] == "s3cr3t-key")
+    let line = try #require(capture.lines.first { $0.metadata["status"] != nil })
+    #expect(line.level == .debug)
+    #expect(line.metadata["status"] == "200")
+    #expect(line.metadata["duration_ms"].flatMap { Int($0) } != nil)
+    let url = try #require(line.metadata["url"])
+    #expect(url.contains("/v1/forecast?latitude=27.70169&longitude=85.3206"))
+    #expect(!capture.lines.contains { "\($0.message) \($0.metadata)".contains("s3cr3t") })
+  }
+}

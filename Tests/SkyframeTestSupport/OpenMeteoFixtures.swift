@@ -1,0 +1,82 @@
+import Foundation
+
+/// Answers in Open-Meteo's shape (`/v1/forecast` with `timeformat=unixtime`, `/v1/search`), with
+/// values made up for the tests: no recorded response is copied here.
+public enum OpenMeteoFixtures {
+  public struct Place: Sendable {
+    public var name: String
+    public var countryCode: String
+    public var latitude: Double
+    public var longitude: Double
+
+    public init(name: String, countryCode: String, latitude: Double, longitude: Double) {
+      self.name = name
+      self.countryCode = countryCode
+      self.latitude = latitude
+      self.longitude = longitude
+    }
+  }
+
+  /// One forecast object for a point: `temperature` now, 48 hours from the start of the current
+  /// UTC day, 7 days; `utcOffset` in seconds.
+  public static func forecast(
+    latitude: Double, longitude: Double, temperature: Double, utcOffset: Int = 3_600,
+    now: Int = Int(Date().timeIntervalSince1970)
+  ) -> String {
+    let hourStart = now - now % 3_600 - 6 * 3_600
+    let localMidnight = (now + utcOffset) / 86_400 * 86_400 - utcOffset
+    let hours = (0..<48).map { hourStart + $0 * 3_600 }
+    let days = (0..<7).map { localMidnight + $0 * 86_400 }
+    func list<T>(_ values: [T]) -> String { "[" + values.map { "\($0)" }.joined(separator: ",") + "]" }
+    let hourlyTemperatures = hours.indices.map { index in
+      index == 3 ? "null" : String(format: "%.1f", temperature + Double(index % 5) * 0.5)
+    }
+    return """
+      {"latitude":\(latitude),"longitude":\(longitude),"generationtime_ms":0.31,"utc_offset_seconds":\(utcOffset),\
+      "timezone":"Europe/Berlin","timezone_abbreviation":"GMT+1","elevation":38.0,\
+      "current_units":{"time":"unixtime","interval":"seconds","temperature_2m":"°C"},\
+      "current":{"time":\(now - now % 900),"interval":900,"temperature_2m":\(temperature),\
+      "relative_humidity_2m":71,"apparent_temperature":\(temperature - 2.5),"is_day":1,"precipitation":0.2,\
+      "weather_code":61,"cloud_cover":88,"pressure_msl":1012.6,"wind_speed_10m":4.7,\
+      "wind_direction_10m":230,"wind_gusts_10m":9.1,"uv_index":1.35,"visibility":18400.0},\
+      "hourly_units":{"time":"unixtime","temperature_2m":"°C","weather_code":"wmo code","precipitation_probability":"%"},\
+      "hourly":{"time":\(list(hours)),"temperature_2m":[\(hourlyTemperatures.joined(separator: ","))],\
+      "weather_code":\(list(hours.indices.map { [61, 3, 2][$0 % 3] })),\
+      "precipitation_probability":\(list(hours.indices.map { $0 * 3 % 100 }))},\
+      "daily_units":{"time":"unixtime","weather_code":"wmo code"},\
+      "daily":{"time":\(list(days)),"weather_code":[61,3,2,1,0,45,80],\
+      "temperature_2m_max":[9.5,10.1,11.8,8.0,7.7,6.4,9.9],"temperature_2m_min":[2.1,3.0,4.4,1.2,-0.5,-1.8,0.3],\
+      "precipitation_probability_max":[80,40,10,5,0,20,65],\
+      "sunrise":\(list(days.map { $0 + 28_000 })),"sunset":\(list(days.map { $0 + 58_000 })),\
+      "daylight_duration":\(list(days.map { _ in "30000.0" }))}}
+      """
+  }
+
+  /// `/v1/forecast` for the comma-separated `latitude`/`longitude` of a query: one object for one
+  /// point, an array for several, as Open-Meteo answers.
+  public static func forecast(query: [String: String], temperature: Double) -> String {
+    let latitudes = (query["latitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+    let longitudes = (query["longitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+    let bodies = zip(latitudes, longitudes).map {
+      forecast(latitude: $0, longitude: $1, temperature: temperature)
+    }
+    return bodies.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]"
+  }
+
+  /// `/v1/search`: the places whose name matches, or a body without `results` when none does.
+  public static func search(name: String, in places: [Place]) -> String {
+    let matches = places.filter { $0.name.lowercased() == name.lowercased() }
+    guard !matches.isEmpty else { return #"{"generationtime_ms":0.42}"# }
+    let results = matches.enumerated().map { index, place in
+      """
+      {"id":\(2_950_000 + index),"name":"\(place.name)","latitude":\(place.latitude),"longitude":\(place.longitude),\
+      "elevation":74.0,"feature_code":"PPLC","country_code":"\(place.countryCode)","timezone":"Europe/Berlin",\
+      "population":3426354,"country":"Somewhere","admin1":"Region"}
+      """
+    }
+    return #"{"results":["# + results.joined(separator: ",") + #"],"generationtime_ms":0.61}"#
+  }
+
+  public static let badRequest = #"{"error":true,"reason":"Parameter 'current' holds an unknown variable: tempeature_2m"}"#
+  public static let rateLimited = #"{"error":true,"reason":"Too many calls this minute; slow down."}"#
+}

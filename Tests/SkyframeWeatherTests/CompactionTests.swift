@@ -1,0 +1,131 @@
+import SkyframeCodec
+import Testing
+
+@testable import SkyframeWeather
+
+@Suite struct CompactionTests {
+  /// 2024-01-15 00:00 UTC.
+  static let midnight: Int64 = 1_705_276_800
+
+  func forecast(offset: Int = 0, hours: [Forecast.Hour] = [], days: [Forecast.Day] = [], step: Int = 1)
+    -> Forecast
+  {
+    Forecast(
+      place: .init(name: "Testville", countryCode: "de", latitude: 52.520_004, longitude: -13.404_996),
+      utcOffsetSeconds: offset, current: .init(time: Self.midnight + 3_600, temperature: 21.55),
+      hourly: hours, hourlyStepHours: step, daily: days)
+  }
+
+  @Test func valuesAreRoundedToTheFrameUnits() throws {
+    var source = forecast()
+    source.current.apparentTemperature = -0.04
+    source.current.pressure = 1_013.25
+    source.current.windSpeed = 3.449
+    source.current.visibility = 24_135
+    source.current.relativeHumidity = 86.5
+    source.current.uvIndex = 3.46
+    let frame = source.frame(fetchedAt: Self.midnight + 4_000, service: .openMeteo, requestID: 9)
+    #expect(frame.current.temperature == 216)
+    #expect(frame.current.feelsLike == 0)
+    #expect(frame.current.pressure == 10_133)
+    #expect(frame.current.windSpeed == 34)
+    #expect(frame.current.visibility == 2_414)
+    #expect(frame.current.humidity == 87)
+    #expect(frame.current.uvIndex == 35)
+    #expect(frame.latitude == 5_252_000)
+    #expect(frame.longitude == -1_340_500)
+    #expect(frame.country == CountryCode("DE"))
+    #expect(frame.requestID == 9)
+    #expect(frame.fetchedAt == UInt32(Self.midnight + 4_000))
+    #expect(frame.observedAt == UInt32(Self.midnight + 3_600))
+    _ = try frame.encoded()
+  }
+
+  @Test func valuesOutsideTheFrameAreClampedOrDropped() throws {
+    var source = forecast()
+    source.current.temperature = .nan
+    source.current.apparentTemperature = 150
+    source.current.windGusts = 1_000
+    source.current.windDirection = 1e300
+    source.current.weatherCode = 150
+    source.current.relativeHumidity = -3
+    source.current.visibility = .infinity
+    let frame = source.frame(fetchedAt: Self.midnight, service: .openMeteo)
+    #expect(frame.current.temperature == nil)
+    #expect(frame.current.feelsLike == 1_000)
+    #expect(frame.current.windGust == 5_000)
+    #expect(frame.current.weatherCode == nil)
+    #expect(frame.current.humidity == 0)
+    #expect(frame.current.visibility == nil)
+    #expect(frame.current.windDirection.map { $0 < 360 } ?? true)
+    _ = try frame.encoded()
+  }
+
+  @Test func windDirectionsWrapToACompass() {
+    for (degrees, expected) in [(360.0, 0), (359.6, 0), (-10, 350), (725, 5), (90.4, 90)] as [(Double, UInt16)] {
+      var source = forecast()
+      source.current.windDirection = degrees
+      #expect(source.frame(fetchedAt: Self.midnight, service: .openMeteo).current.windDirection == expected)
+    }
+  }
+
+  @Test func hourlySlotsStartAtTheHourThatHoldsTheFetchTime() {
+    let hours = (0..<30).map { Forecast.Hour(time: Self.midnight + Int64($0) * 3_600, temperature: Double($0)) }
+    let frame = forecast(hours: hours).frame(fetchedAt: Self.midnight + 5 * 3_600 + 1_799, service: .openMeteo)
+    #expect(frame.hourlyStart == UInt32(Self.midnight + 5 * 3_600))
+    #expect(frame.hourlyStepHours == 1)
+    #expect(frame.hourly[0].temperature == 50)
+    #expect(frame.hourly[11].temperature == 160)
+  }
+
+  @Test func aGapUpstreamLeavesAMissingSlotInsteadOfShiftingTheRest() {
+    var hours = (0..<12).map { Forecast.Hour(time: Self.midnight + Int64($0) * 3_600, temperature: Double($0)) }
+    hours.remove(at: 4)
+    let frame = forecast(hours: hours).frame(fetchedAt: Self.midnight, service: .openMeteo)
+    #expect(frame.hourly[3].temperature == 30)
+    #expect(frame.hourly[4].temperature == nil)
+    #expect(frame.hourly[5].temperature == 50)
+  }
+
+  @Test func threeHourStepsCoverThirtySixHours() {
+    let hours = (0..<40).map { Forecast.Hour(time: Self.midnight + Int64($0) * 10_800, temperature: Double($0)) }
+    let frame = forecast(hours: hours, step: 3).frame(fetchedAt: Self.midnight + 11_000, service: .openWeatherMap)
+    #expect(frame.hourlyStepHours == 3)
+    #expect(frame.hourlyStart == UInt32(Self.midnight + 10_800))
+    #expect(frame.hourly[11].temperature == 120)
+  }
+
+  @Test func dayZeroIsTheLocalDateAtFetchTime() {
+    // 18:30 UTC is already the next day in Kathmandu (UTC+5:45).
+    let days = (19_736...19_745).map { Forecast.Day(date: $0, minimum: Double($0 - 19_736), maximum: 30) }
+    let frame = forecast(offset: 20_700, days: days).frame(fetchedAt: Self.midnight + 66_600, service: .openMeteo)
+    #expect(frame.dailyStart == 19_738)
+    #expect(frame.daily[0].minimum == 20)
+    #expect(frame.daily[6].minimum == 80)
+    #expect(frame.utcOffsetMinutes == 345)
+    // West of Greenwich the same instant is still the 15th.
+    let west = forecast(offset: -12_600, days: days).frame(fetchedAt: Self.midnight + 66_600, service: .openMeteo)
+    #expect(west.dailyStart == 19_737)
+  }
+
+  @Test func polarDayAndNightHaveNoSunTimes() {
+    let today = 19_737
+    let light = forecast(days: [Forecast.Day(date: today, sunrise: nil, sunset: nil, daylightSeconds: 86_400)])
+    let dark = forecast(days: [Forecast.Day(date: today, sunrise: nil, sunset: nil, daylightSeconds: 0)])
+    let normal = forecast(days: [
+      Forecast.Day(date: today, sunrise: Self.midnight + 27_000, sunset: Self.midnight + 58_000, daylightSeconds: 31_000)
+    ])
+    #expect(light.frame(fetchedAt: Self.midnight, service: .openMeteo).sun == .polarDay)
+    #expect(dark.frame(fetchedAt: Self.midnight, service: .openMeteo).sun == .polarNight)
+    let frame = normal.frame(fetchedAt: Self.midnight, service: .openMeteo)
+    #expect(frame.sun == .normal)
+    #expect(frame.sunrise == UInt32(Self.midnight + 27_000))
+    #expect(frame.sunset == UInt32(Self.midnight + 58_000))
+  }
+
+  @Test func longNamesAreCutAtACharacter() {
+    var source = forecast()
+    source.place.name = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch"
+    #expect(source.frame(fetchedAt: Self.midnight, service: .openMeteo).name.count == 24)
+  }
+}

@@ -1,0 +1,221 @@
+import Foundation
+import Logging
+import SkyframeCodec
+import SkyframeMQTT
+import SkyframeTestSupport
+import Synchronization
+import Testing
+
+/// `skyframe run` and friends as separate processes: configuration from a file and the
+/// environment, signals, and the last will when the process dies.
+@Suite(.serialized) struct GatewayProcessTests {
+  static let badConfiguration = """
+    mqtt:
+      port: 70000
+      protocol: "4"
+    cache:
+      ttl-seconds: soon
+    open-meteo:
+      forecast-url: ftp://example.org/forecast
+    locations:
+      names: [Berlin, ok-place]
+      ok-place:
+        latitude: 52.5
+    """
+
+  func write(_ text: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("skyframe-\(UUID().uuidString).yaml")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  @Test func configCheckPrintsTheResolvedConfigurationWithSecretsRedacted() throws {
+    let example = Tool.root.appendingPathComponent("config/skyframe.example.yaml").path
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PASSWORD"] = "hunter2"
+    environment["SKYFRAME_MQTT_PORT"] = "1999"
+    environment["SKYFRAME_LOCATIONS_BERLIN_REFRESH_SECONDS"] = "120"
+    let result = try Tool.run(["config", "check", "--config", example], environment: environment)
+    #expect(result.status == 0, "\(result.stderr)")
+    #expect(result.stdout.contains("port: 1999"))
+    #expect(result.stdout.contains("password: <redacted>"))
+    #expect(!result.stdout.contains("hunter2"))
+    #expect(result.stdout.contains("refresh-seconds: 120"))
+    #expect(result.stdout.contains("names: [berlin, sydney]"))
+  }
+
+  @Test func configErrorsNameTheKeyTheVariableTheValueAndWhatIsAllowed() throws {
+    let file = try write(Self.badConfiguration)
+    for arguments in [["config", "check", "--config", file.path], ["run", "--config", file.path]] {
+      let result = try Tool.run(arguments)
+      #expect(result.status == 1)
+      #expect(result.stderr.contains("mqtt.port (env SKYFRAME_MQTT_PORT): '70000' is not allowed; expected a TCP port 1-65535"))
+      #expect(result.stderr.contains("mqtt.protocol (env SKYFRAME_MQTT_PROTOCOL): '4' is not allowed; expected one of 5, 3.1.1"))
+      #expect(result.stderr.contains("cache.ttl-seconds (env SKYFRAME_CACHE_TTL_SECONDS): 'soon'"))
+      #expect(result.stderr.contains("open-meteo.forecast-url"))
+      #expect(result.stderr.contains("locations.names (env SKYFRAME_LOCATIONS_NAMES): 'Berlin'"))
+      #expect(result.stderr.contains("locations.ok-place"))
+    }
+    let missing = try Tool.run(["config", "check", "--config", "/nonexistent/skyframe.yaml"])
+    #expect(missing.status == 1)
+    #expect(missing.stderr.contains("--config"))
+  }
+
+  @Test func theGatewayProcessEndToEnd() async throws {
+    let broker = try await MosquittoBroker.start()
+    let http = try await StubHTTPServer.start { request in
+      if request.path.hasSuffix("/search") {
+        return .json(OpenMeteoFixtures.search(
+          name: request.query["name"] ?? "",
+          in: [.init(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609)]))
+      }
+      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: -4.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    let file = try write(
+      """
+      mqtt:
+        client-id: gw-process
+      open-meteo:
+        timeout-seconds: 2
+      log:
+        level: debug
+      locations:
+        names: []
+      """)
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    environment["SKYFRAME_OPEN_METEO_GEOCODING_URL"] = http.baseURL + "/v1/search"
+
+    let watcher = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/loc/+"])
+    let gateway = try GatewayProcess.start(config: file.path, environment: environment)
+    defer { Task { await gateway.kill() } }
+    #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"online"}"#)
+
+    // The one-line end-to-end check.
+    let asked = try Tool.run(["request", "Oslo,NO", "--port", "\(broker.port)", "--device", "cli-1"])
+    #expect(asked.status == 0, "\(asked.stderr)")
+    #expect(asked.stdout.contains("Oslo, NO"))
+    #expect(asked.stdout.contains("-4.5 °C"))
+
+    // SIGHUP: a new named location appears, the connection stays.
+    try """
+      mqtt:
+        client-id: gw-process
+      locations:
+        names: [harbour]
+        harbour:
+          latitude: 59.9
+          longitude: 10.7
+          refresh-seconds: 60
+      """.write(to: file, atomically: true, encoding: .utf8)
+    gateway.signal(SIGHUP)
+    let harbour = try await watcher.message(on: "skyframe/v1/loc/harbour")
+    #expect(try WeatherFrame(decoding: harbour.payload).name.string == "harbour")
+    // Retained: a display subscribing later gets it at once.
+    let late = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/loc/harbour"])
+    #expect(try await late.message(on: "skyframe/v1/loc/harbour").retain)
+    await late.stop()
+    #expect(gateway.isRunning)
+
+    // kill -9: the broker publishes the last will.
+    await gateway.kill()
+    #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"offline"}"#)
+    await watcher.stop()
+  }
+
+  @Test func sigtermStopsGracefullyAndSaysOffline() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    let file = try write("mqtt:\n  client-id: gw-term\n")
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    let watcher = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/gateway/state"])
+    let gateway = try GatewayProcess.start(config: file.path, environment: environment)
+    #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"online"}"#)
+    gateway.signal(SIGTERM)
+    #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"offline"}"#)
+    #expect(await gateway.waitForExit() == 0)
+    await watcher.stop()
+  }
+}
+
+/// `skyframe run` in its own process.
+final class GatewayProcess: Sendable {
+  let process: ChildProcess
+
+  private init(process: ChildProcess) { self.process = process }
+
+  static func start(config: String, environment: [String: String]) throws -> GatewayProcess {
+    GatewayProcess(
+      process: try ChildProcess(
+        executable: Tool.binary.path, arguments: ["run", "--config", config], environment: environment))
+  }
+
+  var isRunning: Bool { process.isRunning }
+
+  func signal(_ signal: Int32) { process.signal(signal) }
+
+  func kill() async {
+    guard process.isRunning else { return }
+    process.signal(SIGKILL)
+    _ = await process.waitForExit(upTo: .seconds(5))
+  }
+
+  func waitForExit() async -> Int32? {
+    _ = await process.waitForExit(upTo: .seconds(15))
+    return process.exitStatus
+  }
+}
+
+/// An MQTT client that collects what arrives on some topics.
+final class Watcher: Sendable {
+  let client: MQTTClient
+  let messages = Mutex<[MQTTMessage]>([])
+
+  private init(client: MQTTClient) { self.client = client }
+
+  static func start(port: Int, topics: [String]) async throws -> Watcher {
+    var configuration = MQTTConfiguration(clientID: "watch-\(UInt32.random(in: 0...UInt32.max))", host: "127.0.0.1", port: port)
+    configuration.cleanSession = true
+    var logger = Logger(label: "watcher")
+    logger.logLevel = .warning
+    let client = try MQTTClient(configuration: configuration, logger: logger)
+    for topic in topics { try client.subscribe(topic, qos: 1) }
+    let watcher = Watcher(client: client)
+    Task {
+      for await event in client.events {
+        if case .message(let message) = event { watcher.messages.withLock { $0.append(message) } }
+      }
+    }
+    try await client.connect(timeout: .seconds(5))
+    return watcher
+  }
+
+  func message(on topic: String, timeout: Duration = .seconds(15)) async throws -> MQTTMessage {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let found = messages.withLock { messages -> MQTTMessage? in
+        guard let index = messages.firstIndex(where: { $0.topic == topic }) else { return nil }
+        return messages.remove(at: index)
+      }
+      if let found { return found }
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    throw TimeoutError(topic: topic)
+  }
+
+  func text(on topic: String) async throws -> String {
+    String(decoding: try await message(on: topic).payload, as: UTF8.self)
+  }
+
+  func stop() async { await client.disconnect() }
+
+  struct TimeoutError: Error { var topic: String }
+}
