@@ -1,10 +1,12 @@
 # Skyframe: `make run` starts the gateway, `make test` runs every check. Both install what they
 # need from Debian first (root, or sudo).
 
+SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+CONFIG ?= config/skyframe.example.yaml
 APT_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 binutils
 
-.PHONY: deps build test bench format
+.PHONY: deps build run test bench load format
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -18,6 +20,15 @@ deps:
 build: deps
 	swift build
 
+# Builds in release, starts a local mosquitto from config/mosquitto.conf unless something already
+# listens on 127.0.0.1:1883, and runs the gateway with the example configuration.
+run: deps
+	swift build -c release --product skyframe
+	@if ! (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then \
+	  mkdir -p /tmp/skyframe-mosquitto && mosquitto -c config/mosquitto.conf -d && sleep 0.5 && \
+	  echo "started mosquitto on 127.0.0.1:1883 (config/mosquitto.conf)"; fi
+	.build/release/skyframe run --config $(CONFIG)
+
 test: deps
 	swift build --build-tests
 	swift test
@@ -28,6 +39,11 @@ test: deps
 
 bench: deps
 	cd Benchmarks && swift package benchmark --no-progress --grouping metric
+
+# Requests per second and latency with a real broker: the gateway against a C responder.
+load: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/run.sh
 
 format:
 	swift format -i -r Sources Tests Benchmarks/SkyframeBenchmarks Package.swift Benchmarks/Package.swift

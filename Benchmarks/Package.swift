@@ -18,6 +18,9 @@ let package = Package(
       dependencies: [
         .product(name: "SkyframeCodec", package: root),
         .product(name: "SkyframeWeather", package: root),
+        .product(name: "SkyframeMQTT", package: root),
+        .product(name: "SkyframeProviders", package: root),
+        .product(name: "SkyframeGateway", package: root),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "SkyframeBenchmarks",

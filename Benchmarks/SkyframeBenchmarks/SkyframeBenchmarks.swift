@@ -1,6 +1,10 @@
 import Benchmark
 import Foundation
+import Logging
 import SkyframeCodec
+import SkyframeGateway
+import SkyframeMQTT
+import SkyframeProviders
 import SkyframeWeather
 
 // Each benchmark runs its body 1 000 times per sample (`scalingFactor: .kilo`), so a figure is the
@@ -107,6 +111,23 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The gateway's request path on a cache hit: request bytes in → frame bytes handed to MQTT.
+  // No network: the weather service is a fixed forecast, the broker a sink that drops the frame.
+  Benchmark("Gateway_request_cache_hit") { benchmark in
+    let sink = DroppingSink()
+    let path = RequestPath(
+      configuration: GatewayConfiguration(), provider: FixedForecast(forecast: forecast), sink: sink,
+      logger: Logger(label: "bench"), now: { Fixtures.now })
+    let message = MQTTMessage(topic: "skyframe/v1/req/esp32-kitchen", payload: Array("#42 52.52,13.41".utf8))
+    await path.handle(message)  // fills the cache
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      await path.handle(message)
+    }
+    benchmark.stopMeasurement()
+    precondition(sink.count > benchmark.scaledIterations.count, "every request was answered")
+  }
+
   // What a gateway would otherwise send: the same forecast as JSON.
   Benchmark("Baseline_JSONEncoder_forecast") { benchmark in
     let encoder = JSONEncoder()
@@ -152,5 +173,29 @@ enum Fixtures {
         pressure: 1_021.4, windSpeed: 4.2, windGusts: 9.8, windDirection: 250, weatherCode: 71,
         isDay: true, cloudCover: 100, precipitation: 0.3, uvIndex: 0.4, visibility: 8_200),
       hourly: hours, daily: days)
+  }
+}
+
+/// A weather service that always has the same forecast.
+struct FixedForecast: WeatherProvider {
+  let forecast: Forecast
+  var service: WeatherService { .openMeteo }
+  var maximumBatchSize: Int { 50 }
+  func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
+    points.map { _ in forecast }
+  }
+  func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? { nil }
+}
+
+/// A broker stand-in that reads each frame's status byte and drops the frame.
+final class DroppingSink: FrameSink, @unchecked Sendable {
+  // Only the benchmark's one task touches it.
+  var count = 0
+
+  func publish(
+    _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, correlationData: [UInt8]?
+  ) throws(MQTTError) {
+    precondition(payload.count == WeatherFrame.size && payload[3] == 0, "an ok frame")
+    count += 1
   }
 }

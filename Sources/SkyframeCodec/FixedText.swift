@@ -47,6 +47,14 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
     copy(UnsafeRawBufferPointer(rebasing: bytes[0..<length]))
   }
 
+  /// ASCII text (bytes below 0x80, no zero byte), cut to `capacity`: for text a program writes,
+  /// such as coordinates, without going through `String`.
+  public init(ascii bytes: UnsafeRawBufferPointer) {
+    precondition(bytes.allSatisfy { $0 != 0 && $0 < 0x80 }, "ASCII text without zero bytes")
+    self.init()
+    copy(bytes)
+  }
+
   /// Text bytes that were already checked (valid UTF-8, no zero byte, at most `capacity`).
   init(checkedBytes bytes: UnsafeRawBufferPointer) {
     assert(bytes.count <= capacity)

@@ -45,10 +45,7 @@ public final class Gateway: Service, Sendable {
     WeatherDesk.Settings(
       provider: OpenMeteoProvider(
         configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger),
-      ttlSeconds: Int64(configuration.cache.ttlSeconds),
-      staleSeconds: Int64(configuration.cache.staleSeconds),
-      gridDegrees: configuration.cache.gridDegrees,
-      geocodingTTLSeconds: Int64(configuration.cache.geocodingTTLSeconds))
+      cache: configuration.cache)
   }
 
   static func handlerSettings(_ configuration: GatewayConfiguration) -> RequestHandler.Settings {

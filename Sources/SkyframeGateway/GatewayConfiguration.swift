@@ -49,9 +49,13 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     /// The device id of a request topic, or nil when the topic is not one.
     public func device(inRequestTopic topic: String) -> Substring? {
-      let prefix = "\(base)/v1/req/"
-      guard topic.hasPrefix(prefix) else { return nil }
-      return topic.dropFirst(prefix.count)
+      // Compared piecewise so that no prefix string is built per request.
+      var rest = Substring(topic)
+      for part in [base, "/v1/req/"] {
+        guard rest.hasPrefix(part) else { return nil }
+        rest = rest.dropFirst(part.count)
+      }
+      return rest
     }
   }
 

@@ -78,8 +78,7 @@ final class NamedLocationPublisher: Service, Sendable {
       if case .coordinates = location.place { place.name = FrameName(truncating: location.name) }
       outcome = .weather(frame, stale: stale, place: place)
     }
-    var logger = logger
-    logger[metadataKey: "location"] = "\(location.name)"
+    let logger = DeviceLog(logger: logger, device: "loc/" + location.name)
     handler.publish(
       outcome, requestID: 0, slot: 0, of: 1,
       to: RequestHandler.Reply(topic: topics.location(name: location.name)), logger: logger, retain: true)

@@ -41,6 +41,7 @@ final class RequestHandler: Sendable {
   private let logger: Logger
   /// Each device's last places, for `refresh`.
   private let lastPlaces = Mutex<[String: LocationList]>([:])
+  private let frameTopics = Mutex<[String: String]>([:])
 
   init(settings: Settings, desk: WeatherDesk, sink: any FrameSink, logger: Logger) {
     self.settings = Mutex(settings)
@@ -51,6 +52,7 @@ final class RequestHandler: Sendable {
 
   func update(_ settings: Settings) {
     self.settings.withLock { $0 = settings }
+    frameTopics.withLock { $0.removeAll() }
   }
 
   static func isValidDevice(_ device: Substring) -> Bool {
@@ -75,16 +77,14 @@ final class RequestHandler: Sendable {
       return
     }
     let device = String(deviceID)
-    var logger = logger
-    logger[metadataKey: "device"] = "\(device)"
-    let ownTopic = settings.topics.frame(device: device)
+    let logger = DeviceLog(logger: logger, device: device)
+    let ownTopic = frameTopic(device: device, topics: settings.topics)
 
     var reply = Reply(topic: ownTopic, correlationData: nil)
     if let responseTopic = message.responseTopic {
       guard Self.isAllowedResponseTopic(responseTopic, prefix: settings.topics.responsePrefix) else {
         logger.warning(
-          "response topic outside the allowed prefix: answering bad_request on the device topic",
-          metadata: ["response-topic": "\(responseTopic)", "allowed-prefix": "\(settings.topics.responsePrefix)"])
+          "response topic \(responseTopic) is outside the allowed prefix \(settings.topics.responsePrefix): answering bad_request on the device topic")
         let id = message.payload.withUnsafeBytes { DeviceRequest.requestID(in: $0) }
         publish(.failure(.badRequest, name: FrameName(truncating: "response topic refused")),
           requestID: id, slot: 0, of: 1, to: reply, logger: logger)
@@ -119,11 +119,16 @@ final class RequestHandler: Sendable {
       places = last
     }
 
-    let outcomes = await resolve(places)
-    for (slot, outcome) in outcomes.enumerated() {
-      publish(outcome, requestID: request.id, slot: slot, of: outcomes.count, to: reply, logger: logger)
+    if places.count == 1 {
+      // The common case, kept free of arrays and task groups.
+      publish(await resolve(places[0]), requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
+    } else {
+      let outcomes = await resolve(places)
+      for (slot, outcome) in outcomes.enumerated() {
+        publish(outcome, requestID: request.id, slot: slot, of: outcomes.count, to: reply, logger: logger)
+      }
     }
-    logger.debug("answered", metadata: ["places": "\(outcomes.count)", "request-id": "\(request.id)"])
+    logger.debug("answered request \(request.id) with \(places.count) frame(s)")
   }
 
   static func isAllowedResponseTopic(_ topic: String, prefix: String) -> Bool {
@@ -151,7 +156,7 @@ final class RequestHandler: Sendable {
         point: GeoPoint(
           latitude: Double(coordinates.latitude) / 100_000, longitude: Double(coordinates.longitude) / 100_000),
         latitude: coordinates.latitude, longitude: coordinates.longitude,
-        name: FrameName(truncating: Self.coordinateName(coordinates)), country: nil)
+        name: Self.coordinateName(coordinates), country: nil)
     case .place(let name, let country):
       switch await desk.place(named: name.string, countryCode: country?.string) {
       case .success(let found?):
@@ -186,23 +191,63 @@ final class RequestHandler: Sendable {
     }
   }
 
-  /// "52.52,13.41": the name a frame carries for a position nobody named.
-  static func coordinateName(_ coordinates: Coordinates) -> String {
-    func decimal(_ value: Int32) -> String {
-      let magnitude = abs(Int(value))
-      var fraction = String(magnitude % 100_000)
-      fraction = String(repeating: "0", count: 5 - fraction.count) + fraction
-      while fraction.hasSuffix("0") { fraction.removeLast() }
-      let whole = (value < 0 ? "-" : "") + String(magnitude / 100_000)
-      return fraction.isEmpty ? whole : whole + "." + fraction
+  /// "52.52,13.41": the name a frame carries for a position nobody named. Written digit by digit
+  /// into the frame's name field: this runs on every cache hit and allocates nothing.
+  static func coordinateName(_ coordinates: Coordinates) -> FrameName {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 24) { text in
+      var length = 0
+      func put(_ byte: UInt8) {
+        text[length] = byte
+        length += 1
+      }
+      func decimal(_ value: Int32) {
+        if value < 0 { put(UInt8(ascii: "-")) }
+        let magnitude = Int(value.magnitude)
+        var whole = magnitude / 100_000
+        var digits = 1
+        while whole >= 10 {
+          whole /= 10
+          digits *= 10
+        }
+        whole = magnitude / 100_000
+        while digits > 0 {
+          put(UInt8(ascii: "0") + UInt8(whole / digits % 10))
+          digits /= 10
+        }
+        var fraction = magnitude % 100_000
+        guard fraction > 0 else { return }
+        put(UInt8(ascii: "."))
+        var place = 10_000
+        while fraction > 0 {
+          put(UInt8(ascii: "0") + UInt8(fraction / place))
+          fraction %= place
+          place /= 10
+        }
+      }
+      decimal(coordinates.latitude)
+      put(UInt8(ascii: ","))
+      decimal(coordinates.longitude)
+      // At most 10 + 1 + 11 bytes of ASCII: always fits, always valid UTF-8.
+      return FrameName(ascii: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[0..<length])))
     }
-    return decimal(coordinates.latitude) + "," + decimal(coordinates.longitude)
+  }
+
+  /// Each device's frame topic, built once: a cache hit then builds no string.
+  private func frameTopic(device: String, topics: GatewayConfiguration.Topics) -> String {
+    if let topic = frameTopics.withLock({ $0[device] }) { return topic }
+    let topic = topics.frame(device: device)
+    frameTopics.withLock { cache in
+      // Bounded: a flood of made-up device ids cannot grow it without limit.
+      if cache.count >= 10_000 { cache.removeAll(keepingCapacity: true) }
+      cache[device] = topic
+    }
+    return topic
   }
 
   /// Writes the answer into a frame on the stack and hands it to MQTT: a cache hit allocates
   /// nothing here (libmosquitto copies the payload into its own packet).
   func publish(
-    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply, logger: Logger,
+    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply, logger: DeviceLog,
     retain: Bool = false
   ) {
     let debugJSON = settings.withLock { $0.topics.debugJSON }
@@ -213,7 +258,7 @@ final class RequestHandler: Sendable {
           reply.topic, payload: UnsafeRawBufferPointer(buffer), qos: 1, retain: retain,
           correlationData: reply.correlationData)
       } catch {
-        logger.error("publish failed: \(error)", metadata: ["topic": "\(reply.topic)"])
+        logger.error("publish to \(reply.topic) failed: \(error)")
       }
       if debugJSON { publishJSON(of: UnsafeRawBufferPointer(buffer), topic: reply.topic + "/json", retain: retain) }
     }
@@ -247,5 +292,25 @@ final class RequestHandler: Sendable {
     [UInt8](json).withUnsafeBytes { bytes in
       try? sink.publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
     }
+  }
+}
+
+/// A logger for one device's request: the device id is attached only to lines that are written,
+/// so a request that logs nothing builds no metadata.
+struct DeviceLog {
+  let logger: Logger
+  let device: String
+
+  func debug(_ message: @autoclosure () -> String) {
+    logger.debug("\(message())", metadata: ["device": "\(device)"])
+  }
+  func info(_ message: @autoclosure () -> String) {
+    logger.info("\(message())", metadata: ["device": "\(device)"])
+  }
+  func warning(_ message: @autoclosure () -> String) {
+    logger.warning("\(message())", metadata: ["device": "\(device)"])
+  }
+  func error(_ message: @autoclosure () -> String) {
+    logger.error("\(message())", metadata: ["device": "\(device)"])
   }
 }

@@ -13,6 +13,14 @@ final class WeatherDesk: Sendable {
     var staleSeconds: Int64
     var gridDegrees: Double
     var geocodingTTLSeconds: Int64
+
+    init(provider: any WeatherProvider, cache: GatewayConfiguration.Cache) {
+      self.provider = provider
+      ttlSeconds = Int64(cache.ttlSeconds)
+      staleSeconds = Int64(cache.staleSeconds)
+      gridDegrees = cache.gridDegrees
+      geocodingTTLSeconds = Int64(cache.geocodingTTLSeconds)
+    }
   }
 
   /// A cell of the coordinate grid: all points in it share one forecast.

@@ -13,3 +13,11 @@ public protocol WeatherProvider: Sendable {
   /// The best match for a place name, or nil when the service knows none.
   func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place?
 }
+
+extension WeatherProvider {
+  /// The name of the place at `point` (reverse geocoding), or nil when the service has no such
+  /// lookup. Open-Meteo has none; OpenWeatherMap has `/geo/1.0/reverse`.
+  public var canReverseGeocode: Bool { false }
+
+  public func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? { nil }
+}

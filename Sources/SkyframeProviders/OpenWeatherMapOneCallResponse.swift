@@ -1,0 +1,118 @@
+import SkyframeWeather
+
+/// An OpenWeatherMap One Call 3.0 `/data/3.0/onecall` answer requested with `units=metric` and
+/// `exclude=minutely,alerts`: the weather now, 48 hours and 8 days. Every key is optional.
+struct OpenWeatherMapOneCallResponse: Decodable {
+  /// The place's offset from UTC in seconds.
+  var timezoneOffset: Int?
+  var current: Current?
+  var hourly: [Hour]?
+  var daily: [Day]?
+
+  enum CodingKeys: String, CodingKey {
+    case timezoneOffset = "timezone_offset"
+    case current, hourly, daily
+  }
+
+  struct Current: Decodable {
+    var dt: Int64?
+    var sunrise: Int64?
+    var sunset: Int64?
+    var temp: Double?
+    var feelsLike: Double?
+    /// Sea level, hPa.
+    var pressure: Double?
+    var humidity: Double?
+    var uvi: Double?
+    var clouds: Double?
+    var visibility: Double?
+    var windSpeed: Double?
+    var windDeg: Double?
+    var windGust: Double?
+    var weather: [OpenWeatherMapCondition]?
+    var rain: OpenWeatherMapVolume?
+    var snow: OpenWeatherMapVolume?
+
+    enum CodingKeys: String, CodingKey {
+      case dt, sunrise, sunset, temp
+      case feelsLike = "feels_like"
+      case pressure, humidity, uvi, clouds, visibility
+      case windSpeed = "wind_speed"
+      case windDeg = "wind_deg"
+      case windGust = "wind_gust"
+      case weather, rain, snow
+    }
+  }
+
+  struct Hour: Decodable {
+    var dt: Int64?
+    var temp: Double?
+    var weather: [OpenWeatherMapCondition]?
+    var pop: Double?
+  }
+
+  struct Day: Decodable {
+    /// Around local noon of the day, Unix seconds.
+    var dt: Int64?
+    var sunrise: Int64?
+    var sunset: Int64?
+    var temp: Temperatures?
+    var weather: [OpenWeatherMapCondition]?
+    var pop: Double?
+  }
+
+  struct Temperatures: Decodable {
+    var min: Double?
+    var max: Double?
+  }
+
+  /// The forecast for `point`: hourly points one hour apart, days dated by the local date of
+  /// their `dt`.
+  func forecast(for point: GeoPoint) throws(ProviderError) -> Forecast {
+    guard let timezoneOffset else { throw .malformed("timezone_offset is missing") }
+    return Forecast(
+      place: Forecast.Place(
+        name: "", countryCode: nil, latitude: point.latitude, longitude: point.longitude),
+      utcOffsetSeconds: timezoneOffset, current: current?.model ?? Forecast.Current(),
+      hourly: (hourly ?? []).compactMap(\.model).sorted { $0.time < $1.time },
+      hourlyStepHours: 1,
+      daily: (daily ?? []).compactMap { $0.model(utcOffsetSeconds: timezoneOffset) }
+        .sorted { $0.date < $1.date })
+  }
+}
+
+extension OpenWeatherMapOneCallResponse.Current {
+  fileprivate var model: Forecast.Current {
+    Forecast.Current(
+      time: dt, temperature: temp, apparentTemperature: feelsLike, relativeHumidity: humidity,
+      pressure: pressure, windSpeed: windSpeed, windGusts: windGust, windDirection: windDeg,
+      weatherCode: weather?.wmoCode,
+      isDay: openWeatherMapIsDay(
+        icon: weather?.first?.icon, time: dt, sunrise: openWeatherMapSunTime(sunrise),
+        sunset: openWeatherMapSunTime(sunset)),
+      cloudCover: clouds,
+      precipitation: openWeatherMapPrecipitation(
+        rain: rain, snow: snow, conditionID: weather?.primaryID),
+      uvIndex: uvi, visibility: visibility)
+  }
+}
+
+extension OpenWeatherMapOneCallResponse.Hour {
+  fileprivate var model: Forecast.Hour? {
+    guard let dt else { return nil }
+    return Forecast.Hour(
+      time: dt, temperature: temp, weatherCode: weather?.wmoCode,
+      precipitationProbability: openWeatherMapPercent(pop))
+  }
+}
+
+extension OpenWeatherMapOneCallResponse.Day {
+  fileprivate func model(utcOffsetSeconds: Int) -> Forecast.Day? {
+    guard let dt else { return nil }
+    return Forecast.Day(
+      date: localDate(dt, utcOffsetSeconds: utcOffsetSeconds), minimum: temp?.min,
+      maximum: temp?.max, weatherCode: weather?.wmoCode,
+      precipitationProbability: openWeatherMapPercent(pop),
+      sunrise: openWeatherMapSunTime(sunrise), sunset: openWeatherMapSunTime(sunset))
+  }
+}

@@ -1,0 +1,63 @@
+/// One element of the `weather` array every OpenWeatherMap answer has; the first is the primary
+/// condition.
+struct OpenWeatherMapCondition: Decodable {
+  var id: Int?
+  /// "10d", "01n": the last letter is OpenWeatherMap's own day or night decision.
+  var icon: String?
+}
+
+/// A `rain` or `snow` block of current weather: millimetres in the last hour.
+struct OpenWeatherMapVolume: Decodable {
+  var lastHour: Double?
+
+  enum CodingKeys: String, CodingKey {
+    case lastHour = "1h"
+  }
+}
+
+extension [OpenWeatherMapCondition] {
+  /// The primary condition's id.
+  var primaryID: Int? { first?.id }
+
+  /// The primary condition as a WMO code; nil when missing or undocumented.
+  var wmoCode: Int? { primaryID.flatMap(OpenWeatherMapConditions.wmo) }
+}
+
+/// OpenWeatherMap sends 0 for a sunrise or sunset that does not happen (polar day and night).
+func openWeatherMapSunTime(_ value: Int64?) -> Int64? {
+  guard let value, value > 0 else { return nil }
+  return value
+}
+
+/// Day or night now: the icon's last letter when there is one (it stays right in polar day and
+/// night), else whether `time` lies between sunrise and sunset.
+func openWeatherMapIsDay(
+  icon: String?, time: Int64?, sunrise: Int64?, sunset: Int64?
+) -> Bool? {
+  switch icon?.last {
+  case "d": return true
+  case "n": return false
+  default: break
+  }
+  guard let time, let sunrise, let sunset else { return nil }
+  return time >= sunrise && time < sunset
+}
+
+/// Millimetres in the last hour. OpenWeatherMap leaves the `rain` and `snow` blocks out when
+/// nothing fell, so their absence is 0 mm, unless the condition itself is precipitation
+/// (ids 2xx–6xx): then the amount is unknown, not zero.
+func openWeatherMapPrecipitation(
+  rain: OpenWeatherMapVolume?, snow: OpenWeatherMapVolume?, conditionID: Int?
+) -> Double? {
+  let amounts = [rain?.lastHour, snow?.lastHour].compactMap { $0 }
+  if !amounts.isEmpty { return amounts.reduce(0, +) }
+  guard let conditionID, OpenWeatherMapConditions.wmo(conditionID) != nil else { return nil }
+  return (200..<700).contains(conditionID) ? nil : 0
+}
+
+/// A probability of precipitation (0…1) in percent. OpenWeatherMap gives two decimals; rounding
+/// to hundredths of a percent keeps 0.57 at 57 instead of 56.99999999999999.
+func openWeatherMapPercent(_ probability: Double?) -> Double? {
+  guard let probability, probability.isFinite else { return nil }
+  return (probability * 10_000).rounded() / 100
+}
