@@ -17,6 +17,7 @@ let package = Package(
     .library(name: "SkyframeJSON", targets: ["SkyframeJSON"]),
     .library(name: "SkyframeMQTT", targets: ["SkyframeMQTT"]),
     .library(name: "SkyframeProviders", targets: ["SkyframeProviders"]),
+    .library(name: "SkyframePlaces", targets: ["SkyframePlaces"]),
     .library(name: "SkyframeGateway", targets: ["SkyframeGateway"]),
     .executable(name: "skyframe", targets: ["skyframe"]),
   ],
@@ -53,13 +54,16 @@ let package = Package(
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
       ],
       swiftSettings: strict),
+    // Location resolved offline: the nearest named place to a position, from a GeoNames file.
+    .target(name: "SkyframePlaces", swiftSettings: strict),
     // Frames and requests as JSON and as text for people: the CLI, the debug mirror, the vectors.
     .target(name: "SkyframeJSON", dependencies: ["SkyframeCodec"], swiftSettings: strict),
     // The gateway: routing, cache and coalescing, named locations, configuration.
     .target(
       name: "SkyframeGateway",
       dependencies: [
-        "SkyframeCodec", "SkyframeWeather", "SkyframeJSON", "SkyframeMQTT", "SkyframeProviders", log,
+        "SkyframeCodec", "SkyframeWeather", "SkyframeJSON", "SkyframeMQTT", "SkyframeProviders",
+        "SkyframePlaces", log,
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "Configuration", package: "swift-configuration"),
@@ -98,6 +102,7 @@ let package = Package(
     .testTarget(
       name: "SkyframeProvidersTests", dependencies: ["SkyframeProviders", "SkyframeTestSupport"],
       swiftSettings: strict),
+    .testTarget(name: "SkyframePlacesTests", dependencies: ["SkyframePlaces"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeGatewayTests",
       dependencies: ["SkyframeGateway", "SkyframeTestSupport", "SkyframeJSON"],

@@ -114,9 +114,13 @@ let benchmarks: @Sendable () -> Void = {
   // The gateway's request path on a cache hit: request bytes in → frame bytes handed to MQTT.
   // No network: the weather service is a fixed forecast, the broker a sink that drops the frame.
   Benchmark("Gateway_request_cache_hit") { benchmark in
+    var benchConfiguration = GatewayConfiguration()
+    // One device asks thousands of times a second here; the per-device limit would answer
+    // rate_limited after the first 30.
+    benchConfiguration.requests.perDevicePerMinute = 0
     let sink = DroppingSink()
     let path = RequestPath(
-      configuration: GatewayConfiguration(), provider: FixedForecast(forecast: forecast), sink: sink,
+      configuration: benchConfiguration, provider: FixedForecast(forecast: forecast), sink: sink,
       logger: Logger(label: "bench"), now: { Fixtures.now })
     let message = MQTTMessage(topic: "skyframe/v1/req/esp32-kitchen", payload: Array("#42 52.52,13.41".utf8))
     await path.handle(message)  // fills the cache

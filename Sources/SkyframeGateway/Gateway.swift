@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SkyframeMQTT
+import SkyframePlaces
 import SkyframeProviders
 import Synchronization
 
@@ -17,8 +18,12 @@ public final class Gateway: Service, Sendable {
   let desk: WeatherDesk
   let handler: RequestHandler
   let locations: NamedLocationPublisher
+  let watches: WatchScheduler
   let httpClient: HTTPClient
   let logger: Logger
+  /// One per service for the life of the process: a reload changes limits, not what was spent.
+  let budgets: [GatewayConfiguration.ServiceName: CallBudget]
+  let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -31,26 +36,89 @@ public final class Gateway: Service, Sendable {
     self.configuration = Mutex(configuration)
     self.httpClient = httpClient
     self.logger = logger
+    budgets = Dictionary(
+      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
+        (name, CallBudget(configuration.budget(of: name), now: now))
+      })
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
-    desk = WeatherDesk(settings: Self.deskSettings(configuration, httpClient, logger), now: now, logger: logger)
+    desk = WeatherDesk(
+      settings: WeatherDesk.Settings(provider: OpenMeteoProvider(configuration: .init(), httpClient: httpClient, logger: logger), cache: configuration.cache),
+      now: now, logger: logger)
     handler = RequestHandler(
-      settings: Self.handlerSettings(configuration), desk: desk, sink: client, logger: logger)
+      settings: Self.handlerSettings(configuration), desk: desk, sink: client, logger: logger, now: now)
     locations = NamedLocationPublisher(
       locations: configuration.locations, handler: handler, topics: configuration.topics, logger: logger)
+    watches = WatchScheduler(handler: handler, configuration: configuration, logger: logger)
+    desk.update(deskSettings(configuration))
   }
 
-  static func deskSettings(_ configuration: GatewayConfiguration, _ httpClient: HTTPClient, _ logger: Logger)
-    -> WeatherDesk.Settings
-  {
-    WeatherDesk.Settings(
-      provider: OpenMeteoProvider(
-        configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger),
-      cache: configuration.cache)
+  /// The services in fallback order, each behind its budget and batcher, and the reverse geocoder.
+  func deskSettings(_ configuration: GatewayConfiguration) -> WeatherDesk.Settings {
+    let window = Duration.milliseconds(configuration.weather.batchWindowMilliseconds)
+    var services: [ForecastBatcher] = []
+    var reverse: WeatherDesk.ReverseGeocoder = .none
+    for name in GatewayConfiguration.ServiceName.allCases {
+      budgets[name]?.update(configuration.budget(of: name))
+    }
+    func provider(_ name: GatewayConfiguration.ServiceName) -> (any WeatherProvider)? {
+      let inner: any WeatherProvider
+      switch name {
+      case .openMeteo:
+        inner = OpenMeteoProvider(
+          configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger)
+      case .openWeatherMap:
+        guard let settings = configuration.openWeatherMapConfiguration else { return nil }
+        inner = OpenWeatherMapProvider(configuration: settings, httpClient: httpClient, logger: logger)
+      case .weatherAPI:
+        guard let settings = configuration.weatherAPIConfiguration else { return nil }
+        inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
+      }
+      return BudgetedProvider(inner: inner, budget: budgets[name]!, name: name.rawValue)
+    }
+    for name in configuration.weather.order {
+      if let provider = provider(name) { services.append(ForecastBatcher(provider: provider, window: window)) }
+    }
+    if services.isEmpty, let fallback = provider(.openMeteo) {
+      services.append(ForecastBatcher(provider: fallback, window: window))
+    }
+    switch configuration.places.reverseGeocoding {
+    case .none:
+      break
+    case .openWeatherMap:
+      if let owm = provider(.openWeatherMap) { reverse = .service(owm) }
+    case .geonames:
+      if let index = geonamesIndex(configuration) {
+        reverse = .geonames(index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+      }
+    case .auto:
+      if let owm = provider(.openWeatherMap) {
+        reverse = .service(owm)
+      } else if let index = geonamesIndex(configuration) {
+        reverse = .geonames(index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+      }
+    }
+    return WeatherDesk.Settings(services: services, reverseGeocoder: reverse, cache: configuration.cache)
+  }
+
+  /// The GeoNames index for the configured file, loaded once per path.
+  private func geonamesIndex(_ configuration: GatewayConfiguration) -> GeoNamesIndex? {
+    guard let path = configuration.places.geonamesFile else { return nil }
+    if let loaded = geonames.withLock({ $0 }), loaded.path == path { return loaded.index }
+    do {
+      let index = try GeoNamesIndex.load(path: path)
+      geonames.withLock { $0 = (path, index) }
+      logger.info("loaded place names", metadata: ["file": "\(path)", "places": "\(index.count)"])
+      return index
+    } catch {
+      logger.error("cannot use the GeoNames file, positions keep their coordinates as names: \(error)")
+      return nil
+    }
   }
 
   static func handlerSettings(_ configuration: GatewayConfiguration) -> RequestHandler.Settings {
     RequestHandler.Settings(
-      topics: configuration.topics, maximumLocations: configuration.requests.maximumLocations)
+      topics: configuration.topics, maximumLocations: configuration.requests.maximumLocations,
+      perDevicePerMinute: configuration.requests.perDevicePerMinute)
   }
 
   /// Applies a reloaded configuration: named places, the weather service, cache and request
@@ -59,7 +127,12 @@ public final class Gateway: Service, Sendable {
     let old = configuration.withLock { configuration in
       let old = configuration
       configuration.locations = new.locations
+      configuration.weather = new.weather
       configuration.openMeteo = new.openMeteo
+      configuration.openWeatherMap = new.openWeatherMap
+      configuration.weatherAPI = new.weatherAPI
+      configuration.places = new.places
+      configuration.watches = new.watches
       configuration.cache = new.cache
       configuration.requests = new.requests
       configuration.topics.debugJSON = new.topics.debugJSON
@@ -71,15 +144,17 @@ public final class Gateway: Service, Sendable {
       logger.warning("MQTT and topic settings changed: they take effect after a restart")
     }
     let current = configuration.withLock { $0 }
-    desk.update(Self.deskSettings(current, httpClient, logger))
+    desk.update(deskSettings(current))
     handler.update(Self.handlerSettings(current))
     locations.replace(current.locations)
+    watches.update(current)
     logger.info("configuration reloaded", metadata: ["locations": "\(current.locations.count)"])
   }
 
   public func run() async throws {
     let topics = configuration.withLock { $0.topics }
     try client.subscribe(topics.requests, qos: 1)
+    try client.subscribe(topics.watches, qos: 1)
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {
@@ -87,6 +162,7 @@ public final class Gateway: Service, Sendable {
     }
 
     let scheduler = Task { try? await locations.run() }
+    let watching = Task { await watches.run() }
     await withDiscardingTaskGroup { group in
       for await event in client.events.cancelOnGracefulShutdown() {
         switch event {
@@ -101,13 +177,19 @@ public final class Gateway: Service, Sendable {
         case .disconnected(let code):
           logger.warning("disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
         case .message(let message):
-          group.addTask { await self.handler.handle(message) }
+          if topics.device(inWatchTopic: message.topic) != nil {
+            watches.receive(message)
+          } else {
+            group.addTask { await self.handler.handle(message) }
+          }
         }
       }
       // Graceful shutdown: no new requests; the group waits for those in flight.
     }
     scheduler.cancel()
+    watching.cancel()
     await scheduler.value
+    await watching.value
     try? client.publish(topics.state, payload: Self.offline, qos: 1, retain: true)
     await client.disconnect()
     logger.info("gateway stopped")

@@ -19,7 +19,10 @@ extension GatewayConfiguration {
         ConfigurationError(key: "--config", value: path, allowed: "a readable YAML file (\(error))")
       ])
     }
-    let secrets: Set<String> = ["SKYFRAME_MQTT_PASSWORD", "SKYFRAME_OPEN_METEO_API_KEY"]
+    let secrets: Set<String> = [
+      "SKYFRAME_MQTT_PASSWORD", "SKYFRAME_OPEN_METEO_API_KEY", "SKYFRAME_OPENWEATHERMAP_API_KEY",
+      "SKYFRAME_WEATHERAPI_API_KEY",
+    ]
     let variables = EnvironmentVariablesProvider(
       environmentVariables: environment, secretsSpecifier: .specific(secrets)
     ).prefixKeys(with: "skyframe")
@@ -69,6 +72,71 @@ extension GatewayConfiguration {
     openMeteo.timeoutSeconds = keys.integer(
       "open-meteo.timeout-seconds", openMeteo.timeoutSeconds, 1...120, "seconds, 1-120")
     openMeteo.apiKey = keys.text("open-meteo.api-key", secret: true)
+    openMeteo.batchSize = keys.integer("open-meteo.batch-size", openMeteo.batchSize, 1...100, "1-100 points per call")
+    openMeteo.budget = keys.budget("open-meteo", openMeteo.budget)
+
+    openWeatherMap.apiKey = keys.secretFromValueOrFile("openweathermap.api-key")
+    openWeatherMap.baseURL = keys.url("openweathermap.base-url") ?? openWeatherMap.baseURL
+    openWeatherMap.timeoutSeconds = keys.integer(
+      "openweathermap.timeout-seconds", openWeatherMap.timeoutSeconds, 1...120, "seconds, 1-120")
+    openWeatherMap.oneCall = keys.flag("openweathermap.one-call", openWeatherMap.oneCall)
+    openWeatherMap.budget = keys.budget("openweathermap", openWeatherMap.budget)
+
+    weatherAPI.apiKey = keys.secretFromValueOrFile("weatherapi.api-key")
+    weatherAPI.baseURL = keys.url("weatherapi.base-url") ?? weatherAPI.baseURL
+    weatherAPI.timeoutSeconds = keys.integer(
+      "weatherapi.timeout-seconds", weatherAPI.timeoutSeconds, 1...120, "seconds, 1-120")
+    weatherAPI.days = keys.integer("weatherapi.days", weatherAPI.days, 1...14, "1-14 days")
+    weatherAPI.budget = keys.budget("weatherapi", weatherAPI.budget)
+
+    let serviceNames = GatewayConfiguration.ServiceName.allCases.map(\.rawValue)
+    if let name = keys.text("weather.service") {
+      if let service = ServiceName(rawValue: name) {
+        weather.service = service
+      } else {
+        keys.fail("weather.service", name, "one of " + serviceNames.joined(separator: ", "))
+      }
+    }
+    for name in keys.reader.stringArray(forKey: "weather.fallback") ?? [] {
+      guard let service = ServiceName(rawValue: name) else {
+        keys.fail("weather.fallback", name, "names from " + serviceNames.joined(separator: ", "))
+        continue
+      }
+      weather.fallback.append(service)
+    }
+    for service in weather.order {
+      switch service {
+      case .openWeatherMap where openWeatherMap.apiKey == nil:
+        keys.fail("openweathermap.api-key", nil, "an API key, since weather.service or weather.fallback names openweathermap")
+      case .weatherAPI where weatherAPI.apiKey == nil:
+        keys.fail("weatherapi.api-key", nil, "an API key, since weather.service or weather.fallback names weatherapi")
+      default: break
+      }
+    }
+    weather.batchWindowMilliseconds = keys.integer(
+      "weather.batch-window-ms", weather.batchWindowMilliseconds, 0...1_000, "milliseconds, 0-1000")
+
+    places.reverseGeocoding =
+      Places.ReverseGeocoding(
+        rawValue: keys.choice(
+          "places.reverse-geocoding", places.reverseGeocoding.rawValue,
+          Places.ReverseGeocoding.allCases.map(\.rawValue))) ?? places.reverseGeocoding
+    places.geonamesFile = keys.existingFile("places.geonames-file")
+    places.geonamesMaximumKilometres = keys.number(
+      "places.geonames-max-km", places.geonamesMaximumKilometres, 0.1...500, "kilometres, 0.1-500")
+    if places.reverseGeocoding == .geonames, places.geonamesFile == nil {
+      keys.fail("places.geonames-file", nil, "a GeoNames cities file, since places.reverse-geocoding is geonames")
+    }
+    if places.reverseGeocoding == .openWeatherMap, openWeatherMap.apiKey == nil {
+      keys.fail("openweathermap.api-key", nil, "an API key, since places.reverse-geocoding is openweathermap")
+    }
+
+    watches.defaultSeconds = keys.integer(
+      "watches.default-seconds", watches.defaultSeconds, 60...86_400, "seconds, 60-86400")
+    watches.minimumSeconds = keys.integer(
+      "watches.minimum-seconds", watches.minimumSeconds, 10...86_400, "seconds, 10-86400")
+    watches.maximumWatches = keys.integer(
+      "watches.maximum", watches.maximumWatches, 0...1_000_000, "0-1000000 watches")
 
     cache.ttlSeconds = keys.integer("cache.ttl-seconds", cache.ttlSeconds, 1...86_400, "seconds, 1-86400")
     cache.gridDegrees = keys.number("cache.grid-degrees", cache.gridDegrees, 0.0001...1, "degrees, 0.0001-1")
@@ -79,6 +147,9 @@ extension GatewayConfiguration {
 
     requests.maximumLocations = keys.integer(
       "requests.max-locations", requests.maximumLocations, 1...16, "1-16 places per request")
+    requests.perDevicePerMinute = keys.integer(
+      "requests.per-device-per-minute", requests.perDevicePerMinute, 0...100_000,
+      "requests a minute, 0 for no limit")
 
     logLevel = keys.choice(
       "log.level", logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"])
@@ -198,6 +269,26 @@ struct KeyReader {
       return nil
     }
     return text
+  }
+
+  /// A secret given inline (`KEY`) or in a file (`KEY-file`).
+  mutating func secretFromValueOrFile(_ key: String) -> String? {
+    if let value = text(key, secret: true) { return value }
+    guard let path = text(key + "-file") else { return nil }
+    do {
+      return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+    } catch {
+      fail(key + "-file", path, "a readable file holding the secret")
+      return nil
+    }
+  }
+
+  mutating func budget(_ service: String, _ current: GatewayConfiguration.Budget) -> GatewayConfiguration.Budget {
+    GatewayConfiguration.Budget(
+      perMinute: integer(
+        "\(service).budget-per-minute", current.perMinute, 0...1_000_000, "calls a minute, 0 for no limit"),
+      perDay: integer(
+        "\(service).budget-per-day", current.perDay, 0...100_000_000, "calls a day, 0 for no limit"))
   }
 
   mutating func existingFile(_ key: String) -> String? {

@@ -8,7 +8,12 @@ import SkyframeProviders
 public struct GatewayConfiguration: Sendable, Equatable {
   public var mqtt = MQTT()
   public var topics = Topics()
+  public var weather = Weather()
   public var openMeteo = OpenMeteo()
+  public var openWeatherMap = OpenWeatherMap()
+  public var weatherAPI = WeatherAPI()
+  public var places = Places()
+  public var watches = Watches()
   public var cache = Cache()
   public var requests = Requests()
   public var locations: [NamedLocation] = []
@@ -45,6 +50,17 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public func request(device: String) -> String { "\(base)/v1/req/\(device)" }
     public func frame(device: String) -> String { "\(base)/v1/frame/\(device)" }
     public func location(name: String) -> String { "\(base)/v1/loc/\(name)" }
+    public var watches: String { "\(base)/v1/watch/+" }
+
+    /// The device id of a watch topic, or nil when the topic is not one.
+    public func device(inWatchTopic topic: String) -> Substring? {
+      var rest = Substring(topic)
+      for part in [base, "/v1/watch/"] {
+        guard rest.hasPrefix(part) else { return nil }
+        rest = rest.dropFirst(part.count)
+      }
+      return rest
+    }
     public var state: String { "\(base)/v1/gateway/state" }
 
     /// The device id of a request topic, or nil when the topic is not one.
@@ -59,11 +75,104 @@ public struct GatewayConfiguration: Sendable, Equatable {
     }
   }
 
+  /// The weather services, by their names in the configuration.
+  public enum ServiceName: String, Sendable, Equatable, CaseIterable {
+    case openMeteo = "open-meteo"
+    case openWeatherMap = "openweathermap"
+    case weatherAPI = "weatherapi"
+  }
+
+  public struct Weather: Sendable, Equatable {
+    public var service = ServiceName.openMeteo
+    /// Tried in order when the service before is unavailable, rate limited or over its budget.
+    public var fallback: [ServiceName] = []
+    /// Cache misses for several cells within this window go upstream in one call where the
+    /// service takes several points (Open-Meteo).
+    public var batchWindowMilliseconds = 50
+
+    public init() {}
+
+    /// The service, then its fallbacks, each once.
+    public var order: [ServiceName] {
+      var order = [service]
+      for name in fallback where !order.contains(name) { order.append(name) }
+      return order
+    }
+  }
+
+  /// Upstream calls allowed per minute and per UTC day; 0 is no limit.
+  public struct Budget: Sendable, Equatable {
+    public var perMinute: Int
+    public var perDay: Int
+
+    public init(perMinute: Int, perDay: Int) {
+      self.perMinute = perMinute
+      self.perDay = perDay
+    }
+  }
+
   public struct OpenMeteo: Sendable, Equatable {
     public var forecastURL = "https://api.open-meteo.com/v1/forecast"
     public var geocodingURL = "https://geocoding-api.open-meteo.com/v1/search"
     public var timeoutSeconds = 10
     public var apiKey: String?
+    public var batchSize = 50
+    /// The free tier: fewer than 600 calls a minute and 10 000 a day.
+    public var budget = Budget(perMinute: 600, perDay: 10_000)
+
+    public init() {}
+  }
+
+  public struct OpenWeatherMap: Sendable, Equatable {
+    public var apiKey: String?
+    public var baseURL = "https://api.openweathermap.org"
+    public var timeoutSeconds = 10
+    /// One Call 3.0 (one call per forecast, hourly steps) instead of current weather plus the
+    /// 5-day/3-hour forecast (two calls).
+    public var oneCall = false
+    /// The free plan: 60 calls a minute, 1 000 000 a month.
+    public var budget = Budget(perMinute: 60, perDay: 32_000)
+
+    public init() {}
+  }
+
+  public struct WeatherAPI: Sendable, Equatable {
+    public var apiKey: String?
+    public var baseURL = "https://api.weatherapi.com"
+    public var timeoutSeconds = 10
+    /// Forecast days asked for: 3 on the free plan, up to 14 on paid ones.
+    public var days = 3
+    /// The free plan: 1 000 000 calls a month.
+    public var budget = Budget(perMinute: 0, perDay: 32_000)
+
+    public init() {}
+  }
+
+  /// Names for positions (reverse geocoding).
+  public struct Places: Sendable, Equatable {
+    public enum ReverseGeocoding: String, Sendable, Equatable, CaseIterable {
+      /// OpenWeatherMap when it has a key, else the GeoNames file when there is one, else none.
+      case auto
+      case openWeatherMap = "openweathermap"
+      case geonames
+      /// The name field says the coordinates.
+      case none
+    }
+
+    public var reverseGeocoding = ReverseGeocoding.auto
+    /// A GeoNames `cities*.txt` file for offline nearest-place names.
+    public var geonamesFile: String?
+    /// A position farther than this from every place in the file keeps its coordinates as name.
+    public var geonamesMaximumKilometres = 20.0
+
+    public init() {}
+  }
+
+  /// Saved places: devices publish a retained watch to `{base}/v1/watch/{device}`.
+  public struct Watches: Sendable, Equatable {
+    public var defaultSeconds = 1_800
+    public var minimumSeconds = 60
+    public var maximumWatches = 10_000
 
     public init() {}
   }
@@ -81,6 +190,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
   public struct Requests: Sendable, Equatable {
     public var maximumLocations = 7
+    /// Requests one device may send a minute; beyond, `rate_limited` and no upstream call. 0: no limit.
+    public var perDevicePerMinute = 30
 
     public init() {}
   }
@@ -126,6 +237,33 @@ extension GatewayConfiguration {
     configuration.geocodingURL = openMeteo.geocodingURL
     configuration.timeout = .seconds(openMeteo.timeoutSeconds)
     configuration.apiKey = openMeteo.apiKey
+    configuration.maximumBatchSize = openMeteo.batchSize
     return configuration
+  }
+
+  public func budget(of service: ServiceName) -> Budget {
+    switch service {
+    case .openMeteo: openMeteo.budget
+    case .openWeatherMap: openWeatherMap.budget
+    case .weatherAPI: weatherAPI.budget
+    }
+  }
+
+  /// OpenWeatherMap's settings, when it has a key.
+  public var openWeatherMapConfiguration: OpenWeatherMapConfiguration? {
+    openWeatherMap.apiKey.map {
+      OpenWeatherMapConfiguration(
+        apiKey: $0, baseURL: openWeatherMap.baseURL, timeout: .seconds(openWeatherMap.timeoutSeconds),
+        useOneCall: openWeatherMap.oneCall)
+    }
+  }
+
+  /// WeatherAPI.com's settings, when it has a key.
+  public var weatherAPIConfiguration: WeatherAPIConfiguration? {
+    weatherAPI.apiKey.map {
+      WeatherAPIConfiguration(
+        apiKey: $0, baseURL: weatherAPI.baseURL, timeout: .seconds(weatherAPI.timeoutSeconds),
+        days: weatherAPI.days)
+    }
   }
 }

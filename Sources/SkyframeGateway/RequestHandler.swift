@@ -13,6 +13,7 @@ final class RequestHandler: Sendable {
   struct Settings: Sendable {
     var topics: GatewayConfiguration.Topics
     var maximumLocations: Int
+    var perDevicePerMinute: Int
   }
 
   /// Where an answer goes: the device's frame topic, or a v5 response topic with its correlation data.
@@ -42,9 +43,14 @@ final class RequestHandler: Sendable {
   /// Each device's last places, for `refresh`.
   private let lastPlaces = Mutex<[String: LocationList]>([:])
   private let frameTopics = Mutex<[String: String]>([:])
+  private let rateLimiter: DeviceRateLimiter
 
-  init(settings: Settings, desk: WeatherDesk, sink: any FrameSink, logger: Logger) {
+  init(
+    settings: Settings, desk: WeatherDesk, sink: any FrameSink, logger: Logger,
+    now: @escaping @Sendable () -> Int64
+  ) {
     self.settings = Mutex(settings)
+    rateLimiter = DeviceRateLimiter(now: now)
     self.desk = desk
     self.sink = sink
     self.logger = logger
@@ -104,6 +110,13 @@ final class RequestHandler: Sendable {
       return
     }
 
+    guard rateLimiter.allow(device, perMinute: settings.perDevicePerMinute) else {
+      logger.info("over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
+      publish(.failure(.rateLimited, name: FrameName(truncating: "too many requests")),
+        requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
+      return
+    }
+
     let places: LocationList
     switch request.body {
     case .locations(let list):
@@ -152,11 +165,13 @@ final class RequestHandler: Sendable {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
+      let point = GeoPoint(
+        latitude: Double(coordinates.latitude) / 100_000, longitude: Double(coordinates.longitude) / 100_000)
+      let named = await desk.placeName(at: point)
       place = ResolvedPlace(
-        point: GeoPoint(
-          latitude: Double(coordinates.latitude) / 100_000, longitude: Double(coordinates.longitude) / 100_000),
-        latitude: coordinates.latitude, longitude: coordinates.longitude,
-        name: Self.coordinateName(coordinates), country: nil)
+        point: point, latitude: coordinates.latitude, longitude: coordinates.longitude,
+        name: named.map { FrameName(truncating: $0.name) } ?? Self.coordinateName(coordinates),
+        country: named?.countryCode.flatMap { CountryCode($0) })
     case .place(let name, let country):
       switch await desk.place(named: name.string, countryCode: country?.string) {
       case .success(let found?):

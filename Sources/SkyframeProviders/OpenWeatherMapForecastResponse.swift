@@ -99,17 +99,3 @@ struct OpenWeatherMapForecastResponse: Decodable {
       daily: days.values.sorted { $0.date < $1.date })
   }
 }
-
-/// The lower of two values, either of which may be missing.
-func lower<T: Comparable>(_ first: T?, _ second: T?) -> T? {
-  guard let first else { return second }
-  guard let second else { return first }
-  return min(first, second)
-}
-
-/// The higher of two values, either of which may be missing.
-func higher<T: Comparable>(_ first: T?, _ second: T?) -> T? {
-  guard let first else { return second }
-  guard let second else { return first }
-  return max(first, second)
-}

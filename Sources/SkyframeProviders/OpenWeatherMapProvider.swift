@@ -30,6 +30,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
   /// The service takes one point per call.
   public var maximumBatchSize: Int { 1 }
 
+  /// Current weather plus forecast: two calls per point; One Call: one.
+  public var upstreamCallsPerForecast: Int { configuration.useOneCall ? 1 : 2 }
+
   /// One point after the other; the first failure fails the whole request.
   public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
     for point in points { try point.checkForRequest() }
@@ -141,5 +144,17 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
   private struct ErrorBody: Decodable {
     var message: String?
+  }
+}
+
+/// Runs `body` and keeps its outcome, so two calls can run side by side with `async let` and
+/// their typed errors survive.
+private func outcome<T: Sendable>(_ body: () async throws(ProviderError) -> T) async -> Result<
+  T, ProviderError
+> {
+  do {
+    return .success(try await body())
+  } catch {
+    return .failure(error)
   }
 }

@@ -12,12 +12,21 @@ public protocol WeatherProvider: Sendable {
   func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast]
   /// The best match for a place name, or nil when the service knows none.
   func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place?
+  /// Whether `reverseGeocode` asks the service (requirements, so that a provider's own answer is
+  /// used through `any WeatherProvider`, not the default below).
+  var canReverseGeocode: Bool { get }
+  /// The name of the place at `point`, or nil when the service knows none or has no such lookup.
+  func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place?
+  /// HTTP calls one `forecasts(for:)` of a single point costs, for call budgets (OpenWeatherMap's
+  /// current weather plus 5-day forecast: 2).
+  var upstreamCallsPerForecast: Int { get }
 }
 
 extension WeatherProvider {
-  /// The name of the place at `point` (reverse geocoding), or nil when the service has no such
-  /// lookup. Open-Meteo has none; OpenWeatherMap has `/geo/1.0/reverse`.
+  /// Open-Meteo has no reverse geocoding; OpenWeatherMap has `/geo/1.0/reverse`.
   public var canReverseGeocode: Bool { false }
 
   public func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? { nil }
+
+  public var upstreamCallsPerForecast: Int { 1 }
 }

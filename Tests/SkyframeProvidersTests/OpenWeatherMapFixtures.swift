@@ -164,11 +164,16 @@ enum OpenWeatherMapFixtures {
 
   /// A full 5 day / 3 hour answer: 40 entries from `start`, at UTC offset `offset`.
   static func fullForecast(start: Int, offset: Int) -> String {
-    let entries = (0..<40).map { index in
-      entry(
-        start + index * 10_800, Double(index % 8) - 2.5, Double(index % 8) - 3.0,
-        Double(index % 8) - 2.0, [800, 801, 500, 600][index % 4], Double(index % 5) / 5,
-        "-", last: index == 39)
+    let conditions = [800, 801, 500, 600]
+    var entries: [String] = []
+    for index in 0..<40 {
+      let time: Int = start + index * 10_800
+      let base = Double(index % 8)
+      let probability = Double(index % 5) / 5
+      entries.append(
+        entry(
+          time, base - 2.5, base - 3.0, base - 2.0, conditions[index % 4], probability, "-",
+          last: index == 39))
     }
     return """
       {"cod":"200","message":0,"cnt":40,"list":[\(entries.joined())],
@@ -179,14 +184,14 @@ enum OpenWeatherMapFixtures {
   /// A full One Call answer: 48 hours from the hour before `now`, 8 days.
   static func fullOneCall(now: Int, offset: Int) -> String {
     let hourStart = now - now % 3_600
-    let hours = (0..<48).map { index in
+    let hours = (0..<48).map { (index: Int) -> String in
       """
       {"dt":\(hourStart + index * 3_600),"temp":\(Double(index % 10) + 0.5),\
       "weather":[{"id":\([800, 802, 500][index % 3]),"icon":"01d"}],"pop":\(Double(index % 4) / 4)}
       """
     }
     let noon = (now + offset) / 86_400 * 86_400 - offset + 43_200
-    let days = (0..<8).map { index in
+    let days = (0..<8).map { (index: Int) -> String in
       """
       {"dt":\(noon + index * 86_400),"sunrise":\(noon + index * 86_400 - 21_000),\
       "sunset":\(noon + index * 86_400 + 20_000),\

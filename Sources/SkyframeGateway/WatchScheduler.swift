@@ -1,0 +1,154 @@
+import Foundation
+import Logging
+import SkyframeCodec
+import SkyframeMQTT
+import Synchronization
+
+/// Saved places ("map pins"): a device publishes a retained watch to `{base}/v1/watch/{device}`,
+/// e.g. `Berlin,DE;48.85,2.35 @900`, and the gateway pushes fresh frames to that device on that
+/// interval, retained, so a sleeping display finds them when it wakes. An empty retained message
+/// removes the watch. Watches live in the broker (retained messages, kept in its persistence), so
+/// a restarted gateway gets them all back when it subscribes.
+///
+/// One place goes to `{base}/v1/frame/{device}`; several go to `{base}/v1/frame/{device}/{slot}`
+/// (a retained topic keeps only its last message); `{base}/v1/frame/{device}/#` receives both.
+final class WatchScheduler: Sendable {
+  struct Watch: Sendable, Equatable {
+    var places: LocationList
+    var intervalSeconds: Int
+  }
+
+  enum WatchError: Error, Equatable, CustomStringConvertible {
+    case request(RequestError)
+    case refresh
+    case interval(String)
+
+    var description: String {
+      switch self {
+      case .request(let error): "\(error)"
+      case .refresh: "a watch names places; refresh is for requests"
+      case .interval(let text): "interval '\(text)' is not whole seconds after '@'"
+      }
+    }
+  }
+
+  private struct State {
+    var watches: [String: Watch] = [:]
+    var due: [String: ContinuousClock.Instant] = [:]
+  }
+
+  private let state = Mutex(State())
+  private let handler: RequestHandler
+  private let settings: Mutex<(topics: GatewayConfiguration.Topics, watches: GatewayConfiguration.Watches, maximumLocations: Int)>
+  private let logger: Logger
+
+  init(handler: RequestHandler, configuration: GatewayConfiguration, logger: Logger) {
+    self.handler = handler
+    settings = Mutex((configuration.topics, configuration.watches, configuration.requests.maximumLocations))
+    self.logger = logger
+  }
+
+  func update(_ configuration: GatewayConfiguration) {
+    settings.withLock { $0 = (configuration.topics, configuration.watches, configuration.requests.maximumLocations) }
+  }
+
+  var count: Int { state.withLock { $0.watches.count } }
+
+  /// Parses `places [@seconds]`; the interval defaults to and is clamped by the configuration.
+  static func parse(_ payload: [UInt8], watches: GatewayConfiguration.Watches, maximumLocations: Int)
+    throws(WatchError) -> Watch
+  {
+    var text = payload[...]
+    var interval = watches.defaultSeconds
+    if let at = text.lastIndex(of: UInt8(ascii: "@")) {
+      let digits = String(decoding: text[(at + 1)...], as: UTF8.self).trimmingCharacters(in: [" ", "\n", "\r", "\t"])
+      guard let seconds = Int(digits), seconds > 0 else { throw .interval(digits) }
+      interval = min(max(seconds, watches.minimumSeconds), 86_400)
+      text = text[..<at]
+    }
+    let request: DeviceRequest
+    do throws(RequestError) {
+      request = try DeviceRequest(parsing: Array(text), maximumLocations: maximumLocations)
+    } catch {
+      throw .request(error)
+    }
+    guard case .locations(let places) = request.body else { throw .refresh }
+    return Watch(places: places, intervalSeconds: interval)
+  }
+
+  /// A retained watch message (or its removal) arrived.
+  func receive(_ message: MQTTMessage) {
+    let (topics, limits, maximumLocations) = settings.withLock { $0 }
+    guard let deviceID = topics.device(inWatchTopic: message.topic), RequestHandler.isValidDevice(deviceID) else {
+      logger.warning("dropped a watch on an invalid topic", metadata: ["topic": "\(message.topic)"])
+      return
+    }
+    let device = String(deviceID)
+    let log = DeviceLog(logger: logger, device: device)
+    guard !message.payload.isEmpty else {
+      state.withLock { state in
+        state.watches[device] = nil
+        state.due[device] = nil
+      }
+      log.info("watch removed")
+      return
+    }
+    do throws(WatchError) {
+      let watch = try Self.parse(message.payload, watches: limits, maximumLocations: maximumLocations)
+      let accepted = state.withLock { state -> Bool in
+        guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else { return false }
+        if state.watches[device] != watch { state.due[device] = nil }
+        state.watches[device] = watch
+        return true
+      }
+      guard accepted else {
+        log.warning("watch refused: the gateway keeps at most \(limits.maximumWatches)")
+        handler.publish(
+          .failure(.rateLimited, name: FrameName(truncating: "too many watches")), requestID: 0, slot: 0, of: 1,
+          to: RequestHandler.Reply(topic: topics.frame(device: device)), logger: log)
+        return
+      }
+      log.info("watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s")
+    } catch {
+      log.warning("bad watch: \(error)")
+      let status: FrameStatus = if case .request(let request) = error { request.frameStatus } else { .badRequest }
+      handler.publish(
+        .failure(status, name: FrameName(truncating: "watch: \(error)")), requestID: 0, slot: 0, of: 1,
+        to: RequestHandler.Reply(topic: topics.frame(device: device)), logger: log)
+    }
+  }
+
+  func run(tick: Duration = .milliseconds(250)) async {
+    await withDiscardingTaskGroup { group in
+      while !Task.isCancelled {
+        let now = ContinuousClock.now
+        let due = state.withLock { state -> [(String, Watch)] in
+          var due: [(String, Watch)] = []
+          for (device, watch) in state.watches where state.due[device].map({ $0 <= now }) ?? true {
+            state.due[device] = now + .seconds(watch.intervalSeconds)
+            due.append((device, watch))
+          }
+          return due
+        }
+        for (device, watch) in due {
+          group.addTask { await self.push(watch, to: device) }
+        }
+        try? await Task.sleep(for: tick)
+      }
+    }
+  }
+
+  private func push(_ watch: Watch, to device: String) async {
+    let topics = settings.withLock { $0.topics }
+    let log = DeviceLog(logger: logger, device: device)
+    let outcomes = await handler.resolve(watch.places)
+    let base = topics.frame(device: device)
+    for (slot, outcome) in outcomes.enumerated() {
+      let topic = outcomes.count == 1 ? base : "\(base)/\(slot)"
+      handler.publish(
+        outcome, requestID: 0, slot: slot, of: outcomes.count, to: RequestHandler.Reply(topic: topic),
+        logger: log, retain: true)
+    }
+    log.debug("pushed a watch")
+  }
+}

@@ -1,0 +1,178 @@
+import SkyframeCodec
+import SkyframeProviders
+import SkyframeTestSupport
+import SkyframeWeather
+import Testing
+
+@Suite("WeatherAPI.com forecasts")
+struct WeatherAPIForecastTests {
+  static let kathmandu = GeoPoint(latitude: 27.72, longitude: 85.32)
+
+  @Test("one call per point: coordinates in q, every field mapped and converted to SI")
+  func kathmandu() async throws {
+    let (forecasts, requests) = try await withStubbedWeatherAPI(
+      answering: routing(["/v1/forecast.json": .json(WeatherAPIFixtures.kathmandu)])
+    ) { provider, server in
+      (try await provider.forecasts(for: [Self.kathmandu]), server.requests)
+    }
+    let request = try #require(requests.first)
+    #expect(requests.count == 1)
+    #expect(request.method == "GET")
+    #expect(request.path == "/v1/forecast.json")
+    #expect(request.uri.contains("q=27.72,85.32&"))
+    #expect(
+      request.query == [
+        "q": "27.72,85.32", "days": "3", "aqi": "no", "alerts": "no", "key": "wapi-test-key",
+      ])
+
+    let expected = Forecast(
+      place: Forecast.Place(name: "", countryCode: nil, latitude: 27.72, longitude: 85.32),
+      // "2025-03-10 9:05" at 03:20:37 UTC: +5:45.
+      utcOffsetSeconds: 20_700,
+      current: Forecast.Current(
+        time: 1_741_576_500, temperature: 14.2, apparentTemperature: 13.1, relativeHumidity: 62,
+        pressure: 1_017, windSpeed: 7.2 / 3.6, windGusts: 13.0 / 3.6, windDirection: 135,
+        weatherCode: 2, isDay: true, cloudCover: 25, precipitation: 0, uvIndex: 4,
+        visibility: 8_000),
+      hourly: [
+        Forecast.Hour(
+          time: 1_741_544_100, temperature: 9.9, weatherCode: 0, precipitationProbability: 0),
+        Forecast.Hour(
+          time: 1_741_547_700, temperature: 9.2, weatherCode: 0, precipitationProbability: 0),
+        Forecast.Hour(
+          time: 1_741_551_300, temperature: 8.6, weatherCode: 10, precipitationProbability: 0),
+        Forecast.Hour(
+          time: 1_741_680_900, temperature: 20.7, weatherCode: 63, precipitationProbability: 65),
+        // Chances sent as strings ("40") by older versions of the service still count.
+        Forecast.Hour(
+          time: 1_741_684_500, temperature: 19.8, weatherCode: 80, precipitationProbability: 40),
+      ],
+      hourlyStepHours: 1,
+      daily: [
+        // "06:17 AM" and "06:04 PM" on 2025-03-10 at +5:45.
+        Forecast.Day(
+          date: 20_157, minimum: 8.1, maximum: 24.5, weatherCode: 0, precipitationProbability: 0,
+          sunrise: 1_741_566_720, sunset: 1_741_609_140),
+        Forecast.Day(
+          date: 20_158, minimum: 9.4, maximum: 21.3, weatherCode: 95,
+          precipitationProbability: 78, sunrise: 1_741_653_060, sunset: 1_741_695_600),
+      ])
+    #expect(forecasts == [expected])
+  }
+
+  @Test("polar night: \"No sunrise\" and \"No sunset\" with dark hours are 0 s of daylight")
+  func polarNight() async throws {
+    let point = GeoPoint(latitude: 69.65, longitude: 18.96)
+    let forecasts = try await withStubbedWeatherAPI(
+      answering: routing(["/v1/forecast.json": .json(WeatherAPIFixtures.tromso)])
+    ) { provider, _ in try await provider.forecasts(for: [point]) }
+    let forecast = try #require(forecasts.first)
+    // "2025-12-20 0:07" at 23:07:12 UTC the day before: +1:00.
+    #expect(forecast.utcOffsetSeconds == 3_600)
+    #expect(
+      forecast.current
+        == Forecast.Current(
+          time: 1_766_185_200, temperature: -7.4, apparentTemperature: -13.6,
+          relativeHumidity: 88, pressure: 1_003, windSpeed: 5, windGusts: 27.4 / 3.6,
+          windDirection: 160, weatherCode: 71, isDay: false, cloudCover: 90, precipitation: 0.1,
+          uvIndex: 0, visibility: 6_000))
+    #expect(forecast.hourly.map(\.weatherCode) == [71, 73, 86, 38, 75, 3])
+    #expect(forecast.hourly.map(\.precipitationProbability) == [80, 91, 88, nil, nil, nil])
+    #expect(
+      forecast.daily == [
+        Forecast.Day(
+          date: 20_442, minimum: -9.3, maximum: -5.9, weatherCode: 73,
+          precipitationProbability: 91, daylightSeconds: 0),
+        // Hours that disagree about the light leave the day's daylight unknown.
+        Forecast.Day(
+          date: 20_443, minimum: -8.8, maximum: -4.0, weatherCode: 38,
+          precipitationProbability: 35),
+      ])
+    let frame = forecast.frame(fetchedAt: 1_766_185_632, service: .weatherAPI)
+    #expect(frame.sun == .polarNight)
+    #expect(frame.sunrise == nil)
+    #expect(frame.dailyStart == 20_442)
+  }
+
+  @Test("midnight sun: \"No sunrise\" and \"No sunset\" with light hours are a whole day")
+  func polarDay() async throws {
+    let point = GeoPoint(latitude: 69.65, longitude: 18.96)
+    let forecasts = try await withStubbedWeatherAPI(
+      answering: routing(["/v1/forecast.json": .json(WeatherAPIFixtures.polarDay)])
+    ) { provider, _ in try await provider.forecasts(for: [point]) }
+    let forecast = try #require(forecasts.first)
+    #expect(forecast.utcOffsetSeconds == 7_200)
+    #expect(forecast.current == Forecast.Current())
+    #expect(forecast.daily == [Forecast.Day(date: 20_261, daylightSeconds: 86_400)])
+    #expect(forecast.frame(fetchedAt: 1_750_543_300, service: .weatherAPI).sun == .polarDay)
+  }
+
+  @Test("western hemisphere at -3:30, keys missing, nulls, unknown codes, a day by date_epoch")
+  func sparse() async throws {
+    let point = GeoPoint(latitude: 47.56, longitude: -52.71)
+    let forecasts = try await withStubbedWeatherAPI(
+      answering: routing(["/v1/forecast.json": .json(WeatherAPIFixtures.stJohnsSparse)])
+    ) { provider, _ in try await provider.forecasts(for: [point]) }
+    let forecast = try #require(forecasts.first)
+    // "2025-01-20 9:41" at 13:11:22 UTC: -3:30.
+    #expect(forecast.utcOffsetSeconds == -12_600)
+    #expect(
+      forecast.current
+        == Forecast.Current(
+          time: 1_737_378_000, temperature: -3.0, apparentTemperature: -9.8,
+          relativeHumidity: 93, pressure: 1_009, windSpeed: 10, windDirection: 250, isDay: true,
+          cloudCover: 100, precipitation: 0.3))
+    #expect(
+      forecast.hourly == [
+        Forecast.Hour(
+          time: 1_737_376_200, temperature: -3.4, weatherCode: 71, precipitationProbability: 58),
+        Forecast.Hour(time: 1_737_383_400),
+      ])
+    #expect(
+      forecast.daily == [
+        Forecast.Day(date: 20_108, minimum: -6.2, maximum: -1.1),
+        // "08:15 AM" and "04:41 PM" on 2025-01-21 at -3:30.
+        Forecast.Day(date: 20_109, sunrise: 1_737_459_900, sunset: 1_737_490_260),
+      ])
+  }
+
+  @Test("days are clamped to 1…14 and a language other than English is sent as lang")
+  func daysAndLanguage() async throws {
+    for (days, language, expectedDays, expectedLanguage) in [
+      (0, "en", "1", nil), (7, "de", "7", "de"), (30, "EN", "14", nil),
+    ] {
+      let configuration = WeatherAPIConfiguration(apiKey: "k", days: days, language: language)
+      let requests = try await withStubbedWeatherAPI(
+        answering: routing(["/v1/forecast.json": .json(WeatherAPIFixtures.kathmandu)]),
+        configuration: configuration
+      ) { provider, server in
+        _ = try await provider.forecasts(for: [Self.kathmandu])
+        return server.requests
+      }
+      #expect(requests.first?.query["days"] == expectedDays)
+      #expect(requests.first?.query["lang"] == expectedLanguage)
+    }
+  }
+
+  @Test("several points: one call each, in order; the batch size is 1")
+  func severalPoints() async throws {
+    let points = [Self.kathmandu, GeoPoint(latitude: 69.65, longitude: 18.96)]
+    let byQuery: @Sendable (StubHTTPRequest) async -> StubHTTPResponse = { request in
+      .json(
+        request.query["q"] == "27.72,85.32"
+          ? WeatherAPIFixtures.kathmandu : WeatherAPIFixtures.tromso)
+    }
+    let (forecasts, requests, batchSize, service) = try await withStubbedWeatherAPI(
+      answering: byQuery
+    ) { provider, server in
+      (
+        try await provider.forecasts(for: points), server.requests, provider.maximumBatchSize,
+        provider.service
+      )
+    }
+    #expect(batchSize == 1)
+    #expect(service == .weatherAPI)
+    #expect(requests.map { $0.query["q"] } == ["27.72,85.32", "69.65,18.96"])
+    #expect(forecasts.map(\.utcOffsetSeconds) == [20_700, 3_600])
+  }
+}
