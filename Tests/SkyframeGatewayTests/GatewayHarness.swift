@@ -23,11 +23,14 @@ final class GatewayHarness: Sendable {
     OpenMeteoFixtures.Place(name: "Berlin", countryCode: "DE", latitude: 52.52437, longitude: 13.41053),
     OpenMeteoFixtures.Place(name: "Paris", countryCode: "FR", latitude: 48.85341, longitude: 2.3488),
     OpenMeteoFixtures.Place(name: "Rome", countryCode: "IT", latitude: 41.89193, longitude: 12.51133),
+    OpenMeteoFixtures.Place(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609),
   ]
 
   /// How the stand-in weather service behaves, switchable while the gateway runs.
   final class Switch: Sendable {
     let mode = Mutex(Mode.normal)
+    /// Which service `mode` applies to; nil: all of them.
+    let failing = Mutex<ServiceFixtures.Service?>(nil)
     let temperature = Mutex(12.5)
   }
 
@@ -39,7 +42,28 @@ final class GatewayHarness: Sendable {
   let clientID: String
   let configuration: GatewayConfiguration
 
-  func set(_ mode: Mode) { service.mode.withLock { $0 = mode } }
+  func set(_ mode: Mode, only failing: ServiceFixtures.Service? = nil) {
+    service.failing.withLock { $0 = failing }
+    service.mode.withLock { $0 = mode }
+  }
+
+  func calls(to service: ServiceFixtures.Service) -> Int {
+    http.requests.filter { service.owns($0.path) }.count
+  }
+
+  /// The gateway asks `service` first, with keys and base URLs pointing at the stub.
+  static func use(_ service: ServiceFixtures.Service, _ configuration: inout GatewayConfiguration, baseURL: String) {
+    configuration.openWeatherMap.apiKey = "owm-test-key"
+    configuration.openWeatherMap.baseURL = baseURL
+    configuration.weatherAPI.apiKey = "wapi-test-key"
+    configuration.weatherAPI.baseURL = baseURL
+    configuration.places.reverseGeocoding = .none
+    switch service {
+    case .openMeteo: configuration.weather.service = .openMeteo
+    case .openWeatherMap: configuration.weather.service = .openWeatherMap
+    case .weatherAPI: configuration.weather.service = .weatherAPI
+    }
+  }
 
   init(broker: MosquittoBroker, http: StubHTTPServer, service: Switch, configuration: GatewayConfiguration, clientID: String) {
     self.broker = broker
@@ -51,13 +75,15 @@ final class GatewayHarness: Sendable {
 
   /// Starts a broker and the stub service; the gateway starts with `start()`.
   static func make(
-    broker existing: MosquittoBroker? = nil, adjust: (inout GatewayConfiguration) -> Void = { _ in }
+    broker existing: MosquittoBroker? = nil, service weatherService: ServiceFixtures.Service = .openMeteo,
+    adjust: (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> GatewayHarness {
     let broker: MosquittoBroker
     if let existing { broker = existing } else { broker = try await MosquittoBroker.start() }
     let service = Switch()
     let http = try await StubHTTPServer.start { request in
-      let current = service.mode.withLock { $0 }
+      let scope = service.failing.withLock { $0 }
+      let current = scope.map { $0.owns(request.path) } ?? true ? service.mode.withLock { $0 } : .normal
       switch current {
       case .normal: break
       case .status(let status, let body): return .json(body, status: status)
@@ -68,10 +94,7 @@ final class GatewayHarness: Sendable {
       case .garbage: return .json("<html>502 Bad Gateway</html>")
       case .drop: return StubHTTPResponse(status: 0, body: [], headers: [], delay: nil)
       }
-      if request.path.hasSuffix("/search") {
-        return .json(OpenMeteoFixtures.search(name: request.query["name"] ?? "", in: places))
-      }
-      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: service.temperature.withLock { $0 }))
+      return ServiceFixtures.answer(request, places: places, temperature: service.temperature.withLock { $0 })
     }
     let clientID = "gw-\(UInt32.random(in: 0...UInt32.max))"
     var configuration = GatewayConfiguration()
@@ -80,6 +103,7 @@ final class GatewayHarness: Sendable {
     configuration.openMeteo.forecastURL = http.baseURL + "/v1/forecast"
     configuration.openMeteo.geocodingURL = http.baseURL + "/v1/search"
     configuration.openMeteo.timeoutSeconds = 2
+    use(weatherService, &configuration, baseURL: http.baseURL)
     adjust(&configuration)
     return GatewayHarness(broker: broker, http: http, service: service, configuration: configuration, clientID: clientID)
   }

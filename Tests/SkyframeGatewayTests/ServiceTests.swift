@@ -1,0 +1,182 @@
+import Foundation
+import SkyframeCodec
+import SkyframeGateway
+import SkyframeTestSupport
+import Testing
+
+/// Every way to ask for a place, against each weather service, through a real broker.
+@Suite(.serialized) struct ServiceTests {
+  static let services = ServiceFixtures.Service.allCases
+
+  static func expected(_ service: ServiceFixtures.Service) -> (WeatherService, UInt8) {
+    switch service {
+    case .openMeteo: (.openMeteo, 1)
+    case .openWeatherMap: (.openWeatherMap, 3)
+    case .weatherAPI: (.weatherAPI, 1)
+    }
+  }
+
+  @Test(arguments: services)
+  func coordinatesCitiesSeveralPlacesAndRefresh(_ service: ServiceFixtures.Service) async throws {
+    let harness = try await GatewayHarness.make(service: service)
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    let (id, step) = Self.expected(service)
+
+    try device.ask("#1 59.91,10.75")
+    let position = try #require(try await device.frames(1).first)
+    #expect(position.status == .ok)
+    #expect(position.service == id)
+    #expect(position.hourlyStepHours == step)
+    #expect(position.current.temperature == 125)
+    #expect(position.name.string == "59.91,10.75")
+
+    try device.ask("#2 Paris;Atlantis;Oslo,NO")
+    let frames = try await device.frames(3)
+    #expect(frames.map(\.status) == [.ok, .notFound, .ok])
+    #expect(frames.map(\.slotIndex) == [0, 1, 2])
+    #expect(frames.map { $0.name.string } == ["Paris", "Atlantis", "Oslo"])
+    #expect(frames[0].country == CountryCode("FR"))
+    #expect(frames.allSatisfy { $0.requestID == 2 && $0.slotCount == 3 })
+    #expect(frames[0].service == id)
+
+    try device.ask("#3 refresh")
+    let again = try await device.frames(3)
+    #expect(again.map { $0.name.string } == ["Paris", "Atlantis", "Oslo"])
+    #expect(again.allSatisfy { $0.requestID == 3 })
+
+    try device.ask("#4 A;B;C;D;E;F;G;H")
+    #expect(try await device.frames(1).first?.status == .tooManyLocations)
+  }
+
+  @Test(arguments: services)
+  func serviceErrorsBecomeStatuses(_ service: ServiceFixtures.Service) async throws {
+    let harness = try await GatewayHarness.make(service: service)
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    let unauthorized: GatewayHarness.Mode =
+      switch service {
+      case .openWeatherMap: .status(401, #"{"cod":401,"message":"Invalid API key."}"#)
+      case .weatherAPI: .status(401, #"{"error":{"code":2006,"message":"API key is invalid."}}"#)
+      case .openMeteo: .status(400, OpenMeteoFixtures.badRequest)
+      }
+    let quota: GatewayHarness.Mode =
+      switch service {
+      case .weatherAPI: .status(403, #"{"error":{"code":2007,"message":"Monthly quota exceeded."}}"#)
+      default: .status(429, OpenMeteoFixtures.rateLimited)
+      }
+    for (index, (mode, status)) in [
+      (unauthorized, FrameStatus.internalError), (quota, .rateLimited), (.status(503, ""), .upstreamUnavailable),
+      (.garbage, .upstreamUnavailable),
+    ].enumerated() {
+      harness.set(mode)
+      try device.ask("#\(index) \(30 + index).5,\(40 + index).5")
+      #expect(try await device.frames(1, timeout: .seconds(15)).first?.status == status, "\(service) \(mode)")
+    }
+  }
+
+  @Test func theFallbackServiceAnswersWhenTheFirstIsDown() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.weather.service = .openMeteo
+      $0.weather.fallback = [.openWeatherMap]
+    }
+    defer { Task { await harness.shutdown() } }
+    harness.set(.status(503, "down for maintenance"), only: .openMeteo)
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41")
+    let frame = try #require(try await device.frames(1).first)
+    #expect(frame.status == .ok)
+    #expect(frame.service == .openWeatherMap)
+    #expect(harness.calls(to: .openMeteo) == 1)
+    #expect(harness.calls(to: .openWeatherMap) == 2)
+  }
+
+  @Test func pastItsBudgetNoCallIsSentAndTheAnswerIsStaleOrRateLimited() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.openMeteo.budget = .init(perMinute: 2, perDay: 100)
+      $0.cache.ttlSeconds = 1
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("10.5,10.5")
+    _ = try await device.frames(1)
+    try device.ask("11.5,11.5")
+    _ = try await device.frames(1)
+    #expect(harness.calls(to: .openMeteo) == 2)
+    try await Task.sleep(for: .milliseconds(1_100))
+    try device.ask("10.5,10.5;12.5,12.5")
+    let frames = try await device.frames(2)
+    #expect(frames.map(\.status) == [.stale, .rateLimited])
+    #expect(harness.calls(to: .openMeteo) == 2)
+  }
+
+  @Test func cellsMissingTogetherGoUpstreamInOneCall() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.weather.batchWindowMilliseconds = 300
+      $0.openMeteo.batchSize = 5
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("1.5,1.5;2.5,2.5;3.5,3.5;4.5,4.5;5.5,5.5;6.5,6.5")
+    let six = try await device.frames(6)
+    #expect(six.allSatisfy { $0.status == .ok })
+    try device.ask("7.5,7.5;8.5,8.5;9.5,9.5;10.5,10.5;11.5,11.5;12.5,12.5")
+    _ = try await device.frames(6)
+    // 12 cells, batches of 5, two windows: ⌈6/5⌉ + ⌈6/5⌉ = 4 calls instead of 12.
+    let forecasts = harness.http.requests.filter { $0.path == "/v1/forecast" }
+    #expect(forecasts.count == 4)
+    #expect(forecasts.map { $0.query["latitude"]?.split(separator: ",").count ?? 0 }.sorted() == [1, 1, 5, 5])
+  }
+
+  @Test func aDeviceThatAsksTooOftenIsRateLimitedWithoutUpstreamCalls() async throws {
+    let harness = try await GatewayHarness.make { $0.requests.perDevicePerMinute = 3 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    for index in 0..<3 { try device.ask("#\(index) \(20 + index).5,20.5") }
+    #expect(try await device.frames(3).allSatisfy { $0.status == .ok })
+    let calls = harness.calls(to: .openMeteo)
+    try device.ask("#9 25.5,25.5")
+    let limited = try #require(try await device.frames(1).first)
+    #expect(limited.status == .rateLimited)
+    #expect(limited.requestID == 9)
+    #expect(harness.calls(to: .openMeteo) == calls)
+    // Another device is not affected.
+    let other = try await Device.frames(port: harness.broker.port)
+    try other.ask("25.5,25.5")
+    #expect(try await other.frames(1).first?.status == .ok)
+  }
+
+  @Test func positionsGetTheNameOfTheNearestPlace() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("cities-\(UUID().uuidString).txt")
+    let line = ["2950159", "Berlin", "Berlin", "", "52.52437", "13.41053", "P", "PPLC", "DE", "", "16", "00", "11000", "11000000", "3426354", "74", "43", "Europe/Berlin", "2024-01-01"]
+    try (line.joined(separator: "\t") + "\n").write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    let geonames = try await GatewayHarness.make {
+      $0.places.reverseGeocoding = .geonames
+      $0.places.geonamesFile = file.path
+    }
+    defer { Task { await geonames.shutdown() } }
+    try await geonames.start()
+    let device = try await Device.frames(port: geonames.broker.port)
+    try device.ask("52.51,13.40;-33.86,151.2")
+    let frames = try await device.frames(2)
+    #expect(frames[0].name.string == "Berlin")
+    #expect(frames[0].country == CountryCode("DE"))
+    #expect(frames[1].name.string == "-33.86,151.2")
+
+    let owm = try await GatewayHarness.make(service: .openWeatherMap) { $0.places.reverseGeocoding = .auto }
+    defer { Task { await owm.shutdown() } }
+    try await owm.start()
+    let second = try await Device.frames(port: owm.broker.port)
+    try second.ask("59.9,10.7")
+    let frame = try #require(try await second.frames(1).first)
+    #expect(frame.name.string == "Oslo")
+    #expect(owm.http.requests.contains { $0.path == "/geo/1.0/reverse" })
+  }
+}

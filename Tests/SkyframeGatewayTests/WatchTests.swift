@@ -1,0 +1,62 @@
+import Foundation
+import SkyframeCodec
+import SkyframeGateway
+import SkyframeMQTT
+import SkyframeTestSupport
+import Testing
+
+/// Saved places: retained watches in the broker, frames pushed on their interval.
+@Suite(.serialized) struct WatchTests {
+  @Test func aWatchPushesRetainedFramesAndAnEmptyMessageRemovesIt() async throws {
+    let harness = try await GatewayHarness.make { $0.watches.minimumSeconds = 1 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.connect(
+      port: harness.broker.port, id: "pin-1", subscribe: ["skyframe/v1/frame/pin-1/#"])
+    try device.client.publish("skyframe/v1/watch/pin-1", payload: Array("Paris;52.52,13.41 @1".utf8), qos: 1, retain: true)
+    let first = try await device.next { $0.topic == "skyframe/v1/frame/pin-1/0" }
+    let second = try await device.next { $0.topic == "skyframe/v1/frame/pin-1/1" }
+    #expect(try WeatherFrame(decoding: first.payload).name.string == "Paris")
+    #expect(try WeatherFrame(decoding: second.payload).slotIndex == 1)
+    // Pushed again on the interval.
+    _ = try await device.next(timeout: .seconds(5)) { $0.topic == "skyframe/v1/frame/pin-1/0" }
+    // A display waking later finds them retained.
+    let sleeper = try await Device.connect(
+      port: harness.broker.port, id: "pin-1-late", subscribe: ["skyframe/v1/frame/pin-1/#"])
+    #expect(try await sleeper.next { $0.topic == "skyframe/v1/frame/pin-1/0" }.retain)
+
+    try device.client.publish("skyframe/v1/watch/pin-1", payload: [], qos: 1, retain: true)
+    try await Task.sleep(for: .milliseconds(300))
+    _ = try? await device.next(timeout: .milliseconds(100)) { _ in true }
+    let quiet = (try? await device.next(timeout: .seconds(2)) { $0.topic.hasPrefix("skyframe/v1/frame/pin-1/") }) == nil
+    #expect(quiet)
+  }
+
+  @Test func aBadWatchIsAnsweredWithAnErrorFrame() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port, id: "pin-2")
+    try device.client.publish("skyframe/v1/watch/pin-2", payload: Array("91,0 @600".utf8), qos: 1, retain: true)
+    let frame = try #require(try await device.frames(1).first)
+    #expect(frame.status == .badRequest)
+    try device.client.publish("skyframe/v1/watch/pin-2", payload: [], qos: 1, retain: true)
+  }
+
+  @Test func watchesSurviveAGatewayRestart() async throws {
+    let harness = try await GatewayHarness.make { $0.watches.minimumSeconds = 1 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port, id: "pin-3")
+    try device.client.publish("skyframe/v1/watch/pin-3", payload: Array("Rome @1".utf8), qos: 1, retain: true)
+    #expect(try await device.frames(1).first?.name.string == "Rome")
+    try await harness.stop()
+    try await Task.sleep(for: .milliseconds(1_500))
+    // Drain whatever was pushed before the stop.
+    while (try? await device.next(timeout: .milliseconds(50)) { _ in true }) != nil {}
+    try await harness.start()
+    let pushed = try #require(try await device.frames(1, timeout: .seconds(10)).first)
+    #expect(pushed.name.string == "Rome")
+    try device.client.publish("skyframe/v1/watch/pin-3", payload: [], qos: 1, retain: true)
+  }
+}
