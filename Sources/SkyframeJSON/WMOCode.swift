@@ -2,6 +2,23 @@
 public enum WMOCode {
   public static func meaning(_ code: Int) -> String {
     switch code {
+    case 4: "smoke"
+    case 5: "haze"
+    case 6: "dust"
+    case 7: "blowing dust or sand"
+    case 8: "dust whirls"
+    case 10: "mist"
+    case 18: "squalls"
+    case 19: "tornado"
+    case 38: "blowing snow"
+    case 58: "drizzle and rain"
+    case 59: "heavy drizzle and rain"
+    case 68: "rain and snow"
+    case 69: "heavy rain and snow"
+    case 79: "ice pellets"
+    case 83: "rain and snow showers"
+    case 84: "heavy rain and snow showers"
+    case 97: "heavy thunderstorm"
     case 0: "clear sky"
     case 1: "mainly clear"
     case 2: "partly cloudy"

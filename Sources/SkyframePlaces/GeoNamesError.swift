@@ -14,7 +14,8 @@ public enum GeoNamesError: Error, Sendable, Equatable {
 
   public var path: String {
     switch self {
-    case .fileNotFound(let path), .notARegularFile(let path), .unreadable(let path, _), .empty(let path),
+    case .fileNotFound(let path), .notARegularFile(let path), .unreadable(let path, _),
+      .empty(let path),
       .malformed(let path, _, _, _), .noPlaces(let path, _, _):
       path
     }
@@ -29,7 +30,8 @@ extension GeoNamesError: CustomStringConvertible {
     case .unreadable(let path, let reason): "\(path): cannot be read: \(reason)"
     case .empty(let path): "\(path): empty file, expected GeoNames cities*.txt lines"
     case .malformed(let path, let problems, let malformedLines, let lines):
-      malformedDescription(path: path, problems: problems, malformedLines: malformedLines, lines: lines)
+      malformedDescription(
+        path: path, problems: problems, malformedLines: malformedLines, lines: lines)
     case .noPlaces(let path, let minimumPopulation, let lines):
       "\(path): none of \(lines) places has a population of at least \(minimumPopulation)"
     }
@@ -44,7 +46,8 @@ extension GeoNamesError: CustomStringConvertible {
       text += "; " + problems.dropFirst().map(\.description).joined(separator: "; ")
     }
     if malformedLines > problems.count { text += "; …" }
-    text += " (\(malformedLines) of \(lines) lines malformed; more than \(percent)% rejects the file)"
+    text +=
+      " (\(malformedLines) of \(lines) lines malformed; more than \(percent)% rejects the file)"
     return text
   }
 }

@@ -51,21 +51,29 @@ public final class GeoNamesIndex: Sendable {
   /// `minimumPopulation` people. Malformed lines are skipped and counted when they are at most
   /// `maximumMalformedFraction` of the non-blank lines; more, and the file is rejected with the
   /// first few line numbers and what is wrong with them.
-  public static func load(path: String, minimumPopulation: Int = 0) throws(GeoNamesError) -> GeoNamesIndex {
-    try load(path: path, minimumPopulation: minimumPopulation, chunkSize: GeoNamesParser.defaultChunkSize)
+  public static func load(path: String, minimumPopulation: Int = 0) throws(GeoNamesError)
+    -> GeoNamesIndex
+  {
+    try load(
+      path: path, minimumPopulation: minimumPopulation, chunkSize: GeoNamesParser.defaultChunkSize)
   }
 
   /// `load` reading `chunkSize` bytes at a time: tests cut lines across chunks with small sizes.
-  static func load(path: String, minimumPopulation: Int, chunkSize: Int) throws(GeoNamesError) -> GeoNamesIndex {
-    let parser = try GeoNamesParser.parse(path: path, minimumPopulation: minimumPopulation, chunkSize: chunkSize)
+  static func load(path: String, minimumPopulation: Int, chunkSize: Int) throws(GeoNamesError)
+    -> GeoNamesIndex
+  {
+    let parser = try GeoNamesParser.parse(
+      path: path, minimumPopulation: minimumPopulation, chunkSize: chunkSize)
     guard parser.lines > 0 else { throw .empty(path: path) }
     if Double(parser.malformedLines) > maximumMalformedFraction * Double(parser.lines) {
       throw .malformed(
-        path: path, problems: parser.problems, malformedLines: parser.malformedLines, lines: parser.lines)
+        path: path, problems: parser.problems, malformedLines: parser.malformedLines,
+        lines: parser.lines)
     }
     guard !parser.entries.isEmpty else {
       throw .noPlaces(
-        path: path, minimumPopulation: minimumPopulation, lines: parser.lines - parser.malformedLines)
+        path: path, minimumPopulation: minimumPopulation,
+        lines: parser.lines - parser.malformedLines)
     }
     return GeoNamesIndex(parser: parser)
   }
@@ -102,7 +110,8 @@ public final class GeoNamesIndex: Sendable {
   public func nearest(latitude: Double, longitude: Double, within maximumMetres: Double = 20_000)
     -> NearestPlace?
   {
-    guard latitude.isFinite, longitude.isFinite, (-90.0...90.0).contains(latitude), maximumMetres >= 0
+    guard latitude.isFinite, longitude.isFinite, (-90.0...90.0).contains(latitude),
+      maximumMetres >= 0
     else { return nil }
     let wrappedLongitude = longitude.remainder(dividingBy: 360)
     let query = UnitVector(latitude: latitude, longitude: wrappedLongitude)
@@ -112,16 +121,19 @@ public final class GeoNamesIndex: Sendable {
       points.withUnsafeBufferPointer { points in
         entries.withUnsafeBufferPointer { entries in
           while true {
-            let box = SearchBox(latitude: latitude, longitude: wrappedLongitude, radiusMetres: radius)
+            let box = SearchBox(
+              latitude: latitude, longitude: wrappedLongitude, radiusMetres: radius)
             for row in box.rows {
               let rowStart = row * Self.columns
               let columns = box.columns
               Self.scan(
-                cellStarts[rowStart + columns.lowerBound]..<cellStarts[rowStart + columns.upperBound + 1],
+                cellStarts[
+                  rowStart + columns.lowerBound]..<cellStarts[rowStart + columns.upperBound + 1],
                 from: query, points: points, entries: entries, best: &best)
               if let wrapped = box.wrappedColumns {
                 Self.scan(
-                  cellStarts[rowStart + wrapped.lowerBound]..<cellStarts[rowStart + wrapped.upperBound + 1],
+                  cellStarts[
+                    rowStart + wrapped.lowerBound]..<cellStarts[rowStart + wrapped.upperBound + 1],
                   from: query, points: points, entries: entries, best: &best)
               }
             }
@@ -140,10 +152,13 @@ public final class GeoNamesIndex: Sendable {
     guard best.index >= 0 else { return nil }
     let entry = entries[best.index]
     let distance = Self.haversineMetres(
-      fromLatitude: latitude, longitude: wrappedLongitude, toLatitude: entry.latitude, longitude: entry.longitude)
+      fromLatitude: latitude, longitude: wrappedLongitude, toLatitude: entry.latitude,
+      longitude: entry.longitude)
     guard distance <= maximumMetres else { return nil }
     let name = names.withUnsafeBufferPointer {
-      String(decoding: UnsafeBufferPointer(rebasing: $0[entry.nameStart..<entry.nameStart + entry.nameLength]), as: UTF8.self)
+      String(
+        decoding: UnsafeBufferPointer(
+          rebasing: $0[entry.nameStart..<entry.nameStart + entry.nameLength]), as: UTF8.self)
     }
     return NearestPlace(
       name: name, countryCode: Self.countryCode(entry.country), latitude: entry.latitude,
@@ -216,8 +231,11 @@ public final class GeoNamesIndex: Sendable {
       let angle = (radiusMetres + GeoNamesIndex.boxMarginMetres) / GeoNamesIndex.earthRadiusMetres
       let degrees = angle * 180 / .pi
       let reachesPole = latitude + degrees >= 90 || latitude - degrees <= -90
-      rows = GeoNamesIndex.row(max(-90, latitude - degrees))...GeoNamesIndex.row(min(90, latitude + degrees))
-      let halfWidth = reachesPole ? 180 : asin(min(1, sin(angle) / cos(latitude * .pi / 180))) * 180 / .pi
+      rows =
+        GeoNamesIndex.row(
+          max(-90, latitude - degrees))...GeoNamesIndex.row(min(90, latitude + degrees))
+      let halfWidth =
+        reachesPole ? 180 : asin(min(1, sin(angle) / cos(latitude * .pi / 180))) * 180 / .pi
       let first = Int((longitude - halfWidth + 180).rounded(.down))
       let last = Int((longitude + halfWidth + 180).rounded(.down))
       let columnCount = GeoNamesIndex.columns

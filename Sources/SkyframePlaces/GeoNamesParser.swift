@@ -257,7 +257,8 @@ struct GeoNamesParser {
       let magnitude = Double(mantissa) / powersOfTen[fractionDigits]
       return negative ? -magnitude : magnitude
     }
-    guard !bytes.isEmpty, bytes.count <= 64, let value = Double(String(decoding: bytes, as: UTF8.self)),
+    guard !bytes.isEmpty, bytes.count <= 64,
+      let value = Double(String(decoding: bytes, as: UTF8.self)),
       value.isFinite
     else { return nil }
     return value

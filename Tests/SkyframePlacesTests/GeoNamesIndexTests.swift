@@ -58,8 +58,11 @@ import Testing
     #expect(berlinToPotsdam > 26_000 && berlinToPotsdam < 28_000)
     let path = try directory.write("potsdam.txt", Cities.file([Cities.potsdam]))
     let potsdam = try GeoNamesIndex.load(path: path)
-    #expect(potsdam.nearest(latitude: 52.52437, longitude: 13.41053, within: berlinToPotsdam - 0.01) == nil)
-    let place = try #require(potsdam.nearest(latitude: 52.52437, longitude: 13.41053, within: berlinToPotsdam))
+    #expect(
+      potsdam.nearest(latitude: 52.52437, longitude: 13.41053, within: berlinToPotsdam - 0.01)
+        == nil)
+    let place = try #require(
+      potsdam.nearest(latitude: 52.52437, longitude: 13.41053, within: berlinToPotsdam))
     #expect(place.name == "Potsdam")
     #expect(place.distanceMetres == berlinToPotsdam)
   }
@@ -183,7 +186,8 @@ import Testing
     let path = try directory.write(
       "tie.txt",
       Cities.file([
-        CityLine(1, "First", "50.1", "8.6", "DE", 5_000), CityLine(2, "Second", "50.1", "8.6", "DE", 5_000),
+        CityLine(1, "First", "50.1", "8.6", "DE", 5_000),
+        CityLine(2, "Second", "50.1", "8.6", "DE", 5_000),
       ]))
     let index = try GeoNamesIndex.load(path: path)
     #expect(index.nearest(latitude: 50.11, longitude: 8.61)?.name == "First")
@@ -217,12 +221,18 @@ import Testing
       case 0:  // near a pole
         let pole: Double = Bool.random(using: &random) ? 90 : -90
         let offset = Double.random(in: 0...3, using: &random)
-        return (pole > 0 ? pole - offset : pole + offset, Double.random(in: -180...180, using: &random))
+        return (
+          pole > 0 ? pole - offset : pole + offset, Double.random(in: -180...180, using: &random)
+        )
       case 1:  // near the antimeridian
         let longitude = Double.random(in: 177...183, using: &random)
-        return (Double.random(in: -60...60, using: &random), longitude > 180 ? longitude - 360 : longitude)
+        return (
+          Double.random(in: -60...60, using: &random), longitude > 180 ? longitude - 360 : longitude
+        )
       case 2, 3:  // a dense patch
-        return (Double.random(in: 50...52, using: &random), Double.random(in: 7...10, using: &random))
+        return (
+          Double.random(in: 50...52, using: &random), Double.random(in: 7...10, using: &random)
+        )
       default:  // uniform on the sphere
         let z = Double.random(in: -1...1, using: &random)
         return (asin(z) * 180 / .pi, Double.random(in: -180..<180, using: &random))
@@ -236,7 +246,9 @@ import Testing
       } else {
         let position = randomPosition()
         places.append(
-          CityLine(id, "P\(id)", coordinate(position.latitude), coordinate(position.longitude), "XX", population))
+          CityLine(
+            id, "P\(id)", coordinate(position.latitude), coordinate(position.longitude), "XX",
+            population))
       }
     }
     let directory = try TemporaryDirectory()
@@ -251,13 +263,16 @@ import Testing
         // Right next to a place, where ties and buckets' edges matter.
         let place = places[Int.random(in: 0..<places.count, using: &random)]
         position = (
-          min(90, max(-90, Double(place.latitude)! + Double.random(in: -0.01...0.01, using: &random))),
+          min(
+            90, max(-90, Double(place.latitude)! + Double.random(in: -0.01...0.01, using: &random))),
           Double(place.longitude)! + Double.random(in: -0.01...0.01, using: &random)
         )
       }
       let maximum = maxima[Int.random(in: 0..<maxima.count, using: &random)]
-      let expected = linearNearest(places, latitude: position.latitude, longitude: position.longitude, within: maximum)
-      let actual = index.nearest(latitude: position.latitude, longitude: position.longitude, within: maximum)
+      let expected = linearNearest(
+        places, latitude: position.latitude, longitude: position.longitude, within: maximum)
+      let actual = index.nearest(
+        latitude: position.latitude, longitude: position.longitude, within: maximum)
       #expect(actual?.name == expected?.name, "query \(query) at \(position) within \(maximum)")
       if let actual, let expected {
         #expect(abs(actual.distanceMetres - expected.distanceMetres) < 1e-6)

@@ -35,7 +35,8 @@ import Testing
   @Test func emptyFile() throws {
     let path = try directory.write("cities.txt", "")
     #expect(try loadError(path) == .empty(path: path))
-    #expect(try loadError(path).description == "\(path): empty file, expected GeoNames cities*.txt lines")
+    #expect(
+      try loadError(path).description == "\(path): empty file, expected GeoNames cities*.txt lines")
     let blank = try directory.write("blank.txt", "\n\r\n\n")
     #expect(try loadError(blank) == .empty(path: blank))
   }
@@ -49,14 +50,18 @@ import Testing
     #expect(error == .malformed(path: path, problems: [problem], malformedLines: 1, lines: 4))
     #expect(
       error.description
-        == "\(path) line 3: latitude 'abc' is not a number (1 of 4 lines malformed; more than 2% rejects the file)")
+        == "\(path) line 3: latitude 'abc' is not a number (1 of 4 lines malformed; more than 2% rejects the file)"
+    )
   }
 
   @Test func tooFewColumnsNamesTheLineAndTheCount() throws {
-    let text = Cities.berlin.text + "\n" + "2852458\tPotsdam\tPotsdam\t\t52.39886\n" + Cities.paris.text + "\n"
+    let text =
+      Cities.berlin.text + "\n" + "2852458\tPotsdam\tPotsdam\t\t52.39886\n" + Cities.paris.text
+      + "\n"
     let path = try directory.write("cities.txt", text)
     let error = try loadError(path)
-    #expect(error.description.hasPrefix("\(path) line 2: expected 19 tab-separated columns, found 5 ("))
+    #expect(
+      error.description.hasPrefix("\(path) line 2: expected 19 tab-separated columns, found 5 ("))
   }
 
   @Test func everyKindOfProblemIsDescribed() throws {
@@ -76,18 +81,25 @@ import Testing
       let error = try loadError(path)
       #expect(error.description.hasPrefix("\(path) line 1: \(expected) ("), "\(error)")
     }
-    var population = CityLine(1, "A", "1", "2", "DE", 1).text.split(separator: "\t", omittingEmptySubsequences: false)
+    var population = CityLine(1, "A", "1", "2", "DE", 1).text.split(
+      separator: "\t", omittingEmptySubsequences: false)
     population[14] = "12x"
     let path = try directory.write("population.txt", population.joined(separator: "\t"))
-    #expect(try loadError(path).description.hasPrefix("\(path) line 1: population '12x' is not a whole number"))
+    #expect(
+      try loadError(path).description.hasPrefix(
+        "\(path) line 1: population '12x' is not a whole number"))
     var invalid = Data(CityLine(1, "AB", "1", "2", "DE", 1).text.utf8)
     invalid[invalid.firstIndex(of: UInt8(ascii: "B"))!] = 0xFF
     let invalidPath = try directory.write("utf8.txt", invalid)
-    #expect(try loadError(invalidPath).description.hasPrefix("\(invalidPath) line 1: name is not valid UTF-8"))
+    #expect(
+      try loadError(invalidPath).description.hasPrefix(
+        "\(invalidPath) line 1: name is not valid UTF-8"))
   }
 
   @Test func aFewMalformedLinesAreSkippedAndCounted() throws {
-    var lines = (0..<100).map { CityLine($0, "Place \($0)", "\(Double($0) / 10)", "\(Double($0) / 10)", "XX", $0).text }
+    var lines = (0..<100).map {
+      CityLine($0, "Place \($0)", "\(Double($0) / 10)", "\(Double($0) / 10)", "XX", $0).text
+    }
     lines.insert("this is not a GeoNames line", at: 41)
     lines.insert(CityLine(999, "Bad", "12", "east", "XX", 5).text, at: 77)
     let path = try directory.write("cities.txt", lines.joined(separator: "\n") + "\n")
@@ -96,13 +108,16 @@ import Testing
     #expect(index.skippedLines == 2)
     #expect(
       index.skippedLineProblems.map(\.description) == [
-        "line 42: expected 19 tab-separated columns, found 1", "line 78: longitude 'east' is not a number",
+        "line 42: expected 19 tab-separated columns, found 1",
+        "line 78: longitude 'east' is not a number",
       ])
     #expect(index.nearest(latitude: 5, longitude: 5)?.name == "Place 50")
   }
 
   @Test func manyMalformedLinesRejectTheFileQuotingTheFirstTen() throws {
-    let lines = (0..<100).map { $0 % 10 == 0 ? "garbage \($0)" : CityLine($0, "P", "1", "2", "XX", 1).text }
+    let lines = (0..<100).map {
+      $0 % 10 == 0 ? "garbage \($0)" : CityLine($0, "P", "1", "2", "XX", 1).text
+    }
     let path = try directory.write("cities.txt", lines.joined(separator: "\n"))
     let error = try loadError(path)
     guard case .malformed(_, let problems, let malformedLines, let total) = error else {
@@ -112,18 +127,21 @@ import Testing
     #expect(problems.map(\.line) == [1, 11, 21, 31, 41, 51, 61, 71, 81, 91])
     #expect(malformedLines == 10)
     #expect(total == 100)
-    #expect(error.description.hasSuffix("(10 of 100 lines malformed; more than 2% rejects the file)"))
+    #expect(
+      error.description.hasSuffix("(10 of 100 lines malformed; more than 2% rejects the file)"))
   }
 
   @Test func notAGeoNamesFileAtAll() throws {
     let path = try directory.write("worldcities.csv", "city,lat,lng\nBerlin,52.52,13.40\n")
     #expect(
-      try loadError(path).description.hasPrefix("\(path) line 1: expected 19 tab-separated columns, found 1"))
+      try loadError(path).description.hasPrefix(
+        "\(path) line 1: expected 19 tab-separated columns, found 1"))
   }
 
   @Test func byteOrderMarkCarriageReturnsBlankLinesAndNoFinalNewline() throws {
     let text =
-      "\u{FEFF}" + Cities.zurich.text + "\r\n\r\n" + Cities.tokyo.text + "\r\n\n" + Cities.saoPaulo.text
+      "\u{FEFF}" + Cities.zurich.text + "\r\n\r\n" + Cities.tokyo.text + "\r\n\n"
+      + Cities.saoPaulo.text
     let path = try directory.write("cities.txt", text)
     let index = try GeoNamesIndex.load(path: path)
     #expect(index.count == 3)
@@ -135,7 +153,9 @@ import Testing
   }
 
   @Test func lineNumbersCountBlankLines() throws {
-    let text = "\n" + Cities.berlin.text + "\n\n" + "broken\n" + (0..<60).map { _ in Cities.paris.text + "\n" }.joined()
+    let text =
+      "\n" + Cities.berlin.text + "\n\n" + "broken\n"
+      + (0..<60).map { _ in Cities.paris.text + "\n" }.joined()
     let path = try directory.write("cities.txt", text)
     let index = try GeoNamesIndex.load(path: path)
     #expect(index.skippedLineProblems.map(\.line) == [4])
@@ -155,7 +175,10 @@ import Testing
 
   @Test func decimalsParseLikeDouble() {
     var random = SeededRandom(seed: 42)
-    var texts = ["0", "-0", "+1.5", "52.52437", "-179.99999", "180", "90.000000000000000001", "1e2", ".5", "5."]
+    var texts = [
+      "0", "-0", "+1.5", "52.52437", "-179.99999", "180", "90.000000000000000001", "1e2", ".5",
+      "5.",
+    ]
     for _ in 0..<2_000 {
       let value = Double.random(in: -180...180, using: &random)
       texts.append(String(format: "%.\(Int.random(in: 0...12, using: &random))f", value))
@@ -165,7 +188,9 @@ import Testing
       #expect(parsed == Double(text), "\(text)")
     }
     for bad in ["", "-", ".", "1.2.3", "1,5", " 1", "inf", "nan", "0x"] {
-      #expect(Array(bad.utf8).withUnsafeBufferPointer { GeoNamesParser.parseDecimal($0) } == nil, "\(bad)")
+      #expect(
+        Array(bad.utf8).withUnsafeBufferPointer { GeoNamesParser.parseDecimal($0) } == nil, "\(bad)"
+      )
     }
   }
 }
