@@ -26,7 +26,9 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-    .package(url: "https://github.com/apple/swift-configuration", from: "1.4.0", traits: [.defaults, "YAML"]),
+    .package(
+      url: "https://github.com/apple/swift-configuration", from: "1.4.0",
+      traits: [.defaults, "YAML"]),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
@@ -57,7 +59,9 @@ let package = Package(
     // Location resolved offline: the nearest named place to a position, from a GeoNames file.
     .target(name: "SkyframePlaces", swiftSettings: strict),
     // Frames and requests as JSON and as text for people: the CLI, the debug mirror, the vectors.
-    .target(name: "SkyframeJSON", dependencies: ["SkyframeCodec"], swiftSettings: strict),
+    .target(
+      name: "SkyframeJSON", dependencies: ["SkyframeCodec", "SkyframeWeather"],
+      swiftSettings: strict),
     // The gateway: routing, cache and coalescing, named locations, configuration.
     .target(
       name: "SkyframeGateway",
@@ -95,20 +99,23 @@ let package = Package(
     .testTarget(
       name: "SkyframeWeatherTests", dependencies: ["SkyframeWeather"], swiftSettings: strict),
     .testTarget(
-      name: "SkyframeJSONTests", dependencies: ["SkyframeJSON"], swiftSettings: strict),
+      name: "SkyframeJSONTests", dependencies: ["SkyframeJSON", "SkyframeWeather"],
+      swiftSettings: strict),
     .testTarget(
       name: "SkyframeMQTTTests", dependencies: ["SkyframeMQTT", "SkyframeTestSupport"],
       swiftSettings: strict),
     .testTarget(
       name: "SkyframeProvidersTests", dependencies: ["SkyframeProviders", "SkyframeTestSupport"],
       swiftSettings: strict),
-    .testTarget(name: "SkyframePlacesTests", dependencies: ["SkyframePlaces"], swiftSettings: strict),
+    .testTarget(
+      name: "SkyframePlacesTests", dependencies: ["SkyframePlaces"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeGatewayTests",
       dependencies: ["SkyframeGateway", "SkyframeTestSupport", "SkyframeJSON"],
       swiftSettings: strict),
     .testTarget(
-      name: "skyframeTests", dependencies: ["skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeTestSupport"],
+      name: "skyframeTests",
+      dependencies: ["skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeTestSupport"],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

@@ -3,14 +3,16 @@ import PackageDescription
 
 // The benchmarks live in their own package so that building Skyframe never builds the harness.
 // The root package's identity is the name of the folder it was cloned into.
-let root = Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "skyframe"
+let root =
+  Context.packageDirectory.split(separator: "/").dropLast().last.map(String.init) ?? "skyframe"
 
 let package = Package(
   name: "SkyframeBenchmarks",
   platforms: [.macOS(.v15)],
   dependencies: [
     .package(path: ".."),
-    .package(url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    .package(
+      url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
   ],
   targets: [
     .executableTarget(

@@ -23,7 +23,10 @@ let benchmarks: @Sendable () -> Void = {
   let frameBytes = try! frame.encoded()
   let textRequest = Array("#42 Berlin,DE;52.52,13.41;-33.8688,151.2093".utf8)
   let binaryRequest = try! BinaryRequest.encoded(
-    DeviceRequest(id: 7, body: .locations(LocationList([.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))]))))
+    DeviceRequest(
+      id: 7,
+      body: .locations(
+        LocationList([.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))]))))
 
   // The floor: moving a frame's worth of bytes from one buffer to another.
   Benchmark("Baseline_copy_frame") { benchmark in
@@ -122,7 +125,8 @@ let benchmarks: @Sendable () -> Void = {
     let path = RequestPath(
       configuration: benchConfiguration, provider: FixedForecast(forecast: forecast), sink: sink,
       logger: Logger(label: "bench"), now: { Fixtures.now })
-    let message = MQTTMessage(topic: "skyframe/v1/req/esp32-kitchen", payload: Array("#42 52.52,13.41".utf8))
+    let message = MQTTMessage(
+      topic: "skyframe/v1/req/esp32-kitchen", payload: Array("#42 52.52,13.41".utf8))
     await path.handle(message)  // fills the cache
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
@@ -188,7 +192,9 @@ struct FixedForecast: WeatherProvider {
   func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
     points.map { _ in forecast }
   }
-  func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? { nil }
+  func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? {
+    nil
+  }
 }
 
 /// A broker stand-in that reads each frame's status byte and drops the frame.
@@ -197,7 +203,8 @@ final class DroppingSink: FrameSink, @unchecked Sendable {
   var count = 0
 
   func publish(
-    _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, correlationData: [UInt8]?
+    _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool,
+    correlationData: [UInt8]?
   ) throws(MQTTError) {
     precondition(payload.count == WeatherFrame.size && payload[3] == 0, "an ok frame")
     count += 1

@@ -43,12 +43,15 @@ public enum CRC32 {
   }
 
   static func nibbleWise(_ start: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
-    let table: (UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
-      UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32) = (
-      0x0000_0000, 0x1DB7_1064, 0x3B6E_20C8, 0x26D9_30AC, 0x76DC_4190, 0x6B6B_51F4,
-      0x4DB2_6158, 0x5005_713C, 0xEDB8_8320, 0xF00F_9344, 0xD6D6_A3E8, 0xCB61_B38C,
-      0x9B64_C2B0, 0x86D3_D2D4, 0xA00A_E278, 0xBDBD_F21C
-    )
+    let table:
+      (
+        UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32,
+        UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32, UInt32
+      ) = (
+        0x0000_0000, 0x1DB7_1064, 0x3B6E_20C8, 0x26D9_30AC, 0x76DC_4190, 0x6B6B_51F4,
+        0x4DB2_6158, 0x5005_713C, 0xEDB8_8320, 0xF00F_9344, 0xD6D6_A3E8, 0xCB61_B38C,
+        0x9B64_C2B0, 0x86D3_D2D4, 0xA00A_E278, 0xBDBD_F21C
+      )
     func entry(_ index: UInt32) -> UInt32 {
       withUnsafeBytes(of: table) { $0.load(fromByteOffset: Int(index) &* 4, as: UInt32.self) }
     }
@@ -92,14 +95,21 @@ public enum CRC32 {
       var offset = 0
       let count = bytes.count
       while count &- offset >= 16 {
-        let first = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ crc
-        let second = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 4, as: UInt32.self))
-        let third = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt32.self))
-        let fourth = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 12, as: UInt32.self))
-        let a = entry(15, first, 0) ^ entry(14, first, 8) ^ entry(13, first, 16) ^ entry(12, first, 24)
-        let b = entry(11, second, 0) ^ entry(10, second, 8) ^ entry(9, second, 16) ^ entry(8, second, 24)
+        let first =
+          UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) ^ crc
+        let second = UInt32(
+          littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 4, as: UInt32.self))
+        let third = UInt32(
+          littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 8, as: UInt32.self))
+        let fourth = UInt32(
+          littleEndian: bytes.loadUnaligned(fromByteOffset: offset &+ 12, as: UInt32.self))
+        let a =
+          entry(15, first, 0) ^ entry(14, first, 8) ^ entry(13, first, 16) ^ entry(12, first, 24)
+        let b =
+          entry(11, second, 0) ^ entry(10, second, 8) ^ entry(9, second, 16) ^ entry(8, second, 24)
         let c = entry(7, third, 0) ^ entry(6, third, 8) ^ entry(5, third, 16) ^ entry(4, third, 24)
-        let d = entry(3, fourth, 0) ^ entry(2, fourth, 8) ^ entry(1, fourth, 16) ^ entry(0, fourth, 24)
+        let d =
+          entry(3, fourth, 0) ^ entry(2, fourth, 8) ^ entry(1, fourth, 16) ^ entry(0, fourth, 24)
         crc = (a ^ b) ^ (c ^ d)
         offset &+= 16
       }

@@ -26,7 +26,8 @@ public struct DeviceRequest: Sendable, Equatable {
   /// anything else text. Allocates nothing.
   ///
   /// - Parameter maximumLocations: more places than this (at most 16) is `tooManyLocations`.
-  public init(parsing bytes: UnsafeRawBufferPointer, maximumLocations: Int = 7) throws(RequestError) {
+  public init(parsing bytes: UnsafeRawBufferPointer, maximumLocations: Int = 7) throws(RequestError)
+  {
     if BinaryRequest.looksBinary(bytes) {
       self = try BinaryRequest.decode(bytes)
     } else {

@@ -91,10 +91,13 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
   }
 
   /// Calls `body` with the text's bytes.
-  public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+  public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R
+  {
     var result: Result<R, E>?
     withUnsafeBytes(of: storage) { raw in
-      do throws(E) { result = .success(try body(UnsafeRawBufferPointer(rebasing: raw[0..<count]))) } catch {
+      do throws(E) {
+        result = .success(try body(UnsafeRawBufferPointer(rebasing: raw[0..<count])))
+      } catch {
         result = .failure(error)
       }
     }

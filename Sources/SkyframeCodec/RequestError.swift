@@ -46,7 +46,8 @@ extension RequestError: CustomStringConvertible {
     case .badRequestID(let offset):
       "bad request id at byte \(offset): expected '#' then 0-65535 and a space"
     case .emptyLocation(let slot): "location \(slot) is empty"
-    case .badNumber(let slot): "location \(slot): coordinates must be two decimal numbers like 52.52,13.41"
+    case .badNumber(let slot):
+      "location \(slot): coordinates must be two decimal numbers like 52.52,13.41"
     case .latitudeOutOfRange(let slot): "location \(slot): latitude outside -90...90"
     case .longitudeOutOfRange(let slot): "location \(slot): longitude outside -180...180"
     case .nameTooLong(let slot, let bytes):

@@ -70,7 +70,8 @@ enum TextRequestParser {
 
   /// The length of the well-formed UTF-8 sequence at `index` (Unicode table 3-7), or the offset
   /// of the first byte that breaks it.
-  static func utf8SequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int) throws(RequestError)
+  static func utf8SequenceLength(_ bytes: UnsafeRawBufferPointer, at index: Int)
+    throws(RequestError)
     -> Int
   {
     let lead = bytes[index]
@@ -79,12 +80,20 @@ enum TextRequestParser {
     var high: UInt8 = 0xBF
     switch lead {
     case 0xC2...0xDF: length = 2
-    case 0xE0: length = 3; low = 0xA0
+    case 0xE0:
+      length = 3
+      low = 0xA0
     case 0xE1...0xEC, 0xEE...0xEF: length = 3
-    case 0xED: length = 3; high = 0x9F
-    case 0xF0: length = 4; low = 0x90
+    case 0xED:
+      length = 3
+      high = 0x9F
+    case 0xF0:
+      length = 4
+      low = 0x90
     case 0xF1...0xF3: length = 4
-    case 0xF4: length = 4; high = 0x8F
+    case 0xF4:
+      length = 4
+      high = 0x8F
     default: throw .invalidUTF8(offset: index)
     }
     for continuation in 1..<length {
@@ -135,7 +144,8 @@ enum TextRequestParser {
     }
   }
 
-  static func location(_ bytes: UnsafeRawBufferPointer, _ span: Span, slot: Int) throws(RequestError)
+  static func location(_ bytes: UnsafeRawBufferPointer, _ span: Span, slot: Int)
+    throws(RequestError)
     -> LocationQuery
   {
     guard span.start < span.end else { throw .emptyLocation(slot: slot) }
@@ -167,11 +177,13 @@ enum TextRequestParser {
     var country: CountryCode?
     if comma < span.end {
       let code = trimmed(bytes, comma + 1, span.end)
-      guard code.end - code.start == 2, let parsed = CountryCode(bytes[code.start], bytes[code.start + 1])
+      guard code.end - code.start == 2,
+        let parsed = CountryCode(bytes[code.start], bytes[code.start + 1])
       else { throw .badCountryCode(slot: slot) }
       country = parsed
     }
-    let name = PlaceName(checkedBytes: UnsafeRawBufferPointer(rebasing: bytes[first.start..<first.end]))
+    let name = PlaceName(
+      checkedBytes: UnsafeRawBufferPointer(rebasing: bytes[first.start..<first.end]))
     return .place(name, country: country)
   }
 

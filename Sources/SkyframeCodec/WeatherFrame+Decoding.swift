@@ -9,7 +9,8 @@ extension WeatherFrame {
     guard bytes[2] == Self.version else { throw .unsupportedVersion(bytes[2]) }
     let input = FrameReader(base: bytes)
     let stored = input.u32(.crc)
-    let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<FrameField.crc.offset]))
+    let computed = CRC32.checksum(
+      UnsafeRawBufferPointer(rebasing: bytes[0..<FrameField.crc.offset]))
     guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
 
     self.init()
@@ -18,11 +19,12 @@ extension WeatherFrame {
     slotIndex = input.u8(.slotIndex)
     slotCount = input.u8(.slotCount)
     service = WeatherService(rawValue: input.u8(.service))
-    isDay = switch input.u8(.isDay) {
-    case 0: false
-    case 1: true
-    default: nil
-    }
+    isDay =
+      switch input.u8(.isDay) {
+      case 0: false
+      case 1: true
+      default: nil
+      }
     sun = SunState(rawValue: input.u8(.sun))
     hourlyStepHours = input.u8(.hourlyStep)
     latitude = present(input.i32(.latitude))
@@ -93,10 +95,12 @@ struct FrameReader {
     base.loadUnaligned(fromByteOffset: field.offset &+ index, as: UInt8.self)
   }
   @inline(__always) func u16(_ field: FrameField, _ index: Int = 0) -> UInt16 {
-    UInt16(littleEndian: base.loadUnaligned(fromByteOffset: field.offset &+ index &* 2, as: UInt16.self))
+    UInt16(
+      littleEndian: base.loadUnaligned(fromByteOffset: field.offset &+ index &* 2, as: UInt16.self))
   }
   @inline(__always) func i16(_ field: FrameField, _ index: Int = 0) -> Int16 {
-    Int16(littleEndian: base.loadUnaligned(fromByteOffset: field.offset &+ index &* 2, as: Int16.self))
+    Int16(
+      littleEndian: base.loadUnaligned(fromByteOffset: field.offset &+ index &* 2, as: Int16.self))
   }
   @inline(__always) func u32(_ field: FrameField) -> UInt32 {
     UInt32(littleEndian: base.loadUnaligned(fromByteOffset: field.offset, as: UInt32.self))

@@ -118,10 +118,12 @@ struct FrameWriter {
     base.storeBytes(of: value, toByteOffset: field.offset &+ index, as: UInt8.self)
   }
   @inline(__always) func u16(_ value: UInt16, _ field: FrameField, _ index: Int = 0) {
-    base.storeBytes(of: value.littleEndian, toByteOffset: field.offset &+ index &* 2, as: UInt16.self)
+    base.storeBytes(
+      of: value.littleEndian, toByteOffset: field.offset &+ index &* 2, as: UInt16.self)
   }
   @inline(__always) func i16(_ value: Int16, _ field: FrameField, _ index: Int = 0) {
-    base.storeBytes(of: value.littleEndian, toByteOffset: field.offset &+ index &* 2, as: Int16.self)
+    base.storeBytes(
+      of: value.littleEndian, toByteOffset: field.offset &+ index &* 2, as: Int16.self)
   }
   @inline(__always) func u32(_ value: UInt32, _ field: FrameField) {
     base.storeBytes(of: value.littleEndian, toByteOffset: field.offset, as: UInt32.self)

@@ -6,7 +6,8 @@ extension WeatherFrame {
   ///
   /// - Precondition: `frame` holds an encoded frame (at least 192 bytes).
   public static func rewrite(
-    _ frame: UnsafeMutableRawBufferPointer, status: FrameStatus, requestID: UInt16, slotIndex: UInt8,
+    _ frame: UnsafeMutableRawBufferPointer, status: FrameStatus, requestID: UInt16,
+    slotIndex: UInt8,
     slotCount: UInt8, latitude: Int32?, longitude: Int32?, name: FrameName, country: CountryCode?
   ) {
     precondition(frame.count >= size, "a frame has 192 bytes")

@@ -93,7 +93,9 @@ public struct WeatherFrame: Sendable, Equatable {
     /// Chance of precipitation, %.
     public var precipitationProbability: UInt8?
 
-    public init(temperature: Int16? = nil, weatherCode: UInt8? = nil, precipitationProbability: UInt8? = nil) {
+    public init(
+      temperature: Int16? = nil, weatherCode: UInt8? = nil, precipitationProbability: UInt8? = nil
+    ) {
       self.temperature = temperature
       self.weatherCode = weatherCode
       self.precipitationProbability = precipitationProbability

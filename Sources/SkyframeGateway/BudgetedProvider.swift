@@ -19,7 +19,8 @@ struct BudgetedProvider: WeatherProvider {
     guard budget.take(calls) else {
       let limits = budget.limits
       throw .rateLimited(
-        "\(name) call budget spent (\(limits.perMinute) a minute, \(limits.perDay) a day): no call sent")
+        "\(name) call budget spent (\(limits.perMinute) a minute, \(limits.perDay) a day): no call sent"
+      )
     }
   }
 

@@ -19,7 +19,8 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     let shown = value.map { "'\($0)'" } ?? "nothing"
-    return "\(key) (env \(Self.environmentName(of: key))): \(shown) is not allowed; expected \(allowed)"
+    return
+      "\(key) (env \(Self.environmentName(of: key))): \(shown) is not allowed; expected \(allowed)"
   }
 }
 

@@ -27,7 +27,9 @@ final class DeviceRateLimiter: Sendable {
         return true
       }
       // Old windows are dropped when a new minute starts, so the table holds only this minute's devices.
-      if let any = windows.first, any.value.minute != minute { windows.removeAll(keepingCapacity: true) }
+      if let any = windows.first, any.value.minute != minute {
+        windows.removeAll(keepingCapacity: true)
+      }
       windows[device] = Window(minute: minute, requests: 1)
       return true
     }

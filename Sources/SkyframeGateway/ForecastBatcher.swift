@@ -51,18 +51,23 @@ final class ForecastBatcher: Sendable {
         let chunk = Array(waiters[start..<min(start + size, waiters.count)])
         group.addTask {
           let answers = await Self.fetch(chunk.map(\.point), from: self.provider)
-          for (waiter, answer) in zip(chunk, answers) { waiter.continuation.resume(returning: answer) }
+          for (waiter, answer) in zip(chunk, answers) {
+            waiter.continuation.resume(returning: answer)
+          }
         }
       }
     }
   }
 
   /// One answer per point, in order: the forecasts, or the one failure for all of them.
-  private static func fetch(_ points: [GeoPoint], from provider: any WeatherProvider) async -> [Answer] {
+  private static func fetch(_ points: [GeoPoint], from provider: any WeatherProvider) async
+    -> [Answer]
+  {
     do throws(ProviderError) {
       let forecasts = try await provider.forecasts(for: points)
       guard forecasts.count == points.count else {
-        let failure = ProviderError.malformed("\(forecasts.count) forecasts for \(points.count) points")
+        let failure = ProviderError.malformed(
+          "\(forecasts.count) forecasts for \(points.count) points")
         return points.map { _ in .failure(failure) }
       }
       return forecasts.map { .success($0) }

@@ -4,7 +4,8 @@ import SkyframeMQTT
 /// here without a network.
 public protocol FrameSink: Sendable {
   func publish(
-    _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool, correlationData: [UInt8]?
+    _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool,
+    correlationData: [UInt8]?
   ) throws(MQTTError)
 }
 

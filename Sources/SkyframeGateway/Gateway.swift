@@ -42,12 +42,16 @@ public final class Gateway: Service, Sendable {
       })
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
     desk = WeatherDesk(
-      settings: WeatherDesk.Settings(provider: OpenMeteoProvider(configuration: .init(), httpClient: httpClient, logger: logger), cache: configuration.cache),
+      settings: WeatherDesk.Settings(
+        provider: OpenMeteoProvider(configuration: .init(), httpClient: httpClient, logger: logger),
+        cache: configuration.cache),
       now: now, logger: logger)
     handler = RequestHandler(
-      settings: Self.handlerSettings(configuration), desk: desk, sink: client, logger: logger, now: now)
+      settings: Self.handlerSettings(configuration), desk: desk, sink: client, logger: logger,
+      now: now)
     locations = NamedLocationPublisher(
-      locations: configuration.locations, handler: handler, topics: configuration.topics, logger: logger)
+      locations: configuration.locations, handler: handler, topics: configuration.topics,
+      logger: logger)
     watches = WatchScheduler(handler: handler, configuration: configuration, logger: logger)
     desk.update(deskSettings(configuration))
   }
@@ -65,10 +69,12 @@ public final class Gateway: Service, Sendable {
       switch name {
       case .openMeteo:
         inner = OpenMeteoProvider(
-          configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger)
+          configuration: configuration.openMeteoConfiguration, httpClient: httpClient,
+          logger: logger)
       case .openWeatherMap:
         guard let settings = configuration.openWeatherMapConfiguration else { return nil }
-        inner = OpenWeatherMapProvider(configuration: settings, httpClient: httpClient, logger: logger)
+        inner = OpenWeatherMapProvider(
+          configuration: settings, httpClient: httpClient, logger: logger)
       case .weatherAPI:
         guard let settings = configuration.weatherAPIConfiguration else { return nil }
         inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
@@ -76,7 +82,9 @@ public final class Gateway: Service, Sendable {
       return BudgetedProvider(inner: inner, budget: budgets[name]!, name: name.rawValue)
     }
     for name in configuration.weather.order {
-      if let provider = provider(name) { services.append(ForecastBatcher(provider: provider, window: window)) }
+      if let provider = provider(name) {
+        services.append(ForecastBatcher(provider: provider, window: window))
+      }
     }
     if services.isEmpty, let fallback = provider(.openMeteo) {
       services.append(ForecastBatcher(provider: fallback, window: window))
@@ -88,16 +96,19 @@ public final class Gateway: Service, Sendable {
       if let owm = provider(.openWeatherMap) { reverse = .service(owm) }
     case .geonames:
       if let index = geonamesIndex(configuration) {
-        reverse = .geonames(index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+        reverse = .geonames(
+          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
       }
     case .auto:
       if let owm = provider(.openWeatherMap) {
         reverse = .service(owm)
       } else if let index = geonamesIndex(configuration) {
-        reverse = .geonames(index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+        reverse = .geonames(
+          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
       }
     }
-    return WeatherDesk.Settings(services: services, reverseGeocoder: reverse, cache: configuration.cache)
+    return WeatherDesk.Settings(
+      services: services, reverseGeocoder: reverse, cache: configuration.cache)
   }
 
   /// The GeoNames index for the configured file, loaded once per path.
@@ -110,7 +121,8 @@ public final class Gateway: Service, Sendable {
       logger.info("loaded place names", metadata: ["file": "\(path)", "places": "\(index.count)"])
       return index
     } catch {
-      logger.error("cannot use the GeoNames file, positions keep their coordinates as names: \(error)")
+      logger.error(
+        "cannot use the GeoNames file, positions keep their coordinates as names: \(error)")
       return nil
     }
   }
@@ -175,7 +187,8 @@ public final class Gateway: Service, Sendable {
           }
           locations.publishAllSoon()
         case .disconnected(let code):
-          logger.warning("disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
+          logger.warning(
+            "disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
         case .message(let message):
           if topics.device(inWatchTopic: message.topic) != nil {
             watches.receive(message)

@@ -37,7 +37,9 @@ extension GatewayConfiguration {
     mqtt.host = keys.text("mqtt.host") ?? mqtt.host
     mqtt.port = keys.integer("mqtt.port", mqtt.port, 1...65_535, "a TCP port 1-65535")
     mqtt.clientID = keys.text("mqtt.client-id") ?? mqtt.clientID
-    if !(1...23).contains(mqtt.clientID.utf8.count) || !mqtt.clientID.allSatisfy(Self.isIdentifierCharacter) {
+    if !(1...23).contains(mqtt.clientID.utf8.count)
+      || !mqtt.clientID.allSatisfy(Self.isIdentifierCharacter)
+    {
       keys.fail("mqtt.client-id", mqtt.clientID, "1-23 characters of a-z, A-Z, 0-9, '-', '_'")
     }
     mqtt.username = keys.text("mqtt.username")
@@ -57,11 +59,15 @@ extension GatewayConfiguration {
     mqtt.certFile = keys.existingFile("mqtt.tls.cert-file")
     mqtt.keyFile = keys.existingFile("mqtt.tls.key-file")
     if (mqtt.certFile == nil) != (mqtt.keyFile == nil) {
-      keys.fail("mqtt.tls.key-file", mqtt.keyFile, "a client key and a client certificate together, or neither")
+      keys.fail(
+        "mqtt.tls.key-file", mqtt.keyFile,
+        "a client key and a client certificate together, or neither")
     }
 
     topics.base = keys.text("topics.base") ?? topics.base
-    if topics.base.isEmpty || topics.base.contains(where: { "+#".contains($0) }) || topics.base.hasSuffix("/") {
+    if topics.base.isEmpty || topics.base.contains(where: { "+#".contains($0) })
+      || topics.base.hasSuffix("/")
+    {
       keys.fail("topics.base", topics.base, "a topic without wildcards or a trailing '/'")
     }
     topics.responsePrefix = keys.text("topics.response-prefix") ?? "\(topics.base)/v1/"
@@ -72,7 +78,8 @@ extension GatewayConfiguration {
     openMeteo.timeoutSeconds = keys.integer(
       "open-meteo.timeout-seconds", openMeteo.timeoutSeconds, 1...120, "seconds, 1-120")
     openMeteo.apiKey = keys.text("open-meteo.api-key", secret: true)
-    openMeteo.batchSize = keys.integer("open-meteo.batch-size", openMeteo.batchSize, 1...100, "1-100 points per call")
+    openMeteo.batchSize = keys.integer(
+      "open-meteo.batch-size", openMeteo.batchSize, 1...100, "1-100 points per call")
     openMeteo.budget = keys.budget("open-meteo", openMeteo.budget)
 
     openWeatherMap.apiKey = keys.secretFromValueOrFile("openweathermap.api-key")
@@ -107,9 +114,13 @@ extension GatewayConfiguration {
     for service in weather.order {
       switch service {
       case .openWeatherMap where openWeatherMap.apiKey == nil:
-        keys.fail("openweathermap.api-key", nil, "an API key, since weather.service or weather.fallback names openweathermap")
+        keys.fail(
+          "openweathermap.api-key", nil,
+          "an API key, since weather.service or weather.fallback names openweathermap")
       case .weatherAPI where weatherAPI.apiKey == nil:
-        keys.fail("weatherapi.api-key", nil, "an API key, since weather.service or weather.fallback names weatherapi")
+        keys.fail(
+          "weatherapi.api-key", nil,
+          "an API key, since weather.service or weather.fallback names weatherapi")
       default: break
       }
     }
@@ -125,10 +136,14 @@ extension GatewayConfiguration {
     places.geonamesMaximumKilometres = keys.number(
       "places.geonames-max-km", places.geonamesMaximumKilometres, 0.1...500, "kilometres, 0.1-500")
     if places.reverseGeocoding == .geonames, places.geonamesFile == nil {
-      keys.fail("places.geonames-file", nil, "a GeoNames cities file, since places.reverse-geocoding is geonames")
+      keys.fail(
+        "places.geonames-file", nil,
+        "a GeoNames cities file, since places.reverse-geocoding is geonames")
     }
     if places.reverseGeocoding == .openWeatherMap, openWeatherMap.apiKey == nil {
-      keys.fail("openweathermap.api-key", nil, "an API key, since places.reverse-geocoding is openweathermap")
+      keys.fail(
+        "openweathermap.api-key", nil,
+        "an API key, since places.reverse-geocoding is openweathermap")
     }
 
     watches.defaultSeconds = keys.integer(
@@ -138,12 +153,15 @@ extension GatewayConfiguration {
     watches.maximumWatches = keys.integer(
       "watches.maximum", watches.maximumWatches, 0...1_000_000, "0-1000000 watches")
 
-    cache.ttlSeconds = keys.integer("cache.ttl-seconds", cache.ttlSeconds, 1...86_400, "seconds, 1-86400")
-    cache.gridDegrees = keys.number("cache.grid-degrees", cache.gridDegrees, 0.0001...1, "degrees, 0.0001-1")
+    cache.ttlSeconds = keys.integer(
+      "cache.ttl-seconds", cache.ttlSeconds, 1...86_400, "seconds, 1-86400")
+    cache.gridDegrees = keys.number(
+      "cache.grid-degrees", cache.gridDegrees, 0.0001...1, "degrees, 0.0001-1")
     cache.staleSeconds = keys.integer(
       "cache.stale-seconds", cache.staleSeconds, 0...604_800, "seconds, 0-604800")
     cache.geocodingTTLSeconds = keys.integer(
-      "cache.geocoding-ttl-seconds", cache.geocodingTTLSeconds, 60...2_592_000, "seconds, 60-2592000")
+      "cache.geocoding-ttl-seconds", cache.geocodingTTLSeconds, 60...2_592_000,
+      "seconds, 60-2592000")
 
     requests.maximumLocations = keys.integer(
       "requests.max-locations", requests.maximumLocations, 1...16, "1-16 places per request")
@@ -163,7 +181,8 @@ extension GatewayConfiguration {
     var result: [NamedLocation] = []
     for name in names {
       let key = "locations.\(name)"
-      guard (1...32).contains(name.utf8.count), name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }),
+      guard (1...32).contains(name.utf8.count),
+        name.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }),
         name != "names"
       else {
         keys.fail("locations.names", name, "names of 1-32 characters a-z, 0-9 and '-'")
@@ -197,7 +216,8 @@ extension GatewayConfiguration {
   }
 
   static func isIdentifierCharacter(_ character: Character) -> Bool {
-    character.isASCII && (character.isLetter || character.isNumber || character == "-" || character == "_")
+    character.isASCII
+      && (character.isLetter || character.isNumber || character == "-" || character == "_")
   }
 }
 
@@ -218,7 +238,9 @@ struct KeyReader {
     return value
   }
 
-  mutating func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String) -> Int {
+  mutating func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String)
+    -> Int
+  {
     guard let text = text(key) else { return current }
     guard let value = Int(text), range.contains(value) else {
       fail(key, text, allowed)
@@ -227,11 +249,15 @@ struct KeyReader {
     return value
   }
 
-  mutating func number(_ key: String, _ current: Double, _ range: ClosedRange<Double>, _ allowed: String) -> Double {
+  mutating func number(
+    _ key: String, _ current: Double, _ range: ClosedRange<Double>, _ allowed: String
+  ) -> Double {
     optionalNumber(key, range, allowed) ?? current
   }
 
-  mutating func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String) -> Double? {
+  mutating func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String)
+    -> Double?
+  {
     guard let text = text(key) else { return nil }
     guard let value = Double(text), value.isFinite, range.contains(value) else {
       fail(key, text, allowed)
@@ -276,19 +302,24 @@ struct KeyReader {
     if let value = text(key, secret: true) { return value }
     guard let path = text(key + "-file") else { return nil }
     do {
-      return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+      return try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(
+        in: .whitespacesAndNewlines)
     } catch {
       fail(key + "-file", path, "a readable file holding the secret")
       return nil
     }
   }
 
-  mutating func budget(_ service: String, _ current: GatewayConfiguration.Budget) -> GatewayConfiguration.Budget {
+  mutating func budget(_ service: String, _ current: GatewayConfiguration.Budget)
+    -> GatewayConfiguration.Budget
+  {
     GatewayConfiguration.Budget(
       perMinute: integer(
-        "\(service).budget-per-minute", current.perMinute, 0...1_000_000, "calls a minute, 0 for no limit"),
+        "\(service).budget-per-minute", current.perMinute, 0...1_000_000,
+        "calls a minute, 0 for no limit"),
       perDay: integer(
-        "\(service).budget-per-day", current.perDay, 0...100_000_000, "calls a day, 0 for no limit"))
+        "\(service).budget-per-day", current.perDay, 0...100_000_000, "calls a day, 0 for no limit")
+    )
   }
 
   mutating func existingFile(_ key: String) -> String? {

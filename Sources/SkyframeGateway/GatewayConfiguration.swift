@@ -253,7 +253,8 @@ extension GatewayConfiguration {
   public var openWeatherMapConfiguration: OpenWeatherMapConfiguration? {
     openWeatherMap.apiKey.map {
       OpenWeatherMapConfiguration(
-        apiKey: $0, baseURL: openWeatherMap.baseURL, timeout: .seconds(openWeatherMap.timeoutSeconds),
+        apiKey: $0, baseURL: openWeatherMap.baseURL,
+        timeout: .seconds(openWeatherMap.timeoutSeconds),
         useOneCall: openWeatherMap.oneCall)
     }
   }

@@ -36,7 +36,9 @@ final class NamedLocationPublisher: Service, Sendable {
     state.withLock { state in
       let old = Dictionary(uniqueKeysWithValues: state.locations.map { ($0.name, $0) })
       state.locations = locations
-      state.due = state.due.filter { name, _ in locations.contains { $0.name == name && $0 == old[name] } }
+      state.due = state.due.filter { name, _ in
+        locations.contains { $0.name == name && $0 == old[name] }
+      }
     }
   }
 
@@ -68,7 +70,8 @@ final class NamedLocationPublisher: Service, Sendable {
     case .coordinates(let latitude, let longitude):
       query = .coordinates(
         Coordinates(
-          latitude: Int32((latitude * 100_000).rounded()), longitude: Int32((longitude * 100_000).rounded())))
+          latitude: Int32((latitude * 100_000).rounded()),
+          longitude: Int32((longitude * 100_000).rounded())))
     case .named(let name, let countryCode):
       query = .place(PlaceName(truncating: name), country: countryCode.flatMap { CountryCode($0) })
     }
@@ -81,7 +84,8 @@ final class NamedLocationPublisher: Service, Sendable {
     let logger = DeviceLog(logger: logger, device: "loc/" + location.name)
     handler.publish(
       outcome, requestID: 0, slot: 0, of: 1,
-      to: RequestHandler.Reply(topic: topics.location(name: location.name)), logger: logger, retain: true)
+      to: RequestHandler.Reply(topic: topics.location(name: location.name)), logger: logger,
+      retain: true)
     logger.debug("published named location")
   }
 }

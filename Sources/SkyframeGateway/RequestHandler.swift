@@ -66,7 +66,8 @@ final class RequestHandler: Sendable {
       && device.utf8.allSatisfy { byte in
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: "."):
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+          UInt8(ascii: "."):
           true
         default: false
         }
@@ -88,11 +89,14 @@ final class RequestHandler: Sendable {
 
     var reply = Reply(topic: ownTopic, correlationData: nil)
     if let responseTopic = message.responseTopic {
-      guard Self.isAllowedResponseTopic(responseTopic, prefix: settings.topics.responsePrefix) else {
+      guard Self.isAllowedResponseTopic(responseTopic, prefix: settings.topics.responsePrefix)
+      else {
         logger.warning(
-          "response topic \(responseTopic) is outside the allowed prefix \(settings.topics.responsePrefix): answering bad_request on the device topic")
+          "response topic \(responseTopic) is outside the allowed prefix \(settings.topics.responsePrefix): answering bad_request on the device topic"
+        )
         let id = message.payload.withUnsafeBytes { DeviceRequest.requestID(in: $0) }
-        publish(.failure(.badRequest, name: FrameName(truncating: "response topic refused")),
+        publish(
+          .failure(.badRequest, name: FrameName(truncating: "response topic refused")),
           requestID: id, slot: 0, of: 1, to: reply, logger: logger)
         return
       }
@@ -101,18 +105,23 @@ final class RequestHandler: Sendable {
 
     let request: DeviceRequest
     do throws(RequestError) {
-      request = try DeviceRequest(parsing: message.payload, maximumLocations: settings.maximumLocations)
+      request = try DeviceRequest(
+        parsing: message.payload, maximumLocations: settings.maximumLocations)
     } catch {
       logger.info("bad request: \(error)")
       let id = message.payload.withUnsafeBytes { DeviceRequest.requestID(in: $0) }
-      publish(.failure(error.frameStatus, name: FrameName(truncating: "\(error)")),
+      publish(
+        .failure(error.frameStatus, name: FrameName(truncating: "\(error)")),
         requestID: id, slot: 0, of: 1, to: reply, logger: logger)
       return
     }
 
     guard rateLimiter.allow(device, perMinute: settings.perDevicePerMinute) else {
-      logger.info("over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
-      publish(.failure(.rateLimited, name: FrameName(truncating: "too many requests")),
+      logger.info(
+        "over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream"
+      )
+      publish(
+        .failure(.rateLimited, name: FrameName(truncating: "too many requests")),
         requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
       return
     }
@@ -125,7 +134,8 @@ final class RequestHandler: Sendable {
     case .refresh:
       guard let last = lastPlaces.withLock({ $0[device] }) else {
         logger.info("refresh without an earlier request")
-        publish(.failure(.badRequest, name: FrameName(truncating: "refresh: nothing asked yet")),
+        publish(
+          .failure(.badRequest, name: FrameName(truncating: "refresh: nothing asked yet")),
           requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
         return
       }
@@ -134,18 +144,21 @@ final class RequestHandler: Sendable {
 
     if places.count == 1 {
       // The common case, kept free of arrays and task groups.
-      publish(await resolve(places[0]), requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
+      publish(
+        await resolve(places[0]), requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
     } else {
       let outcomes = await resolve(places)
       for (slot, outcome) in outcomes.enumerated() {
-        publish(outcome, requestID: request.id, slot: slot, of: outcomes.count, to: reply, logger: logger)
+        publish(
+          outcome, requestID: request.id, slot: slot, of: outcomes.count, to: reply, logger: logger)
       }
     }
     logger.debug("answered request \(request.id) with \(places.count) frame(s)")
   }
 
   static func isAllowedResponseTopic(_ topic: String, prefix: String) -> Bool {
-    topic.hasPrefix(prefix) && topic.count > prefix.count && !topic.contains("+") && !topic.contains("#")
+    topic.hasPrefix(prefix) && topic.count > prefix.count && !topic.contains("+")
+      && !topic.contains("#")
   }
 
   /// Every place at once; the outcomes keep the request's order.
@@ -166,7 +179,8 @@ final class RequestHandler: Sendable {
     switch query {
     case .coordinates(let coordinates):
       let point = GeoPoint(
-        latitude: Double(coordinates.latitude) / 100_000, longitude: Double(coordinates.longitude) / 100_000)
+        latitude: Double(coordinates.latitude) / 100_000,
+        longitude: Double(coordinates.longitude) / 100_000)
       let named = await desk.placeName(at: point)
       place = ResolvedPlace(
         point: point, latitude: coordinates.latitude, longitude: coordinates.longitude,
@@ -184,13 +198,15 @@ final class RequestHandler: Sendable {
       case .success(nil):
         return .failure(.notFound, name: FrameName(truncating: name.string))
       case .failure(let error):
-        return .failure(Self.status(of: error, geocoding: true), name: FrameName(truncating: name.string))
+        return .failure(
+          Self.status(of: error, geocoding: true), name: FrameName(truncating: name.string))
       }
     }
     switch await desk.frame(at: place.point) {
     case .fresh(let frame): return .weather(frame, stale: false, place: place)
     case .stale(let frame): return .weather(frame, stale: true, place: place)
-    case .failed(let error): return .failure(Self.status(of: error, geocoding: false), name: place.name)
+    case .failed(let error):
+      return .failure(Self.status(of: error, geocoding: false), name: place.name)
     }
   }
 
@@ -243,7 +259,8 @@ final class RequestHandler: Sendable {
       put(UInt8(ascii: ","))
       decimal(coordinates.longitude)
       // At most 10 + 1 + 11 bytes of ASCII: always fits, always valid UTF-8.
-      return FrameName(ascii: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[0..<length])))
+      return FrameName(
+        ascii: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: text[0..<length])))
     }
   }
 
@@ -262,7 +279,8 @@ final class RequestHandler: Sendable {
   /// Writes the answer into a frame on the stack and hands it to MQTT: a cache hit allocates
   /// nothing here (libmosquitto copies the payload into its own packet).
   func publish(
-    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply, logger: DeviceLog,
+    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply,
+    logger: DeviceLog,
     retain: Bool = false
   ) {
     let debugJSON = settings.withLock { $0.topics.debugJSON }
@@ -275,12 +293,16 @@ final class RequestHandler: Sendable {
       } catch {
         logger.error("publish to \(reply.topic) failed: \(error)")
       }
-      if debugJSON { publishJSON(of: UnsafeRawBufferPointer(buffer), topic: reply.topic + "/json", retain: retain) }
+      if debugJSON {
+        publishJSON(
+          of: UnsafeRawBufferPointer(buffer), topic: reply.topic + "/json", retain: retain)
+      }
     }
   }
 
   static func write(
-    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, into buffer: UnsafeMutableRawBufferPointer
+    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int,
+    into buffer: UnsafeMutableRawBufferPointer
   ) {
     let slotCount = UInt8(clamping: count)
     let slotIndex = UInt8(clamping: min(slot, Int(slotCount) - 1))
@@ -289,11 +311,13 @@ final class RequestHandler: Sendable {
       frame.bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
       WeatherFrame.rewrite(
         buffer, status: stale ? .stale : .ok, requestID: requestID, slotIndex: slotIndex,
-        slotCount: slotCount, latitude: place.latitude, longitude: place.longitude, name: place.name,
+        slotCount: slotCount, latitude: place.latitude, longitude: place.longitude,
+        name: place.name,
         country: place.country)
     case .failure(let status, let name):
       let frame = WeatherFrame(
-        status: status, requestID: requestID, slotIndex: slotIndex, slotCount: slotCount, name: name)
+        status: status, requestID: requestID, slotIndex: slotIndex, slotCount: slotCount, name: name
+      )
       // Every value of an error frame is in range by construction.
       try! frame.encode(into: buffer)
     }

@@ -15,7 +15,8 @@ public final class RequestPath: Sendable {
       settings: WeatherDesk.Settings(provider: provider, cache: configuration.cache),
       now: now, logger: logger)
     handler = RequestHandler(
-      settings: Gateway.handlerSettings(configuration), desk: desk, sink: sink, logger: logger, now: now)
+      settings: Gateway.handlerSettings(configuration), desk: desk, sink: sink, logger: logger,
+      now: now)
   }
 
   public func handle(_ message: MQTTMessage) async {

@@ -15,7 +15,8 @@ public enum SkyframeApplication {
   ) async throws {
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
     do {
-      let gateway = try Gateway(configuration: configuration, httpClient: httpClient, logger: logger)
+      let gateway = try Gateway(
+        configuration: configuration, httpClient: httpClient, logger: logger)
       var services: [any Service] = [gateway]
       if let configurationPath {
         services.append(ConfigReloader(path: configurationPath, gateway: gateway, logger: logger))

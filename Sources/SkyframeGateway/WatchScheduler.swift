@@ -39,29 +39,42 @@ final class WatchScheduler: Sendable {
 
   private let state = Mutex(State())
   private let handler: RequestHandler
-  private let settings: Mutex<(topics: GatewayConfiguration.Topics, watches: GatewayConfiguration.Watches, maximumLocations: Int)>
+  private let settings:
+    Mutex<
+      (
+        topics: GatewayConfiguration.Topics, watches: GatewayConfiguration.Watches,
+        maximumLocations: Int
+      )
+    >
   private let logger: Logger
 
   init(handler: RequestHandler, configuration: GatewayConfiguration, logger: Logger) {
     self.handler = handler
-    settings = Mutex((configuration.topics, configuration.watches, configuration.requests.maximumLocations))
+    settings = Mutex(
+      (configuration.topics, configuration.watches, configuration.requests.maximumLocations))
     self.logger = logger
   }
 
   func update(_ configuration: GatewayConfiguration) {
-    settings.withLock { $0 = (configuration.topics, configuration.watches, configuration.requests.maximumLocations) }
+    settings.withLock {
+      $0 = (configuration.topics, configuration.watches, configuration.requests.maximumLocations)
+    }
   }
 
   var count: Int { state.withLock { $0.watches.count } }
 
   /// Parses `places [@seconds]`; the interval defaults to and is clamped by the configuration.
-  static func parse(_ payload: [UInt8], watches: GatewayConfiguration.Watches, maximumLocations: Int)
+  static func parse(
+    _ payload: [UInt8], watches: GatewayConfiguration.Watches, maximumLocations: Int
+  )
     throws(WatchError) -> Watch
   {
     var text = payload[...]
     var interval = watches.defaultSeconds
     if let at = text.lastIndex(of: UInt8(ascii: "@")) {
-      let digits = String(decoding: text[(at + 1)...], as: UTF8.self).trimmingCharacters(in: [" ", "\n", "\r", "\t"])
+      let digits = String(decoding: text[(at + 1)...], as: UTF8.self).trimmingCharacters(in: [
+        " ", "\n", "\r", "\t",
+      ])
       guard let seconds = Int(digits), seconds > 0 else { throw .interval(digits) }
       interval = min(max(seconds, watches.minimumSeconds), 86_400)
       text = text[..<at]
@@ -79,7 +92,9 @@ final class WatchScheduler: Sendable {
   /// A retained watch message (or its removal) arrived.
   func receive(_ message: MQTTMessage) {
     let (topics, limits, maximumLocations) = settings.withLock { $0 }
-    guard let deviceID = topics.device(inWatchTopic: message.topic), RequestHandler.isValidDevice(deviceID) else {
+    guard let deviceID = topics.device(inWatchTopic: message.topic),
+      RequestHandler.isValidDevice(deviceID)
+    else {
       logger.warning("dropped a watch on an invalid topic", metadata: ["topic": "\(message.topic)"])
       return
     }
@@ -94,9 +109,12 @@ final class WatchScheduler: Sendable {
       return
     }
     do throws(WatchError) {
-      let watch = try Self.parse(message.payload, watches: limits, maximumLocations: maximumLocations)
+      let watch = try Self.parse(
+        message.payload, watches: limits, maximumLocations: maximumLocations)
       let accepted = state.withLock { state -> Bool in
-        guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else { return false }
+        guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else {
+          return false
+        }
         if state.watches[device] != watch { state.due[device] = nil }
         state.watches[device] = watch
         return true
@@ -104,16 +122,19 @@ final class WatchScheduler: Sendable {
       guard accepted else {
         log.warning("watch refused: the gateway keeps at most \(limits.maximumWatches)")
         handler.publish(
-          .failure(.rateLimited, name: FrameName(truncating: "too many watches")), requestID: 0, slot: 0, of: 1,
+          .failure(.rateLimited, name: FrameName(truncating: "too many watches")), requestID: 0,
+          slot: 0, of: 1,
           to: RequestHandler.Reply(topic: topics.frame(device: device)), logger: log)
         return
       }
       log.info("watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s")
     } catch {
       log.warning("bad watch: \(error)")
-      let status: FrameStatus = if case .request(let request) = error { request.frameStatus } else { .badRequest }
+      let status: FrameStatus =
+        if case .request(let request) = error { request.frameStatus } else { .badRequest }
       handler.publish(
-        .failure(status, name: FrameName(truncating: "watch: \(error)")), requestID: 0, slot: 0, of: 1,
+        .failure(status, name: FrameName(truncating: "watch: \(error)")), requestID: 0, slot: 0,
+        of: 1,
         to: RequestHandler.Reply(topic: topics.frame(device: device)), logger: log)
     }
   }
@@ -146,7 +167,8 @@ final class WatchScheduler: Sendable {
     for (slot, outcome) in outcomes.enumerated() {
       let topic = outcomes.count == 1 ? base : "\(base)/\(slot)"
       handler.publish(
-        outcome, requestID: 0, slot: slot, of: outcomes.count, to: RequestHandler.Reply(topic: topic),
+        outcome, requestID: 0, slot: slot, of: outcomes.count,
+        to: RequestHandler.Reply(topic: topic),
         logger: log, retain: true)
     }
     log.debug("pushed a watch")

@@ -17,7 +17,10 @@ final class WeatherDesk: Sendable {
     var gridDegrees: Double
     var geocodingTTLSeconds: Int64
 
-    init(services: [ForecastBatcher], reverseGeocoder: ReverseGeocoder = .none, cache: GatewayConfiguration.Cache) {
+    init(
+      services: [ForecastBatcher], reverseGeocoder: ReverseGeocoder = .none,
+      cache: GatewayConfiguration.Cache
+    ) {
       precondition(!services.isEmpty, "at least one weather service")
       self.services = services
       self.reverseGeocoder = reverseGeocoder
@@ -93,7 +96,8 @@ final class WeatherDesk: Sendable {
   func cell(of point: GeoPoint) -> Cell {
     let grid = settings.withLock { $0.gridDegrees }
     return Cell(
-      row: Int64((point.latitude / grid).rounded()), column: Int64((point.longitude / grid).rounded()))
+      row: Int64((point.latitude / grid).rounded()),
+      column: Int64((point.longitude / grid).rounded()))
   }
 
   /// The frame for the cell that holds `point`: from the cache while fresh, else fetched (one call
@@ -133,7 +137,8 @@ final class WeatherDesk: Sendable {
         let frame = forecast.frame(fetchedAt: fetchedAt, service: service)
         // Compaction clamps every value into range, so this only fails on a bug: say so loudly.
         guard let bytes = try? frame.encoded() else {
-          logger.error("a compacted forecast did not encode", metadata: ["cell": "\(cell.row),\(cell.column)"])
+          logger.error(
+            "a compacted forecast did not encode", metadata: ["cell": "\(cell.row),\(cell.column)"])
           return .failure(.malformed("the forecast could not be encoded"))
         }
         let entry = CachedFrame(bytes: bytes, fetchedAt: fetchedAt)
@@ -142,7 +147,10 @@ final class WeatherDesk: Sendable {
       case .failure(let error):
         logger.warning(
           "weather service failed",
-          metadata: ["service": "\(service.name?.description ?? "?")", "cell": "\(cell.row),\(cell.column)", "error": "\(error)"])
+          metadata: [
+            "service": "\(service.name?.description ?? "?")", "cell": "\(cell.row),\(cell.column)",
+            "error": "\(error)",
+          ])
         if firstError == nil { firstError = error }
         if case .rejected = error { return .failure(firstError ?? error) }
       }
@@ -158,8 +166,12 @@ final class WeatherDesk: Sendable {
     case .none:
       return nil
     case .geonames(let index, let maximumMetres):
-      return index.nearest(latitude: point.latitude, longitude: point.longitude, within: maximumMetres).map {
-        Forecast.Place(name: $0.name, countryCode: $0.countryCode, latitude: point.latitude, longitude: point.longitude)
+      return index.nearest(
+        latitude: point.latitude, longitude: point.longitude, within: maximumMetres
+      ).map {
+        Forecast.Place(
+          name: $0.name, countryCode: $0.countryCode, latitude: point.latitude,
+          longitude: point.longitude)
       }
     case .service(let provider):
       let cell = cell(of: point)
@@ -179,7 +191,9 @@ final class WeatherDesk: Sendable {
   }
 
   /// The place a name stands for: cached (misses too) for the geocoding TTL, one call per name.
-  func place(named name: String, countryCode: String?) async -> Result<Forecast.Place?, ProviderError> {
+  func place(named name: String, countryCode: String?) async -> Result<
+    Forecast.Place?, ProviderError
+  > {
     let key = GeocodeKey(name: name.lowercased(), countryCode: countryCode?.uppercased())
     if let cached = places.withLock({ $0[key] }), cached.expiresAt > now() {
       return .success(cached.place)

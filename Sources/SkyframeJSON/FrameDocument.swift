@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeWeather
 
 /// A frame as JSON for people and tools, in human units (°C, hPa, m/s, degrees), `null` for
 /// missing values. `skyframe decode --json` prints it, `skyframe encode` reads it, and the golden
@@ -31,9 +32,15 @@ public struct FrameDocument: Codable, Equatable, Sendable {
   enum CodingKeys: String, CodingKey {
     case status, service, latitude, longitude, name, country, sun, sunrise, sunset, current
     case hourly, daily
-    case requestID = "request_id", slotIndex = "slot_index", slotCount = "slot_count"
-    case observedAt = "observed_at", fetchedAt = "fetched_at", utcOffsetMinutes = "utc_offset_min"
-    case isDay = "is_day", hourlyStart = "hourly_start", hourlyStepHours = "hourly_step_h"
+    case requestID = "request_id"
+    case slotIndex = "slot_index"
+    case slotCount = "slot_count"
+    case observedAt = "observed_at"
+    case fetchedAt = "fetched_at"
+    case utcOffsetMinutes = "utc_offset_min"
+    case isDay = "is_day"
+    case hourlyStart = "hourly_start"
+    case hourlyStepHours = "hourly_step_h"
     case dailyStart = "daily_start"
   }
 
@@ -52,11 +59,18 @@ public struct FrameDocument: Codable, Equatable, Sendable {
     public var visibility: Int?
 
     enum CodingKeys: String, CodingKey {
-      case temperature = "temperature_c", feelsLike = "feels_like_c", humidity = "humidity_pct"
-      case pressure = "pressure_hpa", windSpeed = "wind_speed_ms", windGust = "wind_gust_ms"
-      case windDirection = "wind_direction_deg", weatherCode = "weather_code"
-      case cloudCover = "cloud_cover_pct", precipitation = "precipitation_mm"
-      case uvIndex = "uv_index", visibility = "visibility_m"
+      case temperature = "temperature_c"
+      case feelsLike = "feels_like_c"
+      case humidity = "humidity_pct"
+      case pressure = "pressure_hpa"
+      case windSpeed = "wind_speed_ms"
+      case windGust = "wind_gust_ms"
+      case windDirection = "wind_direction_deg"
+      case weatherCode = "weather_code"
+      case cloudCover = "cloud_cover_pct"
+      case precipitation = "precipitation_mm"
+      case uvIndex = "uv_index"
+      case visibility = "visibility_m"
     }
   }
 
@@ -66,7 +80,8 @@ public struct FrameDocument: Codable, Equatable, Sendable {
     public var precipitationProbability: Int?
 
     enum CodingKeys: String, CodingKey {
-      case temperature = "temperature_c", weatherCode = "weather_code"
+      case temperature = "temperature_c"
+      case weatherCode = "weather_code"
       case precipitationProbability = "precip_probability_pct"
     }
   }
@@ -78,7 +93,9 @@ public struct FrameDocument: Codable, Equatable, Sendable {
     public var precipitationProbability: Int?
 
     enum CodingKeys: String, CodingKey {
-      case minimum = "min_c", maximum = "max_c", weatherCode = "weather_code"
+      case minimum = "min_c"
+      case maximum = "max_c"
+      case weatherCode = "weather_code"
       case precipitationProbability = "precip_probability_pct"
     }
   }
@@ -164,7 +181,8 @@ extension FrameDocument {
   public func frame() throws(DocumentError) -> WeatherFrame {
     var frame = WeatherFrame()
     frame.status = FrameStatus(
-      rawValue: try Self.number(status, "status", FrameStatus.allKnown.map { ($0.rawValue, $0.name) }))
+      rawValue: try Self.number(
+        status, "status", FrameStatus.allKnown.map { ($0.rawValue, $0.name) }))
     frame.requestID = try whole(requestID, "request_id")
     frame.slotIndex = try whole(slotIndex, "slot_index")
     frame.slotCount = try whole(slotCount, "slot_count")
@@ -189,7 +207,8 @@ extension FrameDocument {
     frame.isDay = isDay
     if let sun {
       guard let state = SunState.allCases.first(where: { Self.sunName($0) == sun }) else {
-        throw DocumentError(key: "sun", value: sun, allowed: "normal, polar_day, polar_night or null")
+        throw DocumentError(
+          key: "sun", value: sun, allowed: "normal, polar_day, polar_night or null")
       }
       frame.sun = state
     }
@@ -227,7 +246,8 @@ extension FrameDocument {
     }
     if let dailyStart {
       guard let date = CivilDate(iso: dailyStart), (0...0xFFFE).contains(date.daysSinceEpoch) else {
-        throw DocumentError(key: "daily_start", value: dailyStart, allowed: "a date YYYY-MM-DD from 1970")
+        throw DocumentError(
+          key: "daily_start", value: dailyStart, allowed: "a date YYYY-MM-DD from 1970")
       }
       frame.dailyStart = UInt16(date.daysSinceEpoch)
     }

@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeWeather
 
 /// A frame as a block of text for a person: units, the place's local times, the data's age.
 public enum FrameReport {
@@ -19,7 +20,9 @@ public enum FrameReport {
     guard frame.status.hasWeather else { return lines.joined(separator: "\n") }
 
     var times: [String] = []
-    if let observed = frame.observedAt { times.append("observed \(clock(observed, offset, date: true))") }
+    if let observed = frame.observedAt {
+      times.append("observed \(clock(observed, offset, date: true))")
+    }
     if let fetched = frame.fetchedAt {
       times.append("fetched \(clock(fetched, offset, date: true)), \(age(now - Int(fetched)))")
     }
@@ -38,7 +41,9 @@ public enum FrameReport {
     if let pressure = current.pressure { now2.append("pressure \(fixed(pressure, 1)) hPa") }
     if let speed = current.windSpeed {
       var wind = "wind \(fixed(speed, 1)) m/s"
-      if let direction = current.windDirection { wind += " from \(direction)° \(compass(direction))" }
+      if let direction = current.windDirection {
+        wind += " from \(direction)° \(compass(direction))"
+      }
       if let gust = current.windGust { wind += ", gusts \(fixed(gust, 1)) m/s" }
       now2.append(wind)
     }
@@ -47,7 +52,9 @@ public enum FrameReport {
     if let clouds = current.cloudCover { now3.append("clouds \(clouds) %") }
     if let rain = current.precipitation { now3.append("precipitation \(fixed(rain, 1)) mm") }
     if let uv = current.uvIndex { now3.append("UV \(fixed(uv, 1))") }
-    if let visibility = current.visibility { now3.append("visibility \(fixed(Double(visibility) / 1000, 1)) km") }
+    if let visibility = current.visibility {
+      now3.append("visibility \(fixed(Double(visibility) / 1000, 1)) km")
+    }
     if !now3.isEmpty { lines.append("       " + now3.joined(separator: "  ")) }
 
     switch frame.sun {
@@ -79,7 +86,9 @@ public enum FrameReport {
         let date = CivilDate(daysSinceEpoch: Int(start) + index)
         var line = index == 0 ? "days   " : "       "
         line += "\(names[date.weekday]) \(date.iso)  "
-        line += (day.minimum.map { fixed($0, 1) } ?? "-") + " / " + (day.maximum.map { fixed($0, 1) } ?? "-") + " °C"
+        line +=
+          (day.minimum.map { fixed($0, 1) } ?? "-") + " / "
+          + (day.maximum.map { fixed($0, 1) } ?? "-") + " °C"
         if let code = day.weatherCode { line += "  \(WMOCode.meaning(code))" }
         if let chance = day.precipitationProbability { line += "  \(chance)%" }
         lines.append(line)

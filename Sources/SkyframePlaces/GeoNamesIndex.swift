@@ -51,6 +51,9 @@ public final class GeoNamesIndex: Sendable {
   /// `minimumPopulation` people. Malformed lines are skipped and counted when they are at most
   /// `maximumMalformedFraction` of the non-blank lines; more, and the file is rejected with the
   /// first few line numbers and what is wrong with them.
+  ///
+  /// The file is read 1 MiB at a time and only five of its columns are kept (name, position,
+  /// country, population), so even cities500 (about 200 000 places) stays small in memory.
   public static func load(path: String, minimumPopulation: Int = 0) throws(GeoNamesError)
     -> GeoNamesIndex
   {
@@ -125,16 +128,10 @@ public final class GeoNamesIndex: Sendable {
               latitude: latitude, longitude: wrappedLongitude, radiusMetres: radius)
             for row in box.rows {
               let rowStart = row * Self.columns
-              let columns = box.columns
-              Self.scan(
-                cellStarts[
-                  rowStart + columns.lowerBound]..<cellStarts[rowStart + columns.upperBound + 1],
-                from: query, points: points, entries: entries, best: &best)
-              if let wrapped = box.wrappedColumns {
-                Self.scan(
-                  cellStarts[
-                    rowStart + wrapped.lowerBound]..<cellStarts[rowStart + wrapped.upperBound + 1],
-                  from: query, points: points, entries: entries, best: &best)
+              for columns in box.columns {
+                let start = cellStarts[rowStart + columns.lowerBound]
+                let end = cellStarts[rowStart + columns.upperBound + 1]
+                Self.scan(start..<end, from: query, points: points, entries: entries, best: &best)
               }
             }
             if box.coversEverything || radius >= maximumMetres { return }
@@ -221,9 +218,8 @@ public final class GeoNamesIndex: Sendable {
   /// The buckets a spherical cap around a position can touch.
   struct SearchBox {
     var rows: ClosedRange<Int>
-    var columns: ClosedRange<Int>
-    /// The part of the columns across the antimeridian, if the box wraps.
-    var wrappedColumns: ClosedRange<Int>?
+    /// One range of columns, or two when the box wraps across the antimeridian.
+    var columns: ColumnRanges
     var coversEverything: Bool
 
     /// `longitude` in -180...180.
@@ -240,19 +236,36 @@ public final class GeoNamesIndex: Sendable {
       let last = Int((longitude + halfWidth + 180).rounded(.down))
       let columnCount = GeoNamesIndex.columns
       if reachesPole || last - first + 1 >= columnCount {
-        columns = 0...(columnCount - 1)
-        wrappedColumns = nil
+        columns = ColumnRanges(0...(columnCount - 1))
       } else if first < 0 {
-        columns = 0...last
-        wrappedColumns = (first + columnCount)...(columnCount - 1)
+        columns = ColumnRanges(0...last, (first + columnCount)...(columnCount - 1))
       } else if last >= columnCount {
-        columns = first...(columnCount - 1)
-        wrappedColumns = 0...(last - columnCount)
+        columns = ColumnRanges(first...(columnCount - 1), 0...(last - columnCount))
       } else {
-        columns = first...last
-        wrappedColumns = nil
+        columns = ColumnRanges(first...last)
       }
-      coversEverything = rows == 0...(GeoNamesIndex.rows - 1) && columns.count == columnCount
+      coversEverything = rows == 0...(GeoNamesIndex.rows - 1) && columns.first.count == columnCount
+    }
+  }
+
+  /// Up to two ranges of bucket columns, iterable without an array.
+  struct ColumnRanges: Sequence, IteratorProtocol {
+    var first: ClosedRange<Int>
+    var second: ClosedRange<Int>?
+    private var taken = 0
+
+    init(_ first: ClosedRange<Int>, _ second: ClosedRange<Int>? = nil) {
+      self.first = first
+      self.second = second
+    }
+
+    mutating func next() -> ClosedRange<Int>? {
+      taken += 1
+      switch taken {
+      case 1: return first
+      case 2: return second
+      default: return nil
+      }
     }
   }
 

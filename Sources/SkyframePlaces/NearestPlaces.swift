@@ -8,7 +8,9 @@ public struct NearestPlace: Sendable, Equatable {
   /// Great-circle distance from the position asked about, in metres.
   public var distanceMetres: Double
 
-  public init(name: String, countryCode: String, latitude: Double, longitude: Double, distanceMetres: Double) {
+  public init(
+    name: String, countryCode: String, latitude: Double, longitude: Double, distanceMetres: Double
+  ) {
     self.name = name
     self.countryCode = countryCode
     self.latitude = latitude

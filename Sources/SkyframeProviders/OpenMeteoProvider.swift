@@ -31,7 +31,7 @@ public struct OpenMeteoProvider: WeatherProvider {
   /// One call per `maximumBatchSize` points, one after another so a large request does not burst
   /// against the per-minute limit. The first failing call fails the whole request.
   public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
-    for point in points { try check(point) }
+    for point in points { try point.checkForRequest() }
     var forecasts: [Forecast] = []
     forecasts.reserveCapacity(points.count)
     var start = points.startIndex
@@ -55,7 +55,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     query.append("format", "json")
     if let countryCode { query.append("countryCode", countryCode.uppercased()) }
     let body = try await get(configuration.geocodingURL, query)
-    let response = try decode(OpenMeteoGeocodingResponse.self, from: body)
+    let response = try decodeJSON(OpenMeteoGeocodingResponse.self, from: body)
     return response.bestMatch(for: name, countryCode: countryCode)
   }
 
@@ -75,10 +75,10 @@ public struct OpenMeteoProvider: WeatherProvider {
     // One location is answered with an object, several with an array.
     switch body.readableBytesView.first(where: { !isJSONWhitespace($0) }) {
     case UInt8(ascii: "{") where points.count == 1:
-      let response = try decode(OpenMeteoForecastResponse.self, from: body)
+      let response = try decodeJSON(OpenMeteoForecastResponse.self, from: body)
       return [try response.forecast(for: points[0], path: "")]
     case UInt8(ascii: "["):
-      let responses = try decode([OpenMeteoForecastResponse].self, from: body)
+      let responses = try decodeJSON([OpenMeteoForecastResponse].self, from: body)
       guard responses.count == points.count else {
         throw .malformed("expected \(points.count) locations, got \(responses.count)")
       }
@@ -113,27 +113,6 @@ public struct OpenMeteoProvider: WeatherProvider {
     return response.body
   }
 
-  private func decode<T: Decodable>(_ type: T.Type, from body: ByteBuffer) throws(ProviderError)
-    -> T
-  {
-    do {
-      return try JSONDecoder().decode(type, from: body)
-    } catch let error as DecodingError {
-      throw .malformed(describe(error))
-    } catch {
-      throw .malformed("\(error)")
-    }
-  }
-
-  private func check(_ point: GeoPoint) throws(ProviderError) {
-    guard point.latitude.isFinite, abs(point.latitude) <= 90 else {
-      throw .rejected(status: 0, reason: "latitude \(point.latitude) is not in -90…90")
-    }
-    guard point.longitude.isFinite, abs(point.longitude) <= 180 else {
-      throw .rejected(status: 0, reason: "longitude \(point.longitude) is not in -180…180")
-    }
-  }
-
   private struct ErrorBody: Decodable {
     var reason: String?
   }
@@ -141,23 +120,4 @@ public struct OpenMeteoProvider: WeatherProvider {
 
 private func isJSONWhitespace(_ byte: UInt8) -> Bool {
   byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
-}
-
-/// "hourly.time[3]: Expected to decode Double but found a string instead."
-private func describe(_ error: DecodingError) -> String {
-  let context: DecodingError.Context
-  switch error {
-  case .typeMismatch(_, let found), .valueNotFound(_, let found), .keyNotFound(_, let found),
-    .dataCorrupted(let found):
-    context = found
-  @unknown default:
-    return "\(error)"
-  }
-  let path = context.codingPath.map { key in
-    key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
-  }.joined()
-  let location = path.hasPrefix(".") ? String(path.dropFirst()) : path
-  return location.isEmpty
-    ? "body is not valid JSON (\(context.debugDescription))"
-    : "\(location): \(context.debugDescription)"
 }

@@ -1,3 +1,5 @@
+import SkyframeWeather
+
 /// WeatherAPI.com tells local times as text in the place's own clock and gives no UTC offset:
 /// `localtime` "2024-02-04 9:18" (hour not zero padded), dates "2024-02-04", and sunrise and sunset
 /// as "07:42 AM" or "No sunrise". These read them.

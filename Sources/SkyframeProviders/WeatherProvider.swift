@@ -26,7 +26,9 @@ extension WeatherProvider {
   /// Open-Meteo has no reverse geocoding; OpenWeatherMap has `/geo/1.0/reverse`.
   public var canReverseGeocode: Bool { false }
 
-  public func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? { nil }
+  public func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? {
+    nil
+  }
 
   public var upstreamCallsPerForecast: Int { 1 }
 }

@@ -68,7 +68,7 @@ extension Forecast {
   }
 
   private func fillDaily(_ frame: inout WeatherFrame, now: Int64) {
-    let today = Int(floorDiv(now + Int64(utcOffsetSeconds), 86_400))
+    let today = CivilDate.localDay(now, utcOffsetSeconds: utcOffsetSeconds)
     guard (0...0xFFFE).contains(today) else { return }
     frame.dailyStart = UInt16(today)
     for day in daily {
@@ -89,14 +89,17 @@ extension Forecast {
     } else if let daylight = day.daylightSeconds, daylight < 60 {
       frame.sun = .polarNight
     } else {
-      frame.sun = day.sunrise != nil || day.sunset != nil || day.daylightSeconds != nil ? .normal : nil
+      frame.sun =
+        day.sunrise != nil || day.sunset != nil || day.daylightSeconds != nil ? .normal : nil
       frame.sunrise = day.sunrise.flatMap(unixTime)
       frame.sunset = day.sunset.flatMap(unixTime)
     }
   }
 }
 
-private func scaled<T: FixedWidthInteger>(_ value: Double?, _ scale: Double, _ range: ClosedRange<T>)
+private func scaled<T: FixedWidthInteger>(
+  _ value: Double?, _ scale: Double, _ range: ClosedRange<T>
+)
   -> T?
 {
   guard let value, value.isFinite else { return nil }
@@ -123,9 +126,4 @@ private func compassDegrees(_ degrees: Double) -> UInt16? {
 
 private func unixTime(_ seconds: Int64) -> UInt32? {
   (1...Int64(UInt32.max)).contains(seconds) ? UInt32(seconds) : nil
-}
-
-private func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
-  let quotient = value / divisor
-  return value % divisor < 0 ? quotient - 1 : quotient
 }

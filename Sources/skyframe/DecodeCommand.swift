@@ -24,7 +24,9 @@ struct DecodeCommand: ParsableCommand {
   @Flag(help: "Print each frame as one line of JSON instead of a block of text.")
   var json = false
 
-  @Option(help: ArgumentHelp("Unix time to compute the data's age from (default: now).", visibility: .hidden))
+  @Option(
+    help: ArgumentHelp(
+      "Unix time to compute the data's age from (default: now).", visibility: .hidden))
   var now: Int?
 
   func run() throws {

@@ -63,7 +63,9 @@ enum Hex {
     var index = 0
     while index < digits.count {
       guard let high = value(digits[index]) else { return .failure(.notHex(character: index)) }
-      guard let low = value(digits[index + 1]) else { return .failure(.notHex(character: index + 1)) }
+      guard let low = value(digits[index + 1]) else {
+        return .failure(.notHex(character: index + 1))
+      }
       bytes.append(high << 4 | low)
       index += 2
     }

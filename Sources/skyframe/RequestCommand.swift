@@ -8,7 +8,8 @@ import SkyframeMQTT
 struct RequestCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "request",
-    abstract: "Ask a running gateway for a place and print the answer: a one-line end-to-end check.",
+    abstract:
+      "Ask a running gateway for a place and print the answer: a one-line end-to-end check.",
     discussion: """
       Publishes LOCATION to {base}/v1/req/{device} as a device would and prints every frame that
       comes back on {base}/v1/frame/{device}, one per place. Exits 1 if no complete answer arrives
@@ -16,7 +17,8 @@ struct RequestCommand: AsyncParsableCommand {
       """
   )
 
-  @Argument(help: "What a device would publish: '52.52,13.41', 'Berlin,DE', 'Berlin;Paris', 'refresh'.")
+  @Argument(
+    help: "What a device would publish: '52.52,13.41', 'Berlin,DE', 'Berlin;Paris', 'refresh'.")
   var location: String
 
   @Option(help: "The device id to ask as.") var device = "skyframe-cli"
@@ -79,7 +81,8 @@ struct RequestCommand: AsyncParsableCommand {
     }
     await client.disconnect()
     if !received {
-      Diagnostics.report("no complete answer within \(timeout) s: is `skyframe run` connected to \(host):\(port)?")
+      Diagnostics.report(
+        "no complete answer within \(timeout) s: is `skyframe run` connected to \(host):\(port)?")
       throw ExitCode.failure
     }
   }

@@ -23,9 +23,11 @@ struct RunCommand: AsyncParsableCommand {
       "starting",
       metadata: [
         "broker": "\(configuration.mqtt.host):\(configuration.mqtt.port)",
-        "requests": "\(configuration.topics.requests)", "locations": "\(configuration.locations.count)",
+        "requests": "\(configuration.topics.requests)",
+        "locations": "\(configuration.locations.count)",
       ])
-    try await SkyframeApplication.run(configuration: configuration, configurationPath: config, logger: logger)
+    try await SkyframeApplication.run(
+      configuration: configuration, configurationPath: config, logger: logger)
   }
 }
 
@@ -35,7 +37,8 @@ struct ConfigCommand: AsyncParsableCommand {
 
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
-      abstract: "Check the configuration and print it resolved (file + environment), secrets redacted.")
+      abstract:
+        "Check the configuration and print it resolved (file + environment), secrets redacted.")
 
     @Option(name: .long, help: "The YAML configuration file.")
     var config: String

@@ -6,7 +6,8 @@ struct Skyframe: AsyncParsableCommand {
     commandName: "skyframe",
     abstract: "Weather for small displays: fixed 192-byte frames over MQTT.",
     subcommands: [
-      RunCommand.self, ConfigCommand.self, RequestCommand.self, DecodeCommand.self, EncodeCommand.self,
+      RunCommand.self, ConfigCommand.self, RequestCommand.self, DecodeCommand.self,
+      EncodeCommand.self,
     ]
   )
 }

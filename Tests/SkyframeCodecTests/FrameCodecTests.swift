@@ -5,7 +5,8 @@ import Testing
 @Suite struct FrameCodecTests {
   @Test func anErrorFrameRoundTrips() throws {
     let frame = WeatherFrame(
-      status: .notFound, requestID: 7, slotIndex: 1, slotCount: 3, name: FrameName(truncating: "Atlantis"))
+      status: .notFound, requestID: 7, slotIndex: 1, slotCount: 3,
+      name: FrameName(truncating: "Atlantis"))
     let bytes = try frame.encoded()
     #expect(bytes.count == WeatherFrame.size)
     #expect(Array(bytes[0..<4]) == [0x53, 0x46, 0x01, 0x02])
@@ -19,11 +20,14 @@ import Testing
     let bytes = try WeatherFrame(status: .badRequest).encoded()
     #expect(bytes[FrameField.temperature.offset] == 0x00)
     #expect(bytes[FrameField.temperature.offset + 1] == 0x80)
-    #expect(bytes[FrameField.pressure.offset] == 0xFF && bytes[FrameField.pressure.offset + 1] == 0xFF)
+    #expect(
+      bytes[FrameField.pressure.offset] == 0xFF && bytes[FrameField.pressure.offset + 1] == 0xFF)
     #expect(bytes[FrameField.humidity.offset] == 0xFF)
     #expect(bytes[FrameField.isDay.offset] == 0xFF)
-    #expect(Array(bytes[FrameField.latitude.offset..<FrameField.latitude.offset + 4]) == [0, 0, 0, 0x80])
-    #expect(Array(bytes[FrameField.observedAt.offset..<FrameField.observedAt.offset + 4]) == [0, 0, 0, 0])
+    #expect(
+      Array(bytes[FrameField.latitude.offset..<FrameField.latitude.offset + 4]) == [0, 0, 0, 0x80])
+    #expect(
+      Array(bytes[FrameField.observedAt.offset..<FrameField.observedAt.offset + 4]) == [0, 0, 0, 0])
   }
 
   @Test func reservedBytesAreZeroAndIgnoredOnDecode() throws {
@@ -38,7 +42,9 @@ import Testing
 
   @Test func lengthMagicVersionAndCRCAreCheckedInThatOrder() throws {
     let good = try WeatherFrame(status: .ok).encoded()
-    #expect(throws: FrameError.truncated(count: 191)) { try WeatherFrame(decoding: Array(good.dropLast())) }
+    #expect(throws: FrameError.truncated(count: 191)) {
+      try WeatherFrame(decoding: Array(good.dropLast()))
+    }
     #expect(throws: FrameError.truncated(count: 0)) { try WeatherFrame(decoding: []) }
     #expect(throws: FrameError.tooLong(count: 193)) { try WeatherFrame(decoding: good + [0]) }
 
@@ -52,7 +58,8 @@ import Testing
 
     var flipped = good
     flipped[100] ^= 0x10
-    let stored = UInt32(good[188]) | UInt32(good[189]) << 8 | UInt32(good[190]) << 16 | UInt32(good[191]) << 24
+    let stored =
+      UInt32(good[188]) | UInt32(good[189]) << 8 | UInt32(good[190]) << 16 | UInt32(good[191]) << 24
     let computed = CRC32.checksum(Array(flipped[0..<188]))
     #expect(throws: FrameError.checksumMismatch(stored: stored, computed: computed)) {
       try WeatherFrame(decoding: flipped)
@@ -60,11 +67,13 @@ import Testing
   }
 
   @Test func errorsNameWhatIsWrong() {
-    #expect(FrameError.truncated(count: 10).description == "truncated frame: 10 bytes, a frame has 192")
+    #expect(
+      FrameError.truncated(count: 10).description == "truncated frame: 10 bytes, a frame has 192")
     #expect(
       FrameError.checksumMismatch(stored: 0xDEAD_BEEF, computed: 0x0000_0001).description
         == "CRC mismatch: frame says 0xDEADBEEF, bytes give 0x00000001")
-    #expect(FrameError.badMagic(0x7B, 0x22).description == "bad magic 0x7B22, expected 0x5346 (\"SF\")")
+    #expect(
+      FrameError.badMagic(0x7B, 0x22).description == "bad magic 0x7B22, expected 0x5346 (\"SF\")")
     #expect(
       FrameError.outOfRange(.humidity, value: 101).description
         == "humidity = 101 is outside the range frame v1 can carry")
@@ -95,7 +104,9 @@ import Testing
   @Test func encodeNeedsAWholeFrameOfBuffer() {
     var small = [UInt8](repeating: 0, count: 100)
     _ = small.withUnsafeMutableBytes { buffer in
-      #expect(throws: FrameError.bufferTooSmall(count: 100)) { try WeatherFrame().encode(into: buffer) }
+      #expect(throws: FrameError.bufferTooSmall(count: 100)) {
+        try WeatherFrame().encode(into: buffer)
+      }
     }
   }
 

@@ -54,11 +54,14 @@ func randomFrame(_ random: inout SeededRandom) -> WeatherFrame {
   frame.latitude = random.maybe { Int32.random(in: -9_000_000...9_000_000, using: &$0) }
   frame.longitude = random.maybe { Int32.random(in: -18_000_000...18_000_000, using: &$0) }
   let letters = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZ".utf8)
-  frame.country = random.maybe { 
-    CountryCode(letters.randomElement(using: &$0)!, letters.randomElement(using: &$0)!)! }
+  frame.country = random.maybe {
+    CountryCode(letters.randomElement(using: &$0)!, letters.randomElement(using: &$0)!)!
+  }
   let words = ["Berlin", "São Paulo", "東京", "Київ", "Zürich", "🇳🇵", "नेपाल", " ", "e\u{301}"]
   var name = ""
-  for _ in 0..<Int.random(in: 0...6, using: &random) { name += words.randomElement(using: &random)! }
+  for _ in 0..<Int.random(in: 0...6, using: &random) {
+    name += words.randomElement(using: &random)!
+  }
   frame.name = FrameName(truncating: name)
   frame.observedAt = random.maybe { UInt32.random(in: 1...UInt32.max, using: &$0) }
   frame.fetchedAt = random.maybe { UInt32.random(in: 1...UInt32.max, using: &$0) }

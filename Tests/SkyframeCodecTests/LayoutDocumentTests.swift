@@ -32,7 +32,8 @@ import Testing
   }
 
   static let layout: Layout = {
-    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent()
       .deletingLastPathComponent().appendingPathComponent("schemas/frame-v1.json")
     do {
       return try JSONDecoder().decode(Layout.self, from: Data(contentsOf: url))
@@ -85,7 +86,8 @@ import Testing
   @Test func theEncoderWritesEachFieldWhereTheDocumentSays() throws {
     var frame = WeatherFrame()
     var expected: [String: (index: Int, value: Int)] = [:]
-    func set(_ name: String, _ value: Int, at index: Int = 0, _ apply: (inout WeatherFrame) -> Void) {
+    func set(_ name: String, _ value: Int, at index: Int = 0, _ apply: (inout WeatherFrame) -> Void)
+    {
       apply(&frame)
       expected[name] = (index, value)
     }
@@ -139,11 +141,14 @@ import Testing
       }
       if let sentinel = field.sentinel, field.name != "status", field.name != "service" {
         for element in 0..<field.count {
-          #expect(read(empty, field.offset + element * width, field.type) == sentinel, "\(field.name) sentinel")
+          #expect(
+            read(empty, field.offset + element * width, field.type) == sentinel,
+            "\(field.name) sentinel")
         }
       }
       if let minimum = field.min, let maximum = field.max, let (_, value) = expected[field.name] {
-        #expect((minimum...maximum).contains(value), "\(field.name) test value inside documented range")
+        #expect(
+          (minimum...maximum).contains(value), "\(field.name) test value inside documented range")
       }
     }
   }

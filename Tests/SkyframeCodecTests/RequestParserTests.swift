@@ -14,16 +14,21 @@ import Testing
 
   @Test func coordinatesBecomeHundredThousandthsOfADegree() throws {
     let request = try parse("52.52,13.41")
-    #expect(places(request) == [.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))])
+    #expect(
+      places(request) == [.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))])
     #expect(request.id == 0)
     #expect(
       places(try parse(" -33.8688 , 151.2093 "))
         == [.coordinates(Coordinates(latitude: -3_386_880, longitude: 15_120_930))])
-    #expect(places(try parse("+0.000005,.5")) == [.coordinates(Coordinates(latitude: 1, longitude: 50_000))])
+    #expect(
+      places(try parse("+0.000005,.5")) == [
+        .coordinates(Coordinates(latitude: 1, longitude: 50_000))
+      ])
   }
 
   @Test func namesKeepTheirSpellingAndCountriesAreUppercased() throws {
-    guard case .place(let name, let country) = places(try parse("Frankfurt am Main,de")).first else {
+    guard case .place(let name, let country) = places(try parse("Frankfurt am Main,de")).first
+    else {
       Issue.record("not a place")
       return
     }
@@ -85,7 +90,9 @@ import Testing
   }
 
   @Test func theLocationLimitIsConfigurableUpToSixteen() throws {
-    #expect(throws: RequestError.tooManyLocations(count: 3, maximum: 2)) { try parse("A;B;C", maximum: 2) }
+    #expect(throws: RequestError.tooManyLocations(count: 3, maximum: 2)) {
+      try parse("A;B;C", maximum: 2)
+    }
     let sixteen = Array(repeating: "X", count: 16).joined(separator: ";")
     #expect(places(try parse(sixteen, maximum: 100)).count == 16)
     #expect(throws: RequestError.tooManyLocations(count: 17, maximum: 16)) {
@@ -98,7 +105,9 @@ import Testing
       ([0x42, 0xFF], 1), ([0xC0, 0x80], 0), ([0xE2, 0x82], 2), ([0xED, 0xA0, 0x80], 1),
       ([0xF4, 0x90, 0x80, 0x80], 1), ([0x41, 0x80], 1),
     ] as [([UInt8], Int)] {
-      #expect(throws: RequestError.invalidUTF8(offset: offset)) { try DeviceRequest(parsing: bytes) }
+      #expect(throws: RequestError.invalidUTF8(offset: offset)) {
+        try DeviceRequest(parsing: bytes)
+      }
     }
   }
 
@@ -114,11 +123,14 @@ import Testing
       DeviceRequest(id: 1, body: .refresh),
       DeviceRequest(
         id: 65_535,
-        body: .locations(LocationList([.coordinates(Coordinates(latitude: -9_000_000, longitude: 18_000_000))]))),
+        body: .locations(
+          LocationList([.coordinates(Coordinates(latitude: -9_000_000, longitude: 18_000_000))]))),
       DeviceRequest(
         id: 0,
         body: .locations(
-          LocationList([.place(PlaceName(truncating: "Ciudad de México"), country: CountryCode("MX"))]))),
+          LocationList([
+            .place(PlaceName(truncating: "Ciudad de México"), country: CountryCode("MX"))
+          ]))),
     ]
     for request in requests {
       let bytes = try BinaryRequest.encoded(request)
@@ -129,7 +141,9 @@ import Testing
 
   @Test func binaryErrors() throws {
     let good = try BinaryRequest.encoded(DeviceRequest(id: 5, body: .refresh))
-    #expect(throws: RequestError.wrongBinaryLength(count: 63)) { try DeviceRequest(parsing: Array(good.dropLast())) }
+    #expect(throws: RequestError.wrongBinaryLength(count: 63)) {
+      try DeviceRequest(parsing: Array(good.dropLast()))
+    }
     var version = good
     version[2] = 2
     #expect(throws: RequestError.unsupportedVersion(2)) { try DeviceRequest(parsing: version) }
@@ -141,8 +155,15 @@ import Testing
     }
     #expect(throws: RequestError.unknownKind(0)) { try DeviceRequest(parsing: kind) }
     // Several places do not fit the binary form.
-    let two = DeviceRequest(body: .locations(LocationList([.coordinates(Coordinates(latitude: 0, longitude: 0)), .coordinates(Coordinates(latitude: 1, longitude: 1))])))
-    #expect(throws: RequestError.tooManyLocations(count: 2, maximum: 1)) { try BinaryRequest.encoded(two) }
+    let two = DeviceRequest(
+      body: .locations(
+        LocationList([
+          .coordinates(Coordinates(latitude: 0, longitude: 0)),
+          .coordinates(Coordinates(latitude: 1, longitude: 1)),
+        ])))
+    #expect(throws: RequestError.tooManyLocations(count: 2, maximum: 1)) {
+      try BinaryRequest.encoded(two)
+    }
   }
 
   @Test func tooManyLocationsHasItsOwnFrameStatus() {
@@ -152,7 +173,8 @@ import Testing
 
   @Test func randomBytesNeverTrapTheParser() {
     var random = SeededRandom(seed: 0x7E57)
-    let alphabet = Array("0123456789.,;-+# abcRrefshSQ\u{1}\n".utf8) + [0xC3, 0xA4, 0xFF, 0xE2, 0x80]
+    let alphabet =
+      Array("0123456789.,;-+# abcRrefshSQ\u{1}\n".utf8) + [0xC3, 0xA4, 0xFF, 0xE2, 0x80]
     var parsed = 0
     for index in 0..<100_000 {
       let length = Int.random(in: 0...80, using: &random)
@@ -171,7 +193,9 @@ import Testing
           raw.storeBytes(of: crc.littleEndian, toByteOffset: 60, as: UInt32.self)
         }
       }
-      if (try? DeviceRequest(parsing: bytes, maximumLocations: Int.random(in: -1...20, using: &random))) != nil {
+      if (try? DeviceRequest(
+        parsing: bytes, maximumLocations: Int.random(in: -1...20, using: &random))) != nil
+      {
         parsed += 1
       }
     }
@@ -194,7 +218,11 @@ import Testing
   }
 
   @Test func textThatStartsWithSQAndANewlineIsText() {
-    #expect(throws: RequestError.controlCharacter(offset: 2)) { try DeviceRequest(parsing: Array("SQ\nx".utf8)) }
-    #expect(throws: RequestError.wrongBinaryLength(count: 3)) { try DeviceRequest(parsing: [0x53, 0x51, 0x01]) }
+    #expect(throws: RequestError.controlCharacter(offset: 2)) {
+      try DeviceRequest(parsing: Array("SQ\nx".utf8))
+    }
+    #expect(throws: RequestError.wrongBinaryLength(count: 3)) {
+      try DeviceRequest(parsing: [0x53, 0x51, 0x01])
+    }
   }
 }

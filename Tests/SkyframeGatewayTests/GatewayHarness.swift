@@ -20,10 +20,14 @@ final class GatewayHarness: Sendable {
   }
 
   static let places = [
-    OpenMeteoFixtures.Place(name: "Berlin", countryCode: "DE", latitude: 52.52437, longitude: 13.41053),
-    OpenMeteoFixtures.Place(name: "Paris", countryCode: "FR", latitude: 48.85341, longitude: 2.3488),
-    OpenMeteoFixtures.Place(name: "Rome", countryCode: "IT", latitude: 41.89193, longitude: 12.51133),
-    OpenMeteoFixtures.Place(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609),
+    OpenMeteoFixtures.Place(
+      name: "Berlin", countryCode: "DE", latitude: 52.52437, longitude: 13.41053),
+    OpenMeteoFixtures.Place(
+      name: "Paris", countryCode: "FR", latitude: 48.85341, longitude: 2.3488),
+    OpenMeteoFixtures.Place(
+      name: "Rome", countryCode: "IT", latitude: 41.89193, longitude: 12.51133),
+    OpenMeteoFixtures.Place(
+      name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609),
   ]
 
   /// How the stand-in weather service behaves, switchable while the gateway runs.
@@ -52,7 +56,9 @@ final class GatewayHarness: Sendable {
   }
 
   /// The gateway asks `service` first, with keys and base URLs pointing at the stub.
-  static func use(_ service: ServiceFixtures.Service, _ configuration: inout GatewayConfiguration, baseURL: String) {
+  static func use(
+    _ service: ServiceFixtures.Service, _ configuration: inout GatewayConfiguration, baseURL: String
+  ) {
     configuration.openWeatherMap.apiKey = "owm-test-key"
     configuration.openWeatherMap.baseURL = baseURL
     configuration.weatherAPI.apiKey = "wapi-test-key"
@@ -65,7 +71,10 @@ final class GatewayHarness: Sendable {
     }
   }
 
-  init(broker: MosquittoBroker, http: StubHTTPServer, service: Switch, configuration: GatewayConfiguration, clientID: String) {
+  init(
+    broker: MosquittoBroker, http: StubHTTPServer, service: Switch,
+    configuration: GatewayConfiguration, clientID: String
+  ) {
     self.broker = broker
     self.http = http
     self.service = service
@@ -75,7 +84,8 @@ final class GatewayHarness: Sendable {
 
   /// Starts a broker and the stub service; the gateway starts with `start()`.
   static func make(
-    broker existing: MosquittoBroker? = nil, service weatherService: ServiceFixtures.Service = .openMeteo,
+    broker existing: MosquittoBroker? = nil,
+    service weatherService: ServiceFixtures.Service = .openMeteo,
     adjust: (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> GatewayHarness {
     let broker: MosquittoBroker
@@ -83,18 +93,21 @@ final class GatewayHarness: Sendable {
     let service = Switch()
     let http = try await StubHTTPServer.start { request in
       let scope = service.failing.withLock { $0 }
-      let current = scope.map { $0.owns(request.path) } ?? true ? service.mode.withLock { $0 } : .normal
+      let current =
+        scope.map { $0.owns(request.path) } ?? true ? service.mode.withLock { $0 } : .normal
       switch current {
       case .normal: break
       case .status(let status, let body): return .json(body, status: status)
       case .slow(let delay):
-        var response = StubHTTPResponse.json(OpenMeteoFixtures.forecast(query: request.query, temperature: 1))
+        var response = StubHTTPResponse.json(
+          OpenMeteoFixtures.forecast(query: request.query, temperature: 1))
         response.delay = delay
         return response
       case .garbage: return .json("<html>502 Bad Gateway</html>")
       case .drop: return StubHTTPResponse(status: 0, body: [], headers: [], delay: nil)
       }
-      return ServiceFixtures.answer(request, places: places, temperature: service.temperature.withLock { $0 })
+      return ServiceFixtures.answer(
+        request, places: places, temperature: service.temperature.withLock { $0 })
     }
     let clientID = "gw-\(UInt32.random(in: 0...UInt32.max))"
     var configuration = GatewayConfiguration()
@@ -105,7 +118,9 @@ final class GatewayHarness: Sendable {
     configuration.openMeteo.timeoutSeconds = 2
     use(weatherService, &configuration, baseURL: http.baseURL)
     adjust(&configuration)
-    return GatewayHarness(broker: broker, http: http, service: service, configuration: configuration, clientID: clientID)
+    return GatewayHarness(
+      broker: broker, http: http, service: service, configuration: configuration, clientID: clientID
+    )
   }
 
   var forecastCalls: Int { http.requests.filter { $0.path.hasSuffix("/forecast") }.count }
@@ -123,14 +138,19 @@ final class GatewayHarness: Sendable {
     runner.withLock { $0 = task }
     // Online means subscribed: the gateway subscribes before it connects.
     let watcher = try await Device.connect(
-      port: broker.port, id: "watch-\(UInt32.random(in: 0...UInt32.max))", subscribe: [configuration.topics.state])
-    _ = try await watcher.next(matching: { String(decoding: $0.payload, as: UTF8.self).contains("online") })
+      port: broker.port, id: "watch-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: [configuration.topics.state])
+    _ = try await watcher.next(matching: {
+      String(decoding: $0.payload, as: UTF8.self).contains("online")
+    })
     await watcher.client.disconnect()
   }
 
   /// Graceful stop, as on SIGTERM.
   func stop() async throws {
-    for _ in 0..<100 where group.withLock({ $0 }) == nil { try await Task.sleep(for: .milliseconds(20)) }
+    for _ in 0..<100 where group.withLock({ $0 }) == nil {
+      try await Task.sleep(for: .milliseconds(20))
+    }
     await group.withLock { $0 }?.triggerGracefulShutdown()
     try await runner.withLock { $0 }?.value
     group.withLock { $0 = nil }
@@ -155,7 +175,10 @@ final class Device: Sendable {
     self.client = client
   }
 
-  static func connect(port: Int, id: String, subscribe: [String] = [], version: MQTTConfiguration.ProtocolVersion = .v5)
+  static func connect(
+    port: Int, id: String, subscribe: [String] = [],
+    version: MQTTConfiguration.ProtocolVersion = .v5
+  )
     async throws -> Device
   {
     var configuration = MQTTConfiguration(clientID: id, host: "127.0.0.1", port: port)
@@ -175,7 +198,9 @@ final class Device: Sendable {
     return device
   }
 
-  static func frames(port: Int, id: String = "dev-\(UInt32.random(in: 0...UInt32.max))") async throws -> Device {
+  static func frames(port: Int, id: String = "dev-\(UInt32.random(in: 0...UInt32.max))")
+    async throws -> Device
+  {
     try await connect(port: port, id: id, subscribe: ["skyframe/v1/frame/\(id)"])
   }
 

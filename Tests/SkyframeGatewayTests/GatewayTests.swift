@@ -161,7 +161,8 @@ import Testing
   @Test func namedLocationsArePublishedRetained() async throws {
     let harness = try await GatewayHarness.make {
       $0.locations = [
-        .init(name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405), refreshSeconds: 60),
+        .init(
+          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405), refreshSeconds: 60),
         .init(name: "office", place: .named("Paris", countryCode: "FR"), refreshSeconds: 60),
       ]
     }
@@ -214,7 +215,8 @@ import Testing
     defer { Task { await harness.shutdown() } }
     try await harness.start()
     let device = try await Device.connect(
-      port: harness.broker.port, id: "dbg", subscribe: ["skyframe/v1/frame/dbg/json", "skyframe/v1/frame/dbg"])
+      port: harness.broker.port, id: "dbg",
+      subscribe: ["skyframe/v1/frame/dbg/json", "skyframe/v1/frame/dbg"])
     try device.ask("#9 Rome")
     let json = try await device.next { $0.topic.hasSuffix("/json") }
     let object = try JSONSerialization.jsonObject(with: Data(json.payload)) as? [String: Any]

@@ -6,9 +6,12 @@ import Testing
 /// MQTT v5 request/response, exercised with mosquitto_rr as a person would.
 @Suite(.serialized) struct ResponseTopicTests {
   func mosquittoRR(_ arguments: [String]) async throws -> (status: Int32, output: String) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("rr-\(UUID().uuidString)").path
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "rr-\(UUID().uuidString)"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: output) }
-    let process = try ChildProcess(executable: "/usr/bin/mosquitto_rr", arguments: arguments, output: output)
+    let process = try ChildProcess(
+      executable: "/usr/bin/mosquitto_rr", arguments: arguments, output: output)
     guard await process.waitForExit(upTo: .seconds(15)) else {
       process.signal(SIGKILL)
       return (-1, "")
@@ -23,7 +26,8 @@ import Testing
     try await harness.start()
     let result = try await mosquittoRR([
       "-h", "127.0.0.1", "-p", "\(harness.broker.port)", "-t", "skyframe/v1/req/rr1",
-      "-e", "skyframe/v1/resp/rr1", "-m", "#21 52.52,13.41", "-D", "publish", "correlation-data", "req-42",
+      "-e", "skyframe/v1/resp/rr1", "-m", "#21 52.52,13.41", "-D", "publish", "correlation-data",
+      "req-42",
       "-F", "%D %x", "-W", "10",
     ])
     #expect(result.status == 0)

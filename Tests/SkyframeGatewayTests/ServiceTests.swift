@@ -64,16 +64,20 @@ import Testing
       }
     let quota: GatewayHarness.Mode =
       switch service {
-      case .weatherAPI: .status(403, #"{"error":{"code":2007,"message":"Monthly quota exceeded."}}"#)
+      case .weatherAPI:
+        .status(403, #"{"error":{"code":2007,"message":"Monthly quota exceeded."}}"#)
       default: .status(429, OpenMeteoFixtures.rateLimited)
       }
     for (index, (mode, status)) in [
-      (unauthorized, FrameStatus.internalError), (quota, .rateLimited), (.status(503, ""), .upstreamUnavailable),
+      (unauthorized, FrameStatus.internalError), (quota, .rateLimited),
+      (.status(503, ""), .upstreamUnavailable),
       (.garbage, .upstreamUnavailable),
     ].enumerated() {
       harness.set(mode)
       try device.ask("#\(index) \(30 + index).5,\(40 + index).5")
-      #expect(try await device.frames(1, timeout: .seconds(15)).first?.status == status, "\(service) \(mode)")
+      #expect(
+        try await device.frames(1, timeout: .seconds(15)).first?.status == status,
+        "\(service) \(mode)")
     }
   }
 
@@ -130,7 +134,10 @@ import Testing
     // 12 cells, batches of 5, two windows: ⌈6/5⌉ + ⌈6/5⌉ = 4 calls instead of 12.
     let forecasts = harness.http.requests.filter { $0.path == "/v1/forecast" }
     #expect(forecasts.count == 4)
-    #expect(forecasts.map { $0.query["latitude"]?.split(separator: ",").count ?? 0 }.sorted() == [1, 1, 5, 5])
+    #expect(
+      forecasts.map { $0.query["latitude"]?.split(separator: ",").count ?? 0 }.sorted() == [
+        1, 1, 5, 5,
+      ])
   }
 
   @Test func aDeviceThatAsksTooOftenIsRateLimitedWithoutUpstreamCalls() async throws {
@@ -153,8 +160,12 @@ import Testing
   }
 
   @Test func positionsGetTheNameOfTheNearestPlace() async throws {
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("cities-\(UUID().uuidString).txt")
-    let line = ["2950159", "Berlin", "Berlin", "", "52.52437", "13.41053", "P", "PPLC", "DE", "", "16", "00", "11000", "11000000", "3426354", "74", "43", "Europe/Berlin", "2024-01-01"]
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "cities-\(UUID().uuidString).txt")
+    let line = [
+      "2950159", "Berlin", "Berlin", "", "52.52437", "13.41053", "P", "PPLC", "DE", "", "16", "00",
+      "11000", "11000000", "3426354", "74", "43", "Europe/Berlin", "2024-01-01",
+    ]
     try (line.joined(separator: "\t") + "\n").write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     let geonames = try await GatewayHarness.make {
@@ -170,7 +181,9 @@ import Testing
     #expect(frames[0].country == CountryCode("DE"))
     #expect(frames[1].name.string == "-33.86,151.2")
 
-    let owm = try await GatewayHarness.make(service: .openWeatherMap) { $0.places.reverseGeocoding = .auto }
+    let owm = try await GatewayHarness.make(service: .openWeatherMap) {
+      $0.places.reverseGeocoding = .auto
+    }
     defer { Task { await owm.shutdown() } }
     try await owm.start()
     let second = try await Device.frames(port: owm.broker.port)

@@ -13,7 +13,8 @@ import Testing
     try await harness.start()
     let device = try await Device.connect(
       port: harness.broker.port, id: "pin-1", subscribe: ["skyframe/v1/frame/pin-1/#"])
-    try device.client.publish("skyframe/v1/watch/pin-1", payload: Array("Paris;52.52,13.41 @1".utf8), qos: 1, retain: true)
+    try device.client.publish(
+      "skyframe/v1/watch/pin-1", payload: Array("Paris;52.52,13.41 @1".utf8), qos: 1, retain: true)
     let first = try await device.next { $0.topic == "skyframe/v1/frame/pin-1/0" }
     let second = try await device.next { $0.topic == "skyframe/v1/frame/pin-1/1" }
     #expect(try WeatherFrame(decoding: first.payload).name.string == "Paris")
@@ -28,7 +29,10 @@ import Testing
     try device.client.publish("skyframe/v1/watch/pin-1", payload: [], qos: 1, retain: true)
     try await Task.sleep(for: .milliseconds(300))
     _ = try? await device.next(timeout: .milliseconds(100)) { _ in true }
-    let quiet = (try? await device.next(timeout: .seconds(2)) { $0.topic.hasPrefix("skyframe/v1/frame/pin-1/") }) == nil
+    let quiet =
+      (try? await device.next(timeout: .seconds(2)) {
+        $0.topic.hasPrefix("skyframe/v1/frame/pin-1/")
+      }) == nil
     #expect(quiet)
   }
 
@@ -37,7 +41,8 @@ import Testing
     defer { Task { await harness.shutdown() } }
     try await harness.start()
     let device = try await Device.frames(port: harness.broker.port, id: "pin-2")
-    try device.client.publish("skyframe/v1/watch/pin-2", payload: Array("91,0 @600".utf8), qos: 1, retain: true)
+    try device.client.publish(
+      "skyframe/v1/watch/pin-2", payload: Array("91,0 @600".utf8), qos: 1, retain: true)
     let frame = try #require(try await device.frames(1).first)
     #expect(frame.status == .badRequest)
     try device.client.publish("skyframe/v1/watch/pin-2", payload: [], qos: 1, retain: true)
@@ -48,7 +53,8 @@ import Testing
     defer { Task { await harness.shutdown() } }
     try await harness.start()
     let device = try await Device.frames(port: harness.broker.port, id: "pin-3")
-    try device.client.publish("skyframe/v1/watch/pin-3", payload: Array("Rome @1".utf8), qos: 1, retain: true)
+    try device.client.publish(
+      "skyframe/v1/watch/pin-3", payload: Array("Rome @1".utf8), qos: 1, retain: true)
     #expect(try await device.frames(1).first?.name.string == "Rome")
     try await harness.stop()
     try await Task.sleep(for: .milliseconds(1_500))

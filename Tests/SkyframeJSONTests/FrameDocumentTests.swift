@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeWeather
 import Testing
 
 @testable import SkyframeJSON
@@ -84,7 +85,9 @@ import Testing
 
   @Test func errorFramesSayTheirStatus() {
     let text = FrameReport.text(
-      WeatherFrame(status: .notFound, requestID: 7, slotIndex: 1, slotCount: 3, name: FrameName(truncating: "Atlantis")),
+      WeatherFrame(
+        status: .notFound, requestID: 7, slotIndex: 1, slotCount: 3,
+        name: FrameName(truncating: "Atlantis")),
       now: 0)
     #expect(text.contains("status not_found"))
     #expect(text.contains("slot 2/3"))

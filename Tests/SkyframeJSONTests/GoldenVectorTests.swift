@@ -13,7 +13,9 @@ import Testing
   static func files(_ folder: String) -> [URL] {
     let directory = root.appendingPathComponent("schemas/vectors/\(folder)")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
-    return names.filter { $0.hasSuffix(".json") }.sorted().map { directory.appendingPathComponent($0) }
+    return names.filter { $0.hasSuffix(".json") }.sorted().map {
+      directory.appendingPathComponent($0)
+    }
   }
 
   struct FrameVector: Decodable {
@@ -88,7 +90,8 @@ import Testing
     let expect = vector.expect
     do {
       let request = try DeviceRequest(parsing: bytes, maximumLocations: vector.maxLocations)
-      #expect(expect.error == nil, "\(file.lastPathComponent) should fail with \(expect.error ?? "")")
+      #expect(
+        expect.error == nil, "\(file.lastPathComponent) should fail with \(expect.error ?? "")")
       #expect(Int(request.id) == expect.id)
       switch request.body {
       case .refresh:
@@ -99,7 +102,8 @@ import Testing
           switch query {
           case .coordinates(let point):
             RequestVector.Location(
-              latitude: Double(point.latitude) / 100_000, longitude: Double(point.longitude) / 100_000)
+              latitude: Double(point.latitude) / 100_000,
+              longitude: Double(point.longitude) / 100_000)
           case .place(let name, let country):
             RequestVector.Location(name: name.string, country: country?.string)
           }
@@ -122,19 +126,24 @@ import Testing
     case .empty: expect.error = "empty"
     case .tooLong(let count): (expect.error, expect.count) = ("too_long", count)
     case .invalidUTF8(let offset): (expect.error, expect.offset) = ("invalid_utf8", offset)
-    case .controlCharacter(let offset): (expect.error, expect.offset) = ("control_character", offset)
+    case .controlCharacter(let offset):
+      (expect.error, expect.offset) = ("control_character", offset)
     case .badRequestID(let offset): (expect.error, expect.offset) = ("bad_request_id", offset)
     case .emptyLocation(let slot): (expect.error, expect.slot) = ("empty_location", slot)
     case .badNumber(let slot): (expect.error, expect.slot) = ("bad_number", slot)
-    case .latitudeOutOfRange(let slot): (expect.error, expect.slot) = ("latitude_out_of_range", slot)
-    case .longitudeOutOfRange(let slot): (expect.error, expect.slot) = ("longitude_out_of_range", slot)
+    case .latitudeOutOfRange(let slot):
+      (expect.error, expect.slot) = ("latitude_out_of_range", slot)
+    case .longitudeOutOfRange(let slot):
+      (expect.error, expect.slot) = ("longitude_out_of_range", slot)
     case .nameTooLong(let slot, let bytes):
       (expect.error, expect.slot, expect.bytes) = ("name_too_long", slot, bytes)
     case .badCountryCode(let slot): (expect.error, expect.slot) = ("bad_country_code", slot)
     case .tooManyLocations(let count, let maximum):
       (expect.error, expect.count, expect.maximum) = ("too_many_locations", count, maximum)
-    case .wrongBinaryLength(let count): (expect.error, expect.count) = ("wrong_binary_length", count)
-    case .unsupportedVersion(let version): (expect.error, expect.kind) = ("unsupported_version", Int(version))
+    case .wrongBinaryLength(let count):
+      (expect.error, expect.count) = ("wrong_binary_length", count)
+    case .unsupportedVersion(let version):
+      (expect.error, expect.kind) = ("unsupported_version", Int(version))
     case .checksumMismatch(let stored, let computed):
       (expect.error, expect.stored, expect.computed) = ("checksum_mismatch", stored, computed)
     case .unknownKind(let kind): (expect.error, expect.kind) = ("unknown_kind", Int(kind))

@@ -85,7 +85,7 @@ struct OpenWeatherMapErrorTests {
     slow.delay = .seconds(10)
     let started = ContinuousClock.now
     let error = try await forecastError(for: slow, timeout: .milliseconds(300))
-    #expect(ContinuousClock.now - started < .seconds(3))
+    #expect(ContinuousClock.now - started < .seconds(10), "returned before the stub answered")
     guard case .unavailable(let reason) = error else {
       Issue.record("expected .unavailable, got \(String(describing: error))")
       return

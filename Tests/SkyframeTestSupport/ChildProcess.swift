@@ -19,10 +19,13 @@ public final class ChildProcess: Sendable {
   private let status = Mutex<Int32?>(nil)
 
   /// - Parameters:
+  ///   - input: a file for the child's standard input, else /dev/null.
   ///   - output: a file for the child's standard output, else /dev/null.
+  ///   - errors: a file for the child's standard error, else /dev/null.
   ///   - environment: the child's environment, else this process's.
   public init(
-    executable: String, arguments: [String], output: String? = nil, environment: [String: String]? = nil
+    executable: String, arguments: [String], input: String? = nil, output: String? = nil,
+    errors: String? = nil, environment: [String: String]? = nil
   ) throws {
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)
@@ -38,9 +41,11 @@ public final class ChildProcess: Sendable {
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-    posix_spawn_file_actions_addopen(&actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, input ?? "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(
+      &actions, 1, output ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(
+      &actions, 2, errors ?? "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
 
     let argv = ([executable] + arguments).map { strdup($0) } + [nil]
     defer { for argument in argv { free(argument) } }

@@ -27,7 +27,9 @@ public enum OpenMeteoFixtures {
     let localMidnight = (now + utcOffset) / 86_400 * 86_400 - utcOffset
     let hours = (0..<48).map { hourStart + $0 * 3_600 }
     let days = (0..<7).map { localMidnight + $0 * 86_400 }
-    func list<T>(_ values: [T]) -> String { "[" + values.map { "\($0)" }.joined(separator: ",") + "]" }
+    func list<T>(_ values: [T]) -> String {
+      "[" + values.map { "\($0)" }.joined(separator: ",") + "]"
+    }
     let hourlyTemperatures = hours.indices.map { index in
       index == 3 ? "null" : String(format: "%.1f", temperature + Double(index % 5) * 0.5)
     }
@@ -77,6 +79,8 @@ public enum OpenMeteoFixtures {
     return #"{"results":["# + results.joined(separator: ",") + #"],"generationtime_ms":0.61}"#
   }
 
-  public static let badRequest = #"{"error":true,"reason":"Parameter 'current' holds an unknown variable: tempeature_2m"}"#
-  public static let rateLimited = #"{"error":true,"reason":"Too many calls this minute; slow down."}"#
+  public static let badRequest =
+    #"{"error":true,"reason":"Parameter 'current' holds an unknown variable: tempeature_2m"}"#
+  public static let rateLimited =
+    #"{"error":true,"reason":"Too many calls this minute; slow down."}"#
 }

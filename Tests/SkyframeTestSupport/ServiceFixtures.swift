@@ -20,7 +20,9 @@ public enum ServiceFixtures {
   }
 
   /// Answers any of the three services' calls for `places`, with `temperature` everywhere.
-  public static func answer(_ request: StubHTTPRequest, places: [OpenMeteoFixtures.Place], temperature: Double)
+  public static func answer(
+    _ request: StubHTTPRequest, places: [OpenMeteoFixtures.Place], temperature: Double
+  )
     -> StubHTTPResponse
   {
     let query = request.query
@@ -43,13 +45,15 @@ public enum ServiceFixtures {
         abs($0.latitude - latitude) + abs($0.longitude - longitude)
           < abs($1.latitude - latitude) + abs($1.longitude - longitude)
       }
-      let near = nearest.map { abs($0.latitude - latitude) + abs($0.longitude - longitude) < 0.5 } ?? false
+      let near =
+        nearest.map { abs($0.latitude - latitude) + abs($0.longitude - longitude) < 0.5 } ?? false
       return .json(owmPlaces(near ? [nearest!] : []))
     case "/v1/forecast.json":
       let parts = (query["q"] ?? "").split(separator: ",").compactMap { Double($0) }
       return .json(
         weatherAPIForecast(
-          latitude: parts.first ?? 0, longitude: parts.count > 1 ? parts[1] : 0, temperature: temperature))
+          latitude: parts.first ?? 0, longitude: parts.count > 1 ? parts[1] : 0,
+          temperature: temperature))
     case "/v1/search.json":
       let name = query["q"] ?? ""
       return .json(weatherAPISearch(places.filter { $0.name.lowercased() == name.lowercased() }))
@@ -60,7 +64,8 @@ public enum ServiceFixtures {
 
   static func now() -> Int { Int(Date().timeIntervalSince1970) }
 
-  public static func owmWeather(latitude: Double, longitude: Double, temperature: Double) -> String {
+  public static func owmWeather(latitude: Double, longitude: Double, temperature: Double) -> String
+  {
     let now = now()
     return """
       {"coord":{"lon":\(longitude),"lat":\(latitude)},"weather":[{"id":500,"main":"Rain","description":"light rain","icon":"10d"}],\
@@ -72,7 +77,8 @@ public enum ServiceFixtures {
       """
   }
 
-  public static func owmForecast(latitude: Double, longitude: Double, temperature: Double) -> String {
+  public static func owmForecast(latitude: Double, longitude: Double, temperature: Double) -> String
+  {
     let start = now() - now() % 10_800
     let entries = (0..<40).map { index in
       """
@@ -97,7 +103,9 @@ public enum ServiceFixtures {
       }.joined(separator: ",") + "]"
   }
 
-  public static func weatherAPIForecast(latitude: Double, longitude: Double, temperature: Double) -> String {
+  public static func weatherAPIForecast(latitude: Double, longitude: Double, temperature: Double)
+    -> String
+  {
     let now = now()
     // UTC+1: the local wall clock is written without zero padding for the hour, as the service does.
     let local = now + 3_600

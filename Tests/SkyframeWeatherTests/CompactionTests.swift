@@ -7,11 +7,14 @@ import Testing
   /// 2024-01-15 00:00 UTC.
   static let midnight: Int64 = 1_705_276_800
 
-  func forecast(offset: Int = 0, hours: [Forecast.Hour] = [], days: [Forecast.Day] = [], step: Int = 1)
+  func forecast(
+    offset: Int = 0, hours: [Forecast.Hour] = [], days: [Forecast.Day] = [], step: Int = 1
+  )
     -> Forecast
   {
     Forecast(
-      place: .init(name: "Testville", countryCode: "de", latitude: 52.520_004, longitude: -13.404_996),
+      place: .init(
+        name: "Testville", countryCode: "de", latitude: 52.520_004, longitude: -13.404_996),
       utcOffsetSeconds: offset, current: .init(time: Self.midnight + 3_600, temperature: 21.55),
       hourly: hours, hourlyStepHours: step, daily: days)
   }
@@ -62,16 +65,23 @@ import Testing
   }
 
   @Test func windDirectionsWrapToACompass() {
-    for (degrees, expected) in [(360.0, 0), (359.6, 0), (-10, 350), (725, 5), (90.4, 90)] as [(Double, UInt16)] {
+    for (degrees, expected) in [(360.0, 0), (359.6, 0), (-10, 350), (725, 5), (90.4, 90)]
+      as [(Double, UInt16)]
+    {
       var source = forecast()
       source.current.windDirection = degrees
-      #expect(source.frame(fetchedAt: Self.midnight, service: .openMeteo).current.windDirection == expected)
+      #expect(
+        source.frame(fetchedAt: Self.midnight, service: .openMeteo).current.windDirection
+          == expected)
     }
   }
 
   @Test func hourlySlotsStartAtTheHourThatHoldsTheFetchTime() {
-    let hours = (0..<30).map { Forecast.Hour(time: Self.midnight + Int64($0) * 3_600, temperature: Double($0)) }
-    let frame = forecast(hours: hours).frame(fetchedAt: Self.midnight + 5 * 3_600 + 1_799, service: .openMeteo)
+    let hours = (0..<30).map {
+      Forecast.Hour(time: Self.midnight + Int64($0) * 3_600, temperature: Double($0))
+    }
+    let frame = forecast(hours: hours).frame(
+      fetchedAt: Self.midnight + 5 * 3_600 + 1_799, service: .openMeteo)
     #expect(frame.hourlyStart == UInt32(Self.midnight + 5 * 3_600))
     #expect(frame.hourlyStepHours == 1)
     #expect(frame.hourly[0].temperature == 50)
@@ -79,7 +89,9 @@ import Testing
   }
 
   @Test func aGapUpstreamLeavesAMissingSlotInsteadOfShiftingTheRest() {
-    var hours = (0..<12).map { Forecast.Hour(time: Self.midnight + Int64($0) * 3_600, temperature: Double($0)) }
+    var hours = (0..<12).map {
+      Forecast.Hour(time: Self.midnight + Int64($0) * 3_600, temperature: Double($0))
+    }
     hours.remove(at: 4)
     let frame = forecast(hours: hours).frame(fetchedAt: Self.midnight, service: .openMeteo)
     #expect(frame.hourly[3].temperature == 30)
@@ -88,8 +100,11 @@ import Testing
   }
 
   @Test func threeHourStepsCoverThirtySixHours() {
-    let hours = (0..<40).map { Forecast.Hour(time: Self.midnight + Int64($0) * 10_800, temperature: Double($0)) }
-    let frame = forecast(hours: hours, step: 3).frame(fetchedAt: Self.midnight + 11_000, service: .openWeatherMap)
+    let hours = (0..<40).map {
+      Forecast.Hour(time: Self.midnight + Int64($0) * 10_800, temperature: Double($0))
+    }
+    let frame = forecast(hours: hours, step: 3).frame(
+      fetchedAt: Self.midnight + 11_000, service: .openWeatherMap)
     #expect(frame.hourlyStepHours == 3)
     #expect(frame.hourlyStart == UInt32(Self.midnight + 10_800))
     #expect(frame.hourly[11].temperature == 120)
@@ -97,23 +112,33 @@ import Testing
 
   @Test func dayZeroIsTheLocalDateAtFetchTime() {
     // 18:30 UTC is already the next day in Kathmandu (UTC+5:45).
-    let days = (19_736...19_745).map { Forecast.Day(date: $0, minimum: Double($0 - 19_736), maximum: 30) }
-    let frame = forecast(offset: 20_700, days: days).frame(fetchedAt: Self.midnight + 66_600, service: .openMeteo)
+    let days = (19_736...19_745).map {
+      Forecast.Day(date: $0, minimum: Double($0 - 19_736), maximum: 30)
+    }
+    let frame = forecast(offset: 20_700, days: days).frame(
+      fetchedAt: Self.midnight + 66_600, service: .openMeteo)
     #expect(frame.dailyStart == 19_738)
     #expect(frame.daily[0].minimum == 20)
     #expect(frame.daily[6].minimum == 80)
     #expect(frame.utcOffsetMinutes == 345)
     // West of Greenwich the same instant is still the 15th.
-    let west = forecast(offset: -12_600, days: days).frame(fetchedAt: Self.midnight + 66_600, service: .openMeteo)
+    let west = forecast(offset: -12_600, days: days).frame(
+      fetchedAt: Self.midnight + 66_600, service: .openMeteo)
     #expect(west.dailyStart == 19_737)
   }
 
   @Test func polarDayAndNightHaveNoSunTimes() {
     let today = 19_737
-    let light = forecast(days: [Forecast.Day(date: today, sunrise: nil, sunset: nil, daylightSeconds: 86_400)])
-    let dark = forecast(days: [Forecast.Day(date: today, sunrise: nil, sunset: nil, daylightSeconds: 0)])
+    let light = forecast(days: [
+      Forecast.Day(date: today, sunrise: nil, sunset: nil, daylightSeconds: 86_400)
+    ])
+    let dark = forecast(days: [
+      Forecast.Day(date: today, sunrise: nil, sunset: nil, daylightSeconds: 0)
+    ])
     let normal = forecast(days: [
-      Forecast.Day(date: today, sunrise: Self.midnight + 27_000, sunset: Self.midnight + 58_000, daylightSeconds: 31_000)
+      Forecast.Day(
+        date: today, sunrise: Self.midnight + 27_000, sunset: Self.midnight + 58_000,
+        daylightSeconds: 31_000)
     ])
     #expect(light.frame(fetchedAt: Self.midnight, service: .openMeteo).sun == .polarDay)
     #expect(dark.frame(fetchedAt: Self.midnight, service: .openMeteo).sun == .polarNight)

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeTestSupport
 import Testing
 
 /// Runs the built `skyframe` binary as a person would, through pipes.
@@ -8,7 +9,8 @@ struct Tool {
 
   static var binary: URL {
     // The test bundle sits next to the products of the same build.
-    let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+    let products =
+      Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
       .deletingLastPathComponent() ?? Bundle.main.bundleURL
     return products.appendingPathComponent("skyframe")
   }
@@ -19,26 +21,35 @@ struct Tool {
     var stderr: String
   }
 
-  static func run(_ arguments: [String], input: Data = Data(), environment: [String: String]? = nil) throws -> Output {
-    let process = Process()
-    process.executableURL = binary
-    process.arguments = arguments
-    if let environment { process.environment = environment }
-    let stdin = Pipe()
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardInput = stdin
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    stdin.fileHandleForWriting.write(input)
-    try stdin.fileHandleForWriting.close()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+  /// Runs the tool to the end. Waits without blocking a thread of the test's executor: the
+  /// gateway tests running beside it need those threads.
+  static func run(_ arguments: [String], input: Data = Data(), environment: [String: String]? = nil)
+    async throws -> Output
+  {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-cli-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let (stdin, stdout, stderr) = (
+      directory.appendingPathComponent("in"), directory.appendingPathComponent("out"),
+      directory.appendingPathComponent("err")
+    )
+    try input.write(to: stdin)
+    let process = try ChildProcess(
+      executable: binary.path, arguments: arguments, input: stdin.path, output: stdout.path,
+      errors: stderr.path, environment: environment)
+    guard await process.waitForExit(upTo: .seconds(60)) else {
+      process.signal(SIGKILL)
+      throw TimedOut(arguments: arguments)
+    }
     return Output(
-      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
+      status: process.exitStatus ?? -1,
+      stdout: (try? String(contentsOf: stdout, encoding: .utf8)) ?? "",
+      stderr: (try? String(contentsOf: stderr, encoding: .utf8)) ?? "")
+  }
+
+  struct TimedOut: Error {
+    var arguments: [String]
   }
 
   static func vectorHex(_ name: String) throws -> String {
@@ -49,9 +60,10 @@ struct Tool {
 }
 
 @Suite struct DecodeCommandTests {
-  @Test func decodesWhatMosquittoSubPrints() throws {
+  @Test func decodesWhatMosquittoSubPrints() async throws {
     let hex = try Tool.vectorHex("01-ok-berlin")
-    let result = try Tool.run(["decode", "--now", "1705331400"], input: Data((hex + "\n").utf8))
+    let result = try await Tool.run(
+      ["decode", "--now", "1705331400"], input: Data((hex + "\n").utf8))
     #expect(result.status == 0)
     #expect(result.stdout.contains("Berlin, DE"))
     #expect(result.stdout.contains("-2.3 °C"))
@@ -59,12 +71,13 @@ struct Tool {
     #expect(result.stdout.contains("UTC+01:00"))
   }
 
-  @Test func aBadLineIsNamedAndTheNextIsStillDecoded() throws {
+  @Test func aBadLineIsNamedAndTheNextIsStillDecoded() async throws {
     let good = try Tool.vectorHex("13-not-found")
     var corrupt = Array(good)
     corrupt[200] = corrupt[200] == "0" ? "1" : "0"
-    let input = [good, "zz", String(corrupt), "5346", "skyframe/v1/frame/d1 " + good].joined(separator: "\n")
-    let result = try Tool.run(["decode"], input: Data(input.utf8))
+    let input = [good, "zz", String(corrupt), "5346", "skyframe/v1/frame/d1 " + good].joined(
+      separator: "\n")
+    let result = try await Tool.run(["decode"], input: Data(input.utf8))
     #expect(result.status == 1)
     #expect(result.stderr.contains("line 2: not a hex digit at character 1"))
     #expect(result.stderr.contains("line 3: CRC mismatch: frame says 0x"))
@@ -73,18 +86,18 @@ struct Tool {
     #expect(result.stdout.contains("[skyframe/v1/frame/d1]"))
   }
 
-  @Test func jsonRoundTripsThroughEncode() throws {
+  @Test func jsonRoundTripsThroughEncode() async throws {
     for name in ["02-stale-sydney", "10-ok-missing-values", "19-unknown-status-from-v1x"] {
       let hex = try Tool.vectorHex(name)
-      let decoded = try Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
+      let decoded = try await Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
       #expect(decoded.status == 0)
-      let encoded = try Tool.run(["encode"], input: Data(decoded.stdout.utf8))
+      let encoded = try await Tool.run(["encode"], input: Data(decoded.stdout.utf8))
       #expect(encoded.status == 0, "\(encoded.stderr)")
       #expect(encoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == hex, "\(name)")
     }
   }
 
-  @Test func rawInputHoldsFramesBackToBack() throws {
+  @Test func rawInputHoldsFramesBackToBack() async throws {
     let hexes = [try Tool.vectorHex("14-bad-request"), try Tool.vectorHex("16-rate-limited")]
     var bytes = Data()
     for hex in hexes {
@@ -96,17 +109,18 @@ struct Tool {
       }
     }
     bytes.append(contentsOf: [0x53, 0x46, 0x01])
-    let result = try Tool.run(["decode", "--raw", "--json"], input: bytes)
+    let result = try await Tool.run(["decode", "--raw", "--json"], input: bytes)
     #expect(result.status == 1)
     #expect(result.stdout.split(separator: "\n").count == 2)
     #expect(result.stderr.contains("frame 3: truncated frame: 3 bytes"))
   }
 
-  @Test func encodeNamesTheKeyItCannotCarry() throws {
+  @Test func encodeNamesTheKeyItCannotCarry() async throws {
     let hex = try Tool.vectorHex("01-ok-berlin")
-    let decoded = try Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
-    let broken = decoded.stdout.replacingOccurrences(of: "\"humidity_pct\":86", with: "\"humidity_pct\":186")
-    let result = try Tool.run(["encode"], input: Data(broken.utf8))
+    let decoded = try await Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
+    let broken = decoded.stdout.replacingOccurrences(
+      of: "\"humidity_pct\":86", with: "\"humidity_pct\":186")
+    let result = try await Tool.run(["encode"], input: Data(broken.utf8))
     #expect(result.status == 1)
     #expect(result.stderr.contains("humidity = 186 is outside the range"))
   }

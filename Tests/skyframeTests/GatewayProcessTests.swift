@@ -24,18 +24,20 @@ import Testing
     """
 
   func write(_ text: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("skyframe-\(UUID().uuidString).yaml")
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-\(UUID().uuidString).yaml")
     try text.write(to: url, atomically: true, encoding: .utf8)
     return url
   }
 
-  @Test func configCheckPrintsTheResolvedConfigurationWithSecretsRedacted() throws {
+  @Test func configCheckPrintsTheResolvedConfigurationWithSecretsRedacted() async throws {
     let example = Tool.root.appendingPathComponent("config/skyframe.example.yaml").path
     var environment = ProcessInfo.processInfo.environment
     environment["SKYFRAME_MQTT_PASSWORD"] = "hunter2"
     environment["SKYFRAME_MQTT_PORT"] = "1999"
     environment["SKYFRAME_LOCATIONS_BERLIN_REFRESH_SECONDS"] = "120"
-    let result = try Tool.run(["config", "check", "--config", example], environment: environment)
+    let result = try await Tool.run(
+      ["config", "check", "--config", example], environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("port: 1999"))
     #expect(result.stdout.contains("password: <redacted>"))
@@ -44,19 +46,25 @@ import Testing
     #expect(result.stdout.contains("names: [berlin, sydney]"))
   }
 
-  @Test func configErrorsNameTheKeyTheVariableTheValueAndWhatIsAllowed() throws {
+  @Test func configErrorsNameTheKeyTheVariableTheValueAndWhatIsAllowed() async throws {
     let file = try write(Self.badConfiguration)
     for arguments in [["config", "check", "--config", file.path], ["run", "--config", file.path]] {
-      let result = try Tool.run(arguments)
+      let result = try await Tool.run(arguments)
       #expect(result.status == 1)
-      #expect(result.stderr.contains("mqtt.port (env SKYFRAME_MQTT_PORT): '70000' is not allowed; expected a TCP port 1-65535"))
-      #expect(result.stderr.contains("mqtt.protocol (env SKYFRAME_MQTT_PROTOCOL): '4' is not allowed; expected one of 5, 3.1.1"))
+      #expect(
+        result.stderr.contains(
+          "mqtt.port (env SKYFRAME_MQTT_PORT): '70000' is not allowed; expected a TCP port 1-65535")
+      )
+      #expect(
+        result.stderr.contains(
+          "mqtt.protocol (env SKYFRAME_MQTT_PROTOCOL): '4' is not allowed; expected one of 5, 3.1.1"
+        ))
       #expect(result.stderr.contains("cache.ttl-seconds (env SKYFRAME_CACHE_TTL_SECONDS): 'soon'"))
       #expect(result.stderr.contains("open-meteo.forecast-url"))
       #expect(result.stderr.contains("locations.names (env SKYFRAME_LOCATIONS_NAMES): 'Berlin'"))
       #expect(result.stderr.contains("locations.ok-place"))
     }
-    let missing = try Tool.run(["config", "check", "--config", "/nonexistent/skyframe.yaml"])
+    let missing = try await Tool.run(["config", "check", "--config", "/nonexistent/skyframe.yaml"])
     #expect(missing.status == 1)
     #expect(missing.stderr.contains("--config"))
   }
@@ -65,9 +73,10 @@ import Testing
     let broker = try await MosquittoBroker.start()
     let http = try await StubHTTPServer.start { request in
       if request.path.hasSuffix("/search") {
-        return .json(OpenMeteoFixtures.search(
-          name: request.query["name"] ?? "",
-          in: [.init(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609)]))
+        return .json(
+          OpenMeteoFixtures.search(
+            name: request.query["name"] ?? "",
+            in: [.init(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609)]))
       }
       return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: -4.5))
     }
@@ -93,28 +102,31 @@ import Testing
     environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
     environment["SKYFRAME_OPEN_METEO_GEOCODING_URL"] = http.baseURL + "/v1/search"
 
-    let watcher = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/loc/+"])
+    let watcher = try await Watcher.start(
+      port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/loc/+"])
     let gateway = try GatewayProcess.start(config: file.path, environment: environment)
     defer { Task { await gateway.kill() } }
     #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"online"}"#)
 
     // The one-line end-to-end check.
-    let asked = try Tool.run(["request", "Oslo,NO", "--port", "\(broker.port)", "--device", "cli-1"])
+    let asked = try await Tool.run([
+      "request", "Oslo,NO", "--port", "\(broker.port)", "--device", "cli-1",
+    ])
     #expect(asked.status == 0, "\(asked.stderr)")
     #expect(asked.stdout.contains("Oslo, NO"))
     #expect(asked.stdout.contains("-4.5 °C"))
 
     // SIGHUP: a new named location appears, the connection stays.
     try """
-      mqtt:
-        client-id: gw-process
-      locations:
-        names: [harbour]
-        harbour:
-          latitude: 59.9
-          longitude: 10.7
-          refresh-seconds: 60
-      """.write(to: file, atomically: true, encoding: .utf8)
+    mqtt:
+      client-id: gw-process
+    locations:
+      names: [harbour]
+      harbour:
+        latitude: 59.9
+        longitude: 10.7
+        refresh-seconds: 60
+    """.write(to: file, atomically: true, encoding: .utf8)
     gateway.signal(SIGHUP)
     let harbour = try await watcher.message(on: "skyframe/v1/loc/harbour")
     #expect(try WeatherFrame(decoding: harbour.payload).name.string == "harbour")
@@ -155,7 +167,8 @@ final class GatewayProcess: Sendable {
   static func start(config: String, environment: [String: String]) throws -> GatewayProcess {
     GatewayProcess(
       process: try ChildProcess(
-        executable: Tool.binary.path, arguments: ["run", "--config", config], environment: environment))
+        executable: Tool.binary.path, arguments: ["run", "--config", config],
+        environment: environment))
   }
 
   var isRunning: Bool { process.isRunning }
@@ -182,7 +195,8 @@ final class Watcher: Sendable {
   private init(client: MQTTClient) { self.client = client }
 
   static func start(port: Int, topics: [String]) async throws -> Watcher {
-    var configuration = MQTTConfiguration(clientID: "watch-\(UInt32.random(in: 0...UInt32.max))", host: "127.0.0.1", port: port)
+    var configuration = MQTTConfiguration(
+      clientID: "watch-\(UInt32.random(in: 0...UInt32.max))", host: "127.0.0.1", port: port)
     configuration.cleanSession = true
     var logger = Logger(label: "watcher")
     logger.logLevel = .warning

@@ -11,6 +11,12 @@ public struct CivilDate: Equatable, Sendable {
     self.day = day
   }
 
+  /// The local calendar date at `unixSeconds` for a place `utcOffsetSeconds` east of UTC; instants
+  /// before a day's start (or before 1970) land on the day they belong to.
+  public static func localDay(_ unixSeconds: Int64, utcOffsetSeconds: Int) -> Int {
+    Int(flooredDivision(unixSeconds + Int64(utcOffsetSeconds), 86_400))
+  }
+
   public init(daysSinceEpoch days: Int) {
     let shifted = days + 719_468
     let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
@@ -55,4 +61,10 @@ public struct CivilDate: Equatable, Sendable {
     }
     return "\(padded(year, 4))-\(padded(month, 2))-\(padded(day, 2))"
   }
+}
+
+/// `value / divisor` rounded towards minus infinity.
+public func flooredDivision(_ value: Int64, _ divisor: Int64) -> Int64 {
+  let quotient = value / divisor
+  return value % divisor < 0 ? quotient - 1 : quotient
 }
