@@ -3,16 +3,24 @@ extension WeatherFrame {
   /// order. Values equal to a field's sentinel become `nil`; reserved bytes are ignored so that
   /// frames from a v1.x gateway still decode. Allocates nothing.
   public init(decoding bytes: UnsafeRawBufferPointer) throws(FrameError) {
-    guard bytes.count >= Self.size else { throw .truncated(count: bytes.count) }
-    guard bytes.count == Self.size else { throw .tooLong(count: bytes.count) }
-    guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic(bytes[0], bytes[1]) }
-    guard bytes[2] == Self.version else { throw .unsupportedVersion(bytes[2]) }
-    let input = FrameReader(base: bytes)
-    let stored = input.u32(.crc)
-    let computed = CRC32.checksum(
-      UnsafeRawBufferPointer(rebasing: bytes[0..<FrameField.crc.offset]))
-    guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
+    try Self.check(bytes)
+    self.init(validated: bytes)
+  }
 
+  /// Length, magic, version and CRC-32, in that order: what every decoder checks first.
+  static func check(_ bytes: UnsafeRawBufferPointer) throws(FrameError) {
+    guard bytes.count >= size else { throw .truncated(count: bytes.count) }
+    guard bytes.count == size else { throw .tooLong(count: bytes.count) }
+    guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic(bytes[0], bytes[1]) }
+    guard bytes[2] == version else { throw .unsupportedVersion(bytes[2]) }
+    let stored = FrameReader(base: bytes).u32(.crc)
+    let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<FrameField.crc.offset]))
+    guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
+  }
+
+  /// Reads every field of bytes `ValidatedFrame` has checked.
+  init(validated bytes: UnsafeRawBufferPointer) {
+    let input = FrameReader(base: bytes)
     self.init()
     status = FrameStatus(rawValue: input.u8(.status))
     requestID = input.u16(.requestID)

@@ -166,3 +166,34 @@ func rewriteCRC(_ bytes: inout [UInt8]) {
     #expect(bytes == (try expected.encoded()))
   }
 }
+
+@Suite struct ValidatedFrameTests {
+  @Test func readsFieldsInPlaceAndMaterializesTheSameFrame() throws {
+    var random = SeededRandom(seed: 0xF1E1D)
+    for _ in 0..<2_000 {
+      let frame = randomFrame(&random)
+      let bytes = try frame.encoded()
+      let checked = try bytes.withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) }
+      #expect(checked.frame == frame)
+      #expect(checked.status == frame.status)
+      #expect(checked.requestID == frame.requestID)
+      #expect(checked.value(.temperature) == frame.current.temperature.map(Int.init))
+      #expect(checked.value(.observedAt) == frame.observedAt.map(Int.init))
+      #expect(checked.value(.latitude) == frame.latitude.map(Int.init))
+      #expect(checked.value(.humidity) == frame.current.humidity.map(Int.init))
+      #expect(checked.value(.hourlyTemperature, at: 11) == frame.hourly[11].temperature.map(Int.init))
+      #expect(checked.value(.dailyPrecipitationProbability, at: 6) == frame.daily[6].precipitationProbability.map(Int.init))
+      #expect(checked.value(.slotCount) == Int(frame.slotCount))
+    }
+  }
+
+  @Test func checksTheSameWayAsTheFullDecoder() throws {
+    var bytes = try WeatherFrame(status: .ok).encoded()
+    bytes[50] ^= 1
+    let flipped = bytes
+    #expect(throws: FrameError.self) { try flipped.withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) } }
+    #expect(throws: FrameError.truncated(count: 3)) {
+      try [UInt8]([0x53, 0x46, 1]).withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) }
+    }
+  }
+}
