@@ -30,7 +30,8 @@ public struct ValidatedFrame: Sendable {
         return present(Int(input.u32(field)), sentinel: field.isTime ? 0 : Int(UInt32.max))
       case (2, true): return present(Int(input.i16(field, index)), sentinel: Int(Int16.min))
       case (2, false): return present(Int(input.u16(field, index)), sentinel: Int(UInt16.max))
-      default: return present(Int(input.u8(field, index)), sentinel: field.hasByteSentinel ? 0xFF : nil)
+      default:
+        return present(Int(input.u8(field, index)), sentinel: field.hasByteSentinel ? 0xFF : nil)
       }
     }
   }

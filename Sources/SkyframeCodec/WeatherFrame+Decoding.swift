@@ -14,7 +14,8 @@ extension WeatherFrame {
     guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic(bytes[0], bytes[1]) }
     guard bytes[2] == version else { throw .unsupportedVersion(bytes[2]) }
     let stored = FrameReader(base: bytes).u32(.crc)
-    let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<FrameField.crc.offset]))
+    let computed = CRC32.checksum(
+      UnsafeRawBufferPointer(rebasing: bytes[0..<FrameField.crc.offset]))
     guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
   }
 

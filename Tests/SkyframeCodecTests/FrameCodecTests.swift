@@ -173,7 +173,9 @@ func rewriteCRC(_ bytes: inout [UInt8]) {
     for _ in 0..<2_000 {
       let frame = randomFrame(&random)
       let bytes = try frame.encoded()
-      let checked = try bytes.withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) }
+      let checked = try bytes.withUnsafeBytes { raw throws(FrameError) in
+        try ValidatedFrame(decoding: raw)
+      }
       #expect(checked.frame == frame)
       #expect(checked.status == frame.status)
       #expect(checked.requestID == frame.requestID)
@@ -181,8 +183,11 @@ func rewriteCRC(_ bytes: inout [UInt8]) {
       #expect(checked.value(.observedAt) == frame.observedAt.map(Int.init))
       #expect(checked.value(.latitude) == frame.latitude.map(Int.init))
       #expect(checked.value(.humidity) == frame.current.humidity.map(Int.init))
-      #expect(checked.value(.hourlyTemperature, at: 11) == frame.hourly[11].temperature.map(Int.init))
-      #expect(checked.value(.dailyPrecipitationProbability, at: 6) == frame.daily[6].precipitationProbability.map(Int.init))
+      #expect(
+        checked.value(.hourlyTemperature, at: 11) == frame.hourly[11].temperature.map(Int.init))
+      #expect(
+        checked.value(.dailyPrecipitationProbability, at: 6)
+          == frame.daily[6].precipitationProbability.map(Int.init))
       #expect(checked.value(.slotCount) == Int(frame.slotCount))
     }
   }
@@ -191,9 +196,13 @@ func rewriteCRC(_ bytes: inout [UInt8]) {
     var bytes = try WeatherFrame(status: .ok).encoded()
     bytes[50] ^= 1
     let flipped = bytes
-    #expect(throws: FrameError.self) { try flipped.withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) } }
+    #expect(throws: FrameError.self) {
+      try flipped.withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) }
+    }
     #expect(throws: FrameError.truncated(count: 3)) {
-      try [UInt8]([0x53, 0x46, 1]).withUnsafeBytes { raw throws(FrameError) in try ValidatedFrame(decoding: raw) }
+      try [UInt8]([0x53, 0x46, 1]).withUnsafeBytes { raw throws(FrameError) in
+        try ValidatedFrame(decoding: raw)
+      }
     }
   }
 }
