@@ -81,27 +81,58 @@ import Testing
     }
   }
 
-  @Test func theFallbackServiceAnswersWhenTheFirstIsDown() async throws {
-    let harness = try await GatewayHarness.make {
-      $0.weather.service = .openMeteo
-      $0.weather.fallback = [.openWeatherMap]
+  static func name(_ service: ServiceFixtures.Service) -> GatewayConfiguration.ServiceName {
+    switch service {
+    case .openMeteo: .openMeteo
+    case .openWeatherMap: .openWeatherMap
+    case .weatherAPI: .weatherAPI
+    }
+  }
+
+  /// Budgets and per-device limits count in whole-minute windows: a test that must stay inside
+  /// one window starts early in a minute.
+  static func startEarlyInAMinute() async throws {
+    let second = Date().timeIntervalSince1970.truncatingRemainder(dividingBy: 60)
+    if second > 45 { try await Task.sleep(for: .seconds(61 - second)) }
+  }
+
+  /// HTTP calls one forecast costs.
+  static func callsPerForecast(_ service: ServiceFixtures.Service) -> Int {
+    service == .openWeatherMap ? 2 : 1
+  }
+
+  @Test(arguments: services)
+  func theFallbackServiceAnswersWhenTheFirstIsDown(_ primary: ServiceFixtures.Service) async throws
+  {
+    let fallback: ServiceFixtures.Service = primary == .openMeteo ? .weatherAPI : .openMeteo
+    let harness = try await GatewayHarness.make(service: primary) {
+      $0.weather.fallback = [Self.name(fallback)]
     }
     defer { Task { await harness.shutdown() } }
-    harness.set(.status(503, "down for maintenance"), only: .openMeteo)
+    harness.set(.status(503, "down for maintenance"), only: primary)
     try await harness.start()
     let device = try await Device.frames(port: harness.broker.port)
     try device.ask("52.52,13.41")
     let frame = try #require(try await device.frames(1).first)
     #expect(frame.status == .ok)
-    #expect(frame.service == .openWeatherMap)
-    #expect(harness.calls(to: .openMeteo) == 1)
-    #expect(harness.calls(to: .openWeatherMap) == 2)
+    #expect(frame.service == Self.expected(fallback).0)
+    #expect(harness.calls(to: primary) >= 1)
+    #expect(harness.calls(to: fallback) == Self.callsPerForecast(fallback))
   }
 
-  @Test func pastItsBudgetNoCallIsSentAndTheAnswerIsStaleOrRateLimited() async throws {
-    let harness = try await GatewayHarness.make {
-      $0.openMeteo.budget = .init(perMinute: 2, perDay: 100)
+  @Test(arguments: services)
+  func pastItsBudgetNoCallIsSentAndTheAnswerIsStaleOrRateLimited(_ service: ServiceFixtures.Service)
+    async throws
+  {
+    try await Self.startEarlyInAMinute()
+    let perForecast = Self.callsPerForecast(service)
+    let harness = try await GatewayHarness.make(service: service) {
+      let budget = GatewayConfiguration.Budget(perMinute: 2 * perForecast, perDay: 100)
+      $0.openMeteo.budget = budget
+      $0.openWeatherMap.budget = budget
+      $0.weatherAPI.budget = budget
       $0.cache.ttlSeconds = 1
+      $0.weather.batchWindowMilliseconds = 0
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
@@ -110,12 +141,12 @@ import Testing
     _ = try await device.frames(1)
     try device.ask("11.5,11.5")
     _ = try await device.frames(1)
-    #expect(harness.calls(to: .openMeteo) == 2)
+    #expect(harness.calls(to: service) == 2 * perForecast)
     try await Task.sleep(for: .milliseconds(1_100))
     try device.ask("10.5,10.5;12.5,12.5")
     let frames = try await device.frames(2)
     #expect(frames.map(\.status) == [.stale, .rateLimited])
-    #expect(harness.calls(to: .openMeteo) == 2)
+    #expect(harness.calls(to: service) == 2 * perForecast)
   }
 
   @Test func cellsMissingTogetherGoUpstreamInOneCall() async throws {
@@ -141,6 +172,7 @@ import Testing
   }
 
   @Test func aDeviceThatAsksTooOftenIsRateLimitedWithoutUpstreamCalls() async throws {
+    try await Self.startEarlyInAMinute()
     let harness = try await GatewayHarness.make { $0.requests.perDevicePerMinute = 3 }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
