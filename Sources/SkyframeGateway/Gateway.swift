@@ -21,9 +21,7 @@ public final class Gateway: Service, Sendable {
   let watches: WatchScheduler
   let httpClient: HTTPClient
   let logger: Logger
-  /// One per service for the life of the process: a reload changes limits, not what was spent.
-  let budgets: [GatewayConfiguration.ServiceName: CallBudget]
-  let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
+  let services: WeatherServices
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -36,16 +34,10 @@ public final class Gateway: Service, Sendable {
     self.configuration = Mutex(configuration)
     self.httpClient = httpClient
     self.logger = logger
-    budgets = Dictionary(
-      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
-        (name, CallBudget(configuration.budget(of: name), now: now))
-      })
+    services = WeatherServices(
+      configuration: configuration, httpClient: httpClient, logger: logger, now: now)
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
-    desk = WeatherDesk(
-      settings: WeatherDesk.Settings(
-        provider: OpenMeteoProvider(configuration: .init(), httpClient: httpClient, logger: logger),
-        cache: configuration.cache),
-      now: now, logger: logger)
+    desk = WeatherDesk(settings: services.settings(for: configuration), now: now, logger: logger)
     handler = RequestHandler(
       settings: Self.handlerSettings(configuration), desk: desk, sink: client, logger: logger,
       now: now)
@@ -53,78 +45,6 @@ public final class Gateway: Service, Sendable {
       locations: configuration.locations, handler: handler, topics: configuration.topics,
       logger: logger)
     watches = WatchScheduler(handler: handler, configuration: configuration, logger: logger)
-    desk.update(deskSettings(configuration))
-  }
-
-  /// The services in fallback order, each behind its budget and batcher, and the reverse geocoder.
-  func deskSettings(_ configuration: GatewayConfiguration) -> WeatherDesk.Settings {
-    let window = Duration.milliseconds(configuration.weather.batchWindowMilliseconds)
-    var services: [ForecastBatcher] = []
-    var reverse: WeatherDesk.ReverseGeocoder = .none
-    for name in GatewayConfiguration.ServiceName.allCases {
-      budgets[name]?.update(configuration.budget(of: name))
-    }
-    func provider(_ name: GatewayConfiguration.ServiceName) -> (any WeatherProvider)? {
-      let inner: any WeatherProvider
-      switch name {
-      case .openMeteo:
-        inner = OpenMeteoProvider(
-          configuration: configuration.openMeteoConfiguration, httpClient: httpClient,
-          logger: logger)
-      case .openWeatherMap:
-        guard let settings = configuration.openWeatherMapConfiguration else { return nil }
-        inner = OpenWeatherMapProvider(
-          configuration: settings, httpClient: httpClient, logger: logger)
-      case .weatherAPI:
-        guard let settings = configuration.weatherAPIConfiguration else { return nil }
-        inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
-      }
-      return BudgetedProvider(inner: inner, budget: budgets[name]!, name: name.rawValue)
-    }
-    for name in configuration.weather.order {
-      if let provider = provider(name) {
-        services.append(ForecastBatcher(provider: provider, window: window))
-      }
-    }
-    if services.isEmpty, let fallback = provider(.openMeteo) {
-      services.append(ForecastBatcher(provider: fallback, window: window))
-    }
-    switch configuration.places.reverseGeocoding {
-    case .none:
-      break
-    case .openWeatherMap:
-      if let owm = provider(.openWeatherMap) { reverse = .service(owm) }
-    case .geonames:
-      if let index = geonamesIndex(configuration) {
-        reverse = .geonames(
-          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
-      }
-    case .auto:
-      if let owm = provider(.openWeatherMap) {
-        reverse = .service(owm)
-      } else if let index = geonamesIndex(configuration) {
-        reverse = .geonames(
-          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
-      }
-    }
-    return WeatherDesk.Settings(
-      services: services, reverseGeocoder: reverse, cache: configuration.cache)
-  }
-
-  /// The GeoNames index for the configured file, loaded once per path.
-  private func geonamesIndex(_ configuration: GatewayConfiguration) -> GeoNamesIndex? {
-    guard let path = configuration.places.geonamesFile else { return nil }
-    if let loaded = geonames.withLock({ $0 }), loaded.path == path { return loaded.index }
-    do {
-      let index = try GeoNamesIndex.load(path: path)
-      geonames.withLock { $0 = (path, index) }
-      logger.info("loaded place names", metadata: ["file": "\(path)", "places": "\(index.count)"])
-      return index
-    } catch {
-      logger.error(
-        "cannot use the GeoNames file, positions keep their coordinates as names: \(error)")
-      return nil
-    }
   }
 
   static func handlerSettings(_ configuration: GatewayConfiguration) -> RequestHandler.Settings {
@@ -156,7 +76,7 @@ public final class Gateway: Service, Sendable {
       logger.warning("MQTT and topic settings changed: they take effect after a restart")
     }
     let current = configuration.withLock { $0 }
-    desk.update(deskSettings(current))
+    desk.update(services.settings(for: current))
     handler.update(Self.handlerSettings(current))
     locations.replace(current.locations)
     watches.update(current)

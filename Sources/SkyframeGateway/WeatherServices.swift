@@ -1,0 +1,98 @@
+import AsyncHTTPClient
+import Logging
+import SkyframePlaces
+import SkyframeProviders
+import Synchronization
+
+/// Weather fetched, assembled from the configuration: each configured service behind its call
+/// budget and batcher, in fallback order, and where names for positions come from. Budgets live
+/// as long as the gateway: a reload changes limits, not what was already spent.
+final class WeatherServices: Sendable {
+  let httpClient: HTTPClient
+  let logger: Logger
+  let budgets: [GatewayConfiguration.ServiceName: CallBudget]
+  private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
+
+  init(
+    configuration: GatewayConfiguration, httpClient: HTTPClient, logger: Logger,
+    now: @escaping @Sendable () -> Int64
+  ) {
+    self.httpClient = httpClient
+    self.logger = logger
+    budgets = Dictionary(
+      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
+        (name, CallBudget(configuration.budget(of: name), now: now))
+      })
+  }
+
+  /// The services in fallback order, each behind its budget and batcher, and the reverse geocoder.
+  func settings(for configuration: GatewayConfiguration) -> WeatherDesk.Settings {
+    let window = Duration.milliseconds(configuration.weather.batchWindowMilliseconds)
+    var services: [ForecastBatcher] = []
+    var reverse: WeatherDesk.ReverseGeocoder = .none
+    for name in GatewayConfiguration.ServiceName.allCases {
+      budgets[name]?.update(configuration.budget(of: name))
+    }
+    func provider(_ name: GatewayConfiguration.ServiceName) -> (any WeatherProvider)? {
+      let inner: any WeatherProvider
+      switch name {
+      case .openMeteo:
+        inner = OpenMeteoProvider(
+          configuration: configuration.openMeteoConfiguration, httpClient: httpClient,
+          logger: logger)
+      case .openWeatherMap:
+        guard let settings = configuration.openWeatherMapConfiguration else { return nil }
+        inner = OpenWeatherMapProvider(
+          configuration: settings, httpClient: httpClient, logger: logger)
+      case .weatherAPI:
+        guard let settings = configuration.weatherAPIConfiguration else { return nil }
+        inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
+      }
+      return BudgetedProvider(inner: inner, budget: budgets[name]!, name: name.rawValue)
+    }
+    for name in configuration.weather.order {
+      if let provider = provider(name) {
+        services.append(ForecastBatcher(provider: provider, window: window))
+      }
+    }
+    if services.isEmpty, let fallback = provider(.openMeteo) {
+      services.append(ForecastBatcher(provider: fallback, window: window))
+    }
+    switch configuration.places.reverseGeocoding {
+    case .none:
+      break
+    case .openWeatherMap:
+      if let owm = provider(.openWeatherMap) { reverse = .service(owm) }
+    case .geonames:
+      if let index = geonamesIndex(configuration) {
+        reverse = .geonames(
+          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+      }
+    case .auto:
+      if let owm = provider(.openWeatherMap) {
+        reverse = .service(owm)
+      } else if let index = geonamesIndex(configuration) {
+        reverse = .geonames(
+          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+      }
+    }
+    return WeatherDesk.Settings(
+      services: services, reverseGeocoder: reverse, cache: configuration.cache)
+  }
+
+  /// The GeoNames index for the configured file, loaded once per path.
+  private func geonamesIndex(_ configuration: GatewayConfiguration) -> GeoNamesIndex? {
+    guard let path = configuration.places.geonamesFile else { return nil }
+    if let loaded = geonames.withLock({ $0 }), loaded.path == path { return loaded.index }
+    do {
+      let index = try GeoNamesIndex.load(path: path)
+      geonames.withLock { $0 = (path, index) }
+      logger.info("loaded place names", metadata: ["file": "\(path)", "places": "\(index.count)"])
+      return index
+    } catch {
+      logger.error(
+        "cannot use the GeoNames file, positions keep their coordinates as names: \(error)")
+      return nil
+    }
+  }
+}
