@@ -90,19 +90,9 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
     }
   }
 
-  /// Calls `body` with the text's bytes.
-  public func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R
-  {
-    var result: Result<R, E>?
-    withUnsafeBytes(of: storage) { raw in
-      do throws(E) {
-        result = .success(try body(UnsafeRawBufferPointer(rebasing: raw[0..<count])))
-      } catch {
-        result = .failure(error)
-      }
-    }
-    return try result!.get()
-  }
+  /// The capacity in bytes, readable from a concrete type like `PlaceName` (inside the type the
+  /// generic parameter `capacity` shadows any member of that name).
+  public static var capacityBytes: Int { capacity }
 
   public static func == (lhs: Self, rhs: Self) -> Bool {
     guard lhs.count == rhs.count else { return false }

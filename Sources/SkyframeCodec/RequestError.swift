@@ -63,8 +63,3 @@ extension RequestError: CustomStringConvertible {
     }
   }
 }
-
-extension FixedText {
-  /// The capacity in bytes, readable from a concrete type like `PlaceName`.
-  public static var capacityBytes: Int { capacity }
-}

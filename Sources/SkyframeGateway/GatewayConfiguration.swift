@@ -47,31 +47,28 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public init() {}
 
     public var requests: String { "\(base)/v1/req/+" }
-    public func request(device: String) -> String { "\(base)/v1/req/\(device)" }
     public func frame(device: String) -> String { "\(base)/v1/frame/\(device)" }
     public func location(name: String) -> String { "\(base)/v1/loc/\(name)" }
     public var watches: String { "\(base)/v1/watch/+" }
 
-    /// The device id of a watch topic, or nil when the topic is not one.
-    public func device(inWatchTopic topic: String) -> Substring? {
-      var rest = Substring(topic)
-      for part in [base, "/v1/watch/"] {
-        guard rest.hasPrefix(part) else { return nil }
-        rest = rest.dropFirst(part.count)
-      }
-      return rest
-    }
     public var state: String { "\(base)/v1/gateway/state" }
 
     /// The device id of a request topic, or nil when the topic is not one.
     public func device(inRequestTopic topic: String) -> Substring? {
-      // Compared piecewise so that no prefix string is built per request.
-      var rest = Substring(topic)
-      for part in [base, "/v1/req/"] {
-        guard rest.hasPrefix(part) else { return nil }
-        rest = rest.dropFirst(part.count)
-      }
-      return rest
+      device(in: topic, after: "/v1/req/")
+    }
+
+    /// The device id of a watch topic, or nil when the topic is not one.
+    public func device(inWatchTopic topic: String) -> Substring? {
+      device(in: topic, after: "/v1/watch/")
+    }
+
+    /// What follows `{base}{kind}`, compared piecewise so that no prefix string is built per message.
+    private func device(in topic: String, after kind: String) -> Substring? {
+      guard topic.hasPrefix(base) else { return nil }
+      let rest = topic.dropFirst(base.count)
+      guard rest.hasPrefix(kind) else { return nil }
+      return rest.dropFirst(kind.count)
     }
   }
 

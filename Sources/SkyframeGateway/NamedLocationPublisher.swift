@@ -11,7 +11,7 @@ import Synchronization
 final class NamedLocationPublisher: Service, Sendable {
   private struct State: Sendable {
     var locations: [GatewayConfiguration.NamedLocation] = []
-    var due: [String: ContinuousClock.Instant] = [:]
+    var due = DueTimes()
   }
 
   private let state = Mutex(State())
@@ -36,32 +36,24 @@ final class NamedLocationPublisher: Service, Sendable {
     state.withLock { state in
       let old = Dictionary(uniqueKeysWithValues: state.locations.map { ($0.name, $0) })
       state.locations = locations
-      state.due = state.due.filter { name, _ in
-        locations.contains { $0.name == name && $0 == old[name] }
-      }
+      state.due.keep { name in locations.contains { $0.name == name && $0 == old[name] } }
     }
   }
 
   /// Publishes every place now (after a reconnect, say), keeping the intervals.
   func publishAllSoon() {
-    state.withLock { $0.due = [:] }
+    state.withLock { $0.due = DueTimes() }
   }
 
   func run() async throws {
-    await withDiscardingTaskGroup { group in
-      while !Task.isCancelled && !Task.isShuttingDownGracefully {
-        let now = ContinuousClock.now
-        let due = state.withLock { state -> [GatewayConfiguration.NamedLocation] in
-          let due = state.locations.filter { state.due[$0.name].map { $0 <= now } ?? true }
-          for location in due { state.due[location.name] = now + .seconds(location.refreshSeconds) }
-          return due
+    await runSchedule(
+      tick: tick,
+      takeDue: { now in
+        self.state.withLock { state in
+          state.due.takeDue(state.locations, now: now, key: \.name, seconds: \.refreshSeconds)
         }
-        for location in due {
-          group.addTask { await self.publish(location) }
-        }
-        try? await Task.sleep(for: tick)
-      }
-    }
+      },
+      work: { await self.publish($0) })
   }
 
   func publish(_ location: GatewayConfiguration.NamedLocation) async {

@@ -34,7 +34,7 @@ final class WatchScheduler: Sendable {
 
   private struct State {
     var watches: [String: Watch] = [:]
-    var due: [String: ContinuousClock.Instant] = [:]
+    var due = DueTimes()
   }
 
   private let state = Mutex(State())
@@ -60,8 +60,6 @@ final class WatchScheduler: Sendable {
       $0 = (configuration.topics, configuration.watches, configuration.requests.maximumLocations)
     }
   }
-
-  var count: Int { state.withLock { $0.watches.count } }
 
   /// Parses `places [@seconds]`; the interval defaults to and is clamped by the configuration.
   static func parse(
@@ -103,7 +101,7 @@ final class WatchScheduler: Sendable {
     guard !message.payload.isEmpty else {
       state.withLock { state in
         state.watches[device] = nil
-        state.due[device] = nil
+        state.due.reset(device)
       }
       log.info("watch removed")
       return
@@ -115,7 +113,7 @@ final class WatchScheduler: Sendable {
         guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else {
           return false
         }
-        if state.watches[device] != watch { state.due[device] = nil }
+        if state.watches[device] != watch { state.due.reset(device) }
         state.watches[device] = watch
         return true
       }
@@ -140,23 +138,14 @@ final class WatchScheduler: Sendable {
   }
 
   func run(tick: Duration = .milliseconds(250)) async {
-    await withDiscardingTaskGroup { group in
-      while !Task.isCancelled {
-        let now = ContinuousClock.now
-        let due = state.withLock { state -> [(String, Watch)] in
-          var due: [(String, Watch)] = []
-          for (device, watch) in state.watches where state.due[device].map({ $0 <= now }) ?? true {
-            state.due[device] = now + .seconds(watch.intervalSeconds)
-            due.append((device, watch))
-          }
-          return due
+    await runSchedule(
+      tick: tick,
+      takeDue: { now in
+        self.state.withLock { state in
+          state.due.takeDue(state.watches, now: now, key: \.key, seconds: \.value.intervalSeconds)
         }
-        for (device, watch) in due {
-          group.addTask { await self.push(watch, to: device) }
-        }
-        try? await Task.sleep(for: tick)
-      }
-    }
+      },
+      work: { await self.push($0.value, to: $0.key) })
   }
 
   private func push(_ watch: Watch, to device: String) async {

@@ -91,8 +91,6 @@ final class WeatherDesk: Sendable {
     self.settings.withLock { $0 = settings }
   }
 
-  var service: WeatherService { settings.withLock { $0.services[0].provider.service } }
-
   func cell(of point: GeoPoint) -> Cell {
     let grid = settings.withLock { $0.gridDegrees }
     return Cell(
