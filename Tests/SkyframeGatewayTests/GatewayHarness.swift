@@ -167,35 +167,22 @@ final class GatewayHarness: Sendable {
 /// mailbox that `next` takes from, so waiting with a timeout never ends the subscription.
 final class Device: Sendable {
   let id: String
-  let client: MQTTClient
-  private let mailbox = Mutex<[MQTTMessage]>([])
+  let mailbox: MQTTMailbox
+  var client: MQTTClient { mailbox.client }
 
-  private init(id: String, client: MQTTClient) {
+  private init(id: String, mailbox: MQTTMailbox) {
     self.id = id
-    self.client = client
+    self.mailbox = mailbox
   }
 
   static func connect(
     port: Int, id: String, subscribe: [String] = [],
     version: MQTTConfiguration.ProtocolVersion = .v5
-  )
-    async throws -> Device
-  {
-    var configuration = MQTTConfiguration(clientID: id, host: "127.0.0.1", port: port)
-    configuration.cleanSession = true
-    configuration.protocolVersion = version
-    var logger = Logger(label: "device")
-    logger.logLevel = .warning
-    let client = try MQTTClient(configuration: configuration, logger: logger)
-    for filter in subscribe { try client.subscribe(filter, qos: 1) }
-    let device = Device(id: id, client: client)
-    Task {
-      for await event in client.events {
-        if case .message(let message) = event { device.mailbox.withLock { $0.append(message) } }
-      }
-    }
-    try await client.connect(timeout: .seconds(5))
-    return device
+  ) async throws -> Device {
+    Device(
+      id: id,
+      mailbox: try await MQTTMailbox.connect(
+        port: port, id: id, subscribe: subscribe, version: version))
   }
 
   static func frames(port: Int, id: String = "dev-\(UInt32.random(in: 0...UInt32.max))")
@@ -212,16 +199,7 @@ final class Device: Sendable {
   func next(timeout: Duration = .seconds(10), matching: (MQTTMessage) -> Bool = { _ in true })
     async throws -> MQTTMessage
   {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      let found = mailbox.withLock { messages -> MQTTMessage? in
-        guard let index = messages.firstIndex(where: matching) else { return nil }
-        return messages.remove(at: index)
-      }
-      if let found { return found }
-      try await Task.sleep(for: .milliseconds(10))
-    }
-    throw TimeoutError()
+    try await mailbox.next(timeout: timeout, matching: matching)
   }
 
   /// The next `count` frames on the device's own topic, decoded, in arrival order.
@@ -238,6 +216,4 @@ final class Device: Sendable {
   func expectSilence(for time: Duration = .milliseconds(500)) async throws -> Bool {
     (try? await next(timeout: time) { $0.topic == "skyframe/v1/frame/\(self.id)" }) == nil
   }
-
-  struct TimeoutError: Error {}
 }

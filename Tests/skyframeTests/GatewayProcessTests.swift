@@ -188,48 +188,22 @@ final class GatewayProcess: Sendable {
 }
 
 /// An MQTT client that collects what arrives on some topics.
-final class Watcher: Sendable {
-  let client: MQTTClient
-  let messages = Mutex<[MQTTMessage]>([])
-
-  private init(client: MQTTClient) { self.client = client }
+struct Watcher {
+  let mailbox: MQTTMailbox
 
   static func start(port: Int, topics: [String]) async throws -> Watcher {
-    var configuration = MQTTConfiguration(
-      clientID: "watch-\(UInt32.random(in: 0...UInt32.max))", host: "127.0.0.1", port: port)
-    configuration.cleanSession = true
-    var logger = Logger(label: "watcher")
-    logger.logLevel = .warning
-    let client = try MQTTClient(configuration: configuration, logger: logger)
-    for topic in topics { try client.subscribe(topic, qos: 1) }
-    let watcher = Watcher(client: client)
-    Task {
-      for await event in client.events {
-        if case .message(let message) = event { watcher.messages.withLock { $0.append(message) } }
-      }
-    }
-    try await client.connect(timeout: .seconds(5))
-    return watcher
+    Watcher(
+      mailbox: try await MQTTMailbox.connect(
+        port: port, id: "watch-\(UInt32.random(in: 0...UInt32.max))", subscribe: topics))
   }
 
   func message(on topic: String, timeout: Duration = .seconds(15)) async throws -> MQTTMessage {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-      let found = messages.withLock { messages -> MQTTMessage? in
-        guard let index = messages.firstIndex(where: { $0.topic == topic }) else { return nil }
-        return messages.remove(at: index)
-      }
-      if let found { return found }
-      try await Task.sleep(for: .milliseconds(20))
-    }
-    throw TimeoutError(topic: topic)
+    try await mailbox.next(timeout: timeout) { $0.topic == topic }
   }
 
   func text(on topic: String) async throws -> String {
     String(decoding: try await message(on: topic).payload, as: UTF8.self)
   }
 
-  func stop() async { await client.disconnect() }
-
-  struct TimeoutError: Error { var topic: String }
+  func stop() async { await mailbox.disconnect() }
 }

@@ -1,0 +1,54 @@
+import Logging
+import SkyframeMQTT
+import Synchronization
+
+/// An MQTT client for tests that collects every message it receives; `next` takes them out with a
+/// timeout, so waiting never ends the subscription.
+public final class MQTTMailbox: Sendable {
+  public let client: MQTTClient
+  private let messages = Mutex<[MQTTMessage]>([])
+
+  private init(client: MQTTClient) { self.client = client }
+
+  /// Connects with a clean session to the broker on `port`, subscribed to `topics` at QoS 1.
+  public static func connect(
+    port: Int, id: String, subscribe topics: [String] = [],
+    version: MQTTConfiguration.ProtocolVersion = .v5
+  ) async throws -> MQTTMailbox {
+    var configuration = MQTTConfiguration(clientID: id, host: "127.0.0.1", port: port)
+    configuration.cleanSession = true
+    configuration.protocolVersion = version
+    var logger = Logger(label: "test-client")
+    logger.logLevel = .warning
+    let client = try MQTTClient(configuration: configuration, logger: logger)
+    for topic in topics { try client.subscribe(topic, qos: 1) }
+    let mailbox = MQTTMailbox(client: client)
+    Task {
+      for await event in client.events {
+        if case .message(let message) = event { mailbox.messages.withLock { $0.append(message) } }
+      }
+    }
+    try await client.connect(timeout: .seconds(5))
+    return mailbox
+  }
+
+  /// Takes the first message for which `matching` holds, waiting up to `timeout`.
+  public func next(
+    timeout: Duration = .seconds(10), matching: (MQTTMessage) -> Bool = { _ in true }
+  ) async throws -> MQTTMessage {
+    let deadline = ContinuousClock.now + timeout
+    while ContinuousClock.now < deadline {
+      let found = messages.withLock { messages -> MQTTMessage? in
+        guard let index = messages.firstIndex(where: matching) else { return nil }
+        return messages.remove(at: index)
+      }
+      if let found { return found }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    throw TimeoutError()
+  }
+
+  public func disconnect() async { await client.disconnect() }
+
+  public struct TimeoutError: Error {}
+}
