@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG ?= config/skyframe.example.yaml
 APT_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 binutils
 
-.PHONY: deps build run test bench load format
+.PHONY: deps build run test bench load abuse format
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -40,10 +40,16 @@ test: deps
 bench: deps
 	cd Benchmarks && swift package benchmark --no-progress --grouping metric
 
-# Requests per second and latency with a real broker: the gateway against a C responder.
+# Requests per second, latency and CPU with a real broker: the gateway against a C responder,
+# behind a stock and a tuned mosquitto.
 load: deps
 	swift build -c release --product skyframe
 	Benchmarks/load/run.sh
+
+# Request floods: the gateway's memory, its upstream calls and a well-behaved device's latency.
+abuse: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/abuse.sh
 
 format:
 	swift format -i -r Sources Tests Benchmarks/SkyframeBenchmarks Package.swift Benchmarks/Package.swift

@@ -137,7 +137,8 @@ let benchmarks: @Sendable () -> Void = {
     let sink = DroppingSink()
     let path = RequestPath(
       configuration: benchConfiguration, provider: FixedForecast(forecast: forecast), sink: sink,
-      logger: Logger(label: "bench"), now: { Fixtures.now })
+      logger: Logger(label: "bench"),
+      clock: GatewayClock(ContinuousClock(), unixTimeAtStart: Fixtures.now))
     let message = MQTTMessage(
       topic: "skyframe/v1/req/esp32-kitchen", payload: Array("#42 52.52,13.41".utf8))
     await path.handle(message)  // fills the cache

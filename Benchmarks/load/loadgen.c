@@ -14,16 +14,24 @@
  * request is sent and outstanding ones get a short drain.
  *
  * Output, one line on standard output:
- *   devices=N requests=R seconds=S rps=X p50_us=A p99_us=B errors=E
- * Details on standard error. Exit status 1 when no answer arrived, 3 when devices could not
- * connect and subscribe, 2 on usage errors.
+ *   devices=N requests=R seconds=S rps=X p50_us=A p99_us=B max_us=M errors=E [NAME_... per -P]
+ * Details on standard error. Exit status 1 when no ok answer arrived, 3 when devices could not
+ * connect and subscribe, 2 on usage errors. requests, rps and the latencies count only `ok` frames.
  *
  * errors = timeouts (no answer within -T s; the request is sent again) + answers of the wrong
- * size + answers nobody waited for + lost connections + failed publishes + requests still
- * unanswered after the drain.
+ * size + frames whose status is not `ok` (frame-v1 §5.1: a `rate_limited` frame is an answer, not
+ * the weather asked for) + answers nobody waited for + lost connections + failed publishes +
+ * requests still unanswered after the drain.
+ *
+ * -P NAME:PID (repeatable) watches another process over exactly the measured period: CPU
+ * (utime + stime of /proc/PID/stat) and context switches (voluntary + nonvoluntary, summed over
+ * every thread in /proc/PID/task) per ok answer, and its CPU in % of one core:
+ *   NAME_cpu_us_req=C NAME_ctx_req=X NAME_cpu_pct=P
+ * The load generator itself is always reported as "loadgen".
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include <dirent.h>
 #include <mosquitto.h>
 #include <poll.h>
 #include <pthread.h>
@@ -37,7 +45,9 @@
 #include <unistd.h>
 
 #define FRAME_SIZE 192
+#define STATUS_OFFSET 3 /* frame-v1 §3: the status byte; 0 is `ok` */
 #define TEXT_MAX 256
+#define WATCH_MAX 4
 
 enum phase { PHASE_CONNECT, PHASE_RUN, PHASE_DRAIN, PHASE_STOP };
 enum state { DEV_CONNECTING, DEV_IDLE, DEV_WAITING, DEV_DONE, DEV_DEAD };
@@ -66,6 +76,7 @@ struct worker {
   uint64_t overflow;
   uint64_t answers_total;
   uint64_t timeouts, wrong_size, unexpected, lost, publish_failed, unanswered;
+  uint64_t not_ok[256]; /* frames by status byte, `ok` excluded */
   pthread_t thread;
 };
 
@@ -150,6 +161,8 @@ static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_me
   }
   if (message->payloadlen != FRAME_SIZE) {
     w->wrong_size++;
+  } else if (((const unsigned char *)message->payload)[STATUS_OFFSET] != 0) {
+    w->not_ok[((const unsigned char *)message->payload)[STATUS_OFFSET]]++;
   } else {
     w->answers_total++;
     if (now >= measure_start_ns && now < measure_end_ns) {
@@ -282,6 +295,68 @@ static void *run_worker(void *argument) {
 
 static double seconds(struct timeval t) { return (double)t.tv_sec + (double)t.tv_usec / 1e6; }
 
+static const char *const status_names[] = {"ok", "stale", "not_found", "bad_request", "upstream_unavailable",
+                                           "rate_limited", "too_many_locations", "internal_error"};
+
+/* A process watched over the measured period (-P NAME:PID). */
+static struct watch {
+  char name[24];
+  long pid;
+  uint64_t ticks[2], switches[2];
+  int readable[2];
+} watches[WATCH_MAX + 1];
+static int watch_count = 0;
+
+/* utime + stime of every thread, live or ended, in clock ticks: fields 14 and 15 of /proc/PID/stat. */
+static int process_ticks(long pid, uint64_t *ticks) {
+  char path[64], buffer[1024];
+  snprintf(path, sizeof path, "/proc/%ld/stat", pid);
+  FILE *f = fopen(path, "r");
+  if (!f) return 0;
+  size_t n = fread(buffer, 1, sizeof buffer - 1, f);
+  fclose(f);
+  buffer[n] = 0;
+  /* The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'. */
+  const char *p = strrchr(buffer, ')');
+  unsigned long long utime, stime;
+  if (!p || sscanf(p + 1, " %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %*s %llu %llu", &utime, &stime) != 2)
+    return 0;
+  *ticks = utime + stime;
+  return 1;
+}
+
+/* Context switches summed over the live threads: /proc/PID/status alone counts only the main one. */
+static int process_switches(long pid, uint64_t *switches) {
+  char path[320], line[256];
+  snprintf(path, sizeof path, "/proc/%ld/task", pid);
+  DIR *dir = opendir(path);
+  if (!dir) return 0;
+  uint64_t total = 0;
+  struct dirent *entry;
+  while ((entry = readdir(dir))) {
+    if (entry->d_name[0] == '.') continue;
+    snprintf(path, sizeof path, "/proc/%ld/task/%.255s/status", pid, entry->d_name);
+    FILE *f = fopen(path, "r");
+    if (!f) continue; /* the thread ended meanwhile */
+    unsigned long long value;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "voluntary_ctxt_switches: %llu", &value) == 1 ||
+          sscanf(line, "nonvoluntary_ctxt_switches: %llu", &value) == 1)
+        total += value;
+    fclose(f);
+  }
+  closedir(dir);
+  *switches = total;
+  return 1;
+}
+
+static void sample_watches(int at) {
+  for (int i = 0; i < watch_count; i++) {
+    struct watch *v = &watches[i];
+    v->readable[at] = process_ticks(v->pid, &v->ticks[at]) && process_switches(v->pid, &v->switches[at]);
+  }
+}
+
 static int compare_u64(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
   return (x > y) - (x < y);
@@ -298,8 +373,9 @@ static double percentile_us(const uint64_t *sorted, size_t n, double p) {
 static void usage(void) {
   fprintf(stderr,
           "usage: loadgen -p PORT [-h HOST] [-n DEVICES] [-t THREADS] [-w WARMUP_S] [-d DURATION_S]\n"
-          "               [-q QOS] [-V 5|311] [-m TEXT] [-r RUN_ID] [-T TIMEOUT_S] [-N 0|1]\n"
+          "               [-q QOS] [-V 5|311] [-m TEXT] [-r RUN_ID] [-T TIMEOUT_S] [-N 0|1] [-P NAME:PID]...\n"
           "  -N: TCP_NODELAY on the device sockets (default 1: the generator adds no Nagle stalls)\n"
+          "  -P NAME:PID: report that process's CPU and context switches per answer over the measured period\n"
           "  -m TEXT: the request every device sends; \"{i}\" in it is replaced by the device index\n");
   exit(2);
 }
@@ -332,6 +408,14 @@ int main(int argc, char **argv) {
     else if (strcmp(flag, "-m") == 0) config.text = value;
     else if (strcmp(flag, "-N") == 0) config.nodelay = atoi(value) != 0;
     else if (strcmp(flag, "-r") == 0) snprintf(config.run, sizeof config.run, "%s", value);
+    else if (strcmp(flag, "-P") == 0) {
+      const char *colon = strchr(value, ':');
+      if (!colon || colon == value || colon - value >= (long)sizeof watches[0].name || watch_count == WATCH_MAX ||
+          atol(colon + 1) < 1)
+        usage();
+      snprintf(watches[watch_count].name, sizeof watches[0].name, "%.*s", (int)(colon - value), value);
+      watches[watch_count++].pid = atol(colon + 1);
+    }
     else if (strcmp(flag, "-V") == 0) {
       if (strcmp(value, "5") == 0) config.version = MQTT_PROTOCOL_V5;
       else if (strcmp(value, "311") == 0 || strcmp(value, "3.1.1") == 0) config.version = MQTT_PROTOCOL_V311;
@@ -377,6 +461,9 @@ int main(int argc, char **argv) {
     if (!w->latencies) abort();
   }
 
+  snprintf(watches[watch_count].name, sizeof watches[0].name, "loadgen");
+  watches[watch_count++].pid = (long)getpid();
+
   mosquitto_lib_init();
   measure_start_ns = measure_end_ns = UINT64_MAX;
   for (int t = 0; t < config.threads; t++) {
@@ -399,7 +486,10 @@ int main(int argc, char **argv) {
     measure_end_ns = measure_start_ns + (uint64_t)(config.duration * 1e9);
     atomic_store_explicit(&phase, PHASE_RUN, memory_order_release);
     uint64_t now;
+    while ((now = now_ns()) < measure_start_ns) sleep_ns(measure_start_ns - now < 50000000u ? measure_start_ns - now : 50000000u);
+    sample_watches(0);
     while ((now = now_ns()) < measure_end_ns) sleep_ns(measure_end_ns - now < 50000000u ? measure_end_ns - now : 50000000u);
+    sample_watches(1);
     atomic_store(&phase, PHASE_DRAIN);
     uint64_t drain_end = measure_end_ns + (uint64_t)(config.timeout * 1e9);
     while (atomic_load(&finished) < config.threads && now_ns() < drain_end) sleep_ns(10000000u);
@@ -411,7 +501,7 @@ int main(int argc, char **argv) {
 
   size_t total = 0;
   uint64_t answers = 0, timeouts = 0, wrong = 0, unexpected = 0, lost = 0, publish_failed = 0,
-           unanswered = 0, overflow = 0;
+           unanswered = 0, overflow = 0, not_ok = 0, by_status[256] = {0};
   for (int t = 0; t < config.threads; t++) {
     struct worker *w = &workers[t];
     total += w->latency_count;
@@ -423,6 +513,10 @@ int main(int argc, char **argv) {
     publish_failed += w->publish_failed;
     unanswered += w->unanswered;
     overflow += w->overflow;
+    for (int k = 0; k < 256; k++) {
+      by_status[k] += w->not_ok[k];
+      not_ok += w->not_ok[k];
+    }
   }
   uint64_t *all = malloc((total ? total : 1) * sizeof *all);
   if (!all) abort();
@@ -434,17 +528,45 @@ int main(int argc, char **argv) {
   struct rusage usage;
   getrusage(RUSAGE_SELF, &usage);
   uint64_t requests = total + overflow;
-  uint64_t errors = timeouts + wrong + unexpected + lost + publish_failed + unanswered;
-  printf("devices=%d requests=%llu seconds=%.1f rps=%.0f p50_us=%.0f p99_us=%.0f errors=%llu\n",
+  uint64_t errors = timeouts + wrong + not_ok + unexpected + lost + publish_failed + unanswered;
+  printf("devices=%d requests=%llu seconds=%.1f rps=%.0f p50_us=%.0f p99_us=%.0f max_us=%.0f errors=%llu",
          config.devices, (unsigned long long)requests, config.duration, (double)requests / config.duration,
-         percentile_us(all, total, 0.50), percentile_us(all, total, 0.99), (unsigned long long)errors);
+         percentile_us(all, total, 0.50), percentile_us(all, total, 0.99),
+         total ? (double)all[total - 1] / 1000.0 : 0.0, (unsigned long long)errors);
+  const double hz = (double)sysconf(_SC_CLK_TCK);
+  for (int i = 0; i < watch_count; i++) {
+    const struct watch *v = &watches[i];
+    if (!v->readable[0] || !v->readable[1] || requests == 0) {
+      printf(" %s_cpu_us_req=n/a %s_ctx_req=n/a %s_cpu_pct=n/a", v->name, v->name, v->name);
+      continue;
+    }
+    double cpu_us = (double)(v->ticks[1] - v->ticks[0]) * 1e6 / hz;
+    /* Threads that ended within the period take their switches with them: never below zero. */
+    double switches = v->switches[1] > v->switches[0] ? (double)(v->switches[1] - v->switches[0]) : 0.0;
+    printf(" %s_cpu_us_req=%.2f %s_ctx_req=%.3f %s_cpu_pct=%.0f", v->name, cpu_us / (double)requests, v->name,
+           switches / (double)requests, v->name, cpu_us / (config.duration * 1e4));
+  }
+  printf("\n");
   fprintf(stderr,
-          "loadgen: threads=%d qos=%d answers_total=%llu timeouts=%llu wrong_size=%llu unexpected=%llu "
+          "loadgen: threads=%d qos=%d answers_total=%llu timeouts=%llu wrong_size=%llu not_ok=%llu unexpected=%llu "
           "lost=%llu publish_failed=%llu unanswered=%llu latency_overflow=%llu max_us=%.0f "
           "cpu_user_s=%.2f cpu_sys_s=%.2f\n",
           config.threads, config.qos, (unsigned long long)answers, (unsigned long long)timeouts,
-          (unsigned long long)wrong, (unsigned long long)unexpected, (unsigned long long)lost,
-          (unsigned long long)publish_failed, (unsigned long long)unanswered, (unsigned long long)overflow,
-          total ? (double)all[total - 1] / 1000.0 : 0.0, seconds(usage.ru_utime), seconds(usage.ru_stime));
+          (unsigned long long)wrong, (unsigned long long)not_ok, (unsigned long long)unexpected,
+          (unsigned long long)lost, (unsigned long long)publish_failed, (unsigned long long)unanswered,
+          (unsigned long long)overflow, total ? (double)all[total - 1] / 1000.0 : 0.0, seconds(usage.ru_utime),
+          seconds(usage.ru_stime));
+  if (not_ok) {
+    fprintf(stderr, "loadgen: not ok by status:");
+    for (int k = 1; k < 256; k++) {
+      if (!by_status[k]) continue;
+      if (k < (int)(sizeof status_names / sizeof *status_names)) {
+        fprintf(stderr, " %s=%llu", status_names[k], (unsigned long long)by_status[k]);
+      } else {
+        fprintf(stderr, " status_%d=%llu", k, (unsigned long long)by_status[k]);
+      }
+    }
+    fprintf(stderr, "\n");
+  }
   return requests == 0 ? 1 : 0;
 }

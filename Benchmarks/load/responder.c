@@ -1,9 +1,10 @@
 /*
- * The ceiling for the Skyframe load benchmark: the least a gateway can do.
+ * The ideal responder for the Skyframe load benchmark: the least a gateway can do.
  *
  * One libmosquitto client subscribes skyframe/v1/req/+ at QoS 1 and answers every request with a
- * fixed 192-byte payload on skyframe/v1/frame/<device> at QoS 1 (not retained), published from the
- * message callback. No parsing, no cache, no per-message allocation beyond libmosquitto's own
+ * fixed 192-byte `ok` frame on skyframe/v1/frame/<device> at the request's QoS as delivered (not
+ * retained), as the gateway does with topics.answer-qos: request; published from the message
+ * callback. No parsing, no cache, no per-message allocation beyond libmosquitto's own
  * packet. Driven by mosquitto_loop on the main thread, like the gateway's own network thread.
  *
  *   responder -p PORT [-h HOST] [-V 5|311] [-r RECEIVE_MAXIMUM] [-N 0|1]
@@ -85,7 +86,7 @@ static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_me
   char reply[sizeof(FRAME_PREFIX) + DEVICE_MAX];
   memcpy(reply, FRAME_PREFIX, sizeof(FRAME_PREFIX) - 1);
   memcpy(reply + sizeof(FRAME_PREFIX) - 1, device, length + 1);
-  int rc = mosquitto_publish(m, NULL, reply, FRAME_SIZE, frame, 1, false);
+  int rc = mosquitto_publish(m, NULL, reply, FRAME_SIZE, frame, message->qos, false);
   if (rc == MOSQ_ERR_SUCCESS) {
     answered++;
   } else {
@@ -133,7 +134,7 @@ int main(int argc, char **argv) {
   sigaction(SIGTERM, &action, NULL);
 
   mosquitto_lib_init();
-  struct mosquitto *m = mosquitto_new("skyframe-ceiling", true, NULL);
+  struct mosquitto *m = mosquitto_new("skyframe-ideal", true, NULL);
   if (!m) {
     fprintf(stderr, "responder: mosquitto_new failed\n");
     return 1;

@@ -1,24 +1,27 @@
 #!/usr/bin/env bash
-# Skyframe load benchmark: requests per second and p50/p99 latency at 16 and 256 concurrent
-# devices on cache hits, through a real mosquitto on this machine (127.0.0.1 only), for
-#   the ceiling: responder.c, a minimal libmosquitto client answering every request with a fixed
-#                192-byte payload, and
-#   the gateway: `skyframe run`, with Open-Meteo replaced by stub_open_meteo.py.
-# The target: the gateway reaches at least 0.8 of the ceiling's throughput.
+# Skyframe load benchmark: requests per second, p50/p99/max latency, CPU and context switches per
+# answer on cache hits, through a real mosquitto on this machine (127.0.0.1 only), for
+#   the ideal: responder.c, a minimal libmosquitto client answering every request with a fixed
+#              192-byte payload at the request's QoS, and
+#   the gateway: `skyframe run`, with Open-Meteo replaced by stub_open_meteo.py,
+# behind two brokers, each a fresh process: "stock" (mosquitto as Debian ships it, only made to
+# listen) and "tuned" (config/mosquitto.conf's TCP_NODELAY plus no in-flight window and a deep
+# queue), at each request QoS and device count.
+# Goals: gateway throughput ≥ 0.9× ideal, p99 ≤ 1.5× ideal, CPU per answer ≤ 1.5× ideal.
+# Exits non-zero only when a run produced no result, not when a goal is missed.
 #
 #   Benchmarks/load/run.sh
 #
 # Environment (all optional):
 #   SKYFRAME_BIN       the gateway binary (default .build/release/skyframe; built with
 #                      `swift build -c release --product skyframe` when that default is missing)
-#   GATEWAY=0          measure the ceiling only
-#   DEVICES="16 256"   device counts          WARMUP=2 DURATION=10   seconds per run
-#   QOS=1              request QoS (the device subscription uses the same QoS)
+#   GATEWAY=0          measure the ideal responder only
+#   SETUPS="stock tuned"  broker setups     QOSES="0 1"  request QoS (devices subscribe at it too)
+#   DEVICES="16 256 1024" device counts     WARMUP=2 DURATION=8   seconds per run
 #   PROTOCOL=5         5 or 311, for the devices, the responder and the gateway
 #   THREADS=2          load generator threads
 #   REQUEST=52.52,13.41  the request text every device sends ("{i}" = device index)
 #   RESPONDER_NODELAY=1  TCP_NODELAY on the responder's socket (0 = libmosquitto's default, Nagle on)
-#   BROKER_NODELAY=true  mosquitto's set_tcp_nodelay
 #   CC=cc
 set -euo pipefail
 
@@ -26,58 +29,30 @@ HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SKYFRAME_BIN=${SKYFRAME_BIN:-$ROOT/.build/release/skyframe}
 GATEWAY=${GATEWAY:-1}
-DEVICES=${DEVICES:-"16 256"}
+SETUPS=${SETUPS:-"stock tuned"}
+QOSES=${QOSES:-"0 1"}
+DEVICES=${DEVICES:-"16 256 1024"}
 WARMUP=${WARMUP:-2}
-DURATION=${DURATION:-10}
-QOS=${QOS:-1}
+DURATION=${DURATION:-8}
 PROTOCOL=${PROTOCOL:-5}
 THREADS=${THREADS:-2}
 REQUEST=${REQUEST:-52.52,13.41}
 RESPONDER_NODELAY=${RESPONDER_NODELAY:-1}
-BROKER_NODELAY=${BROKER_NODELAY:-true}
 CC=${CC:-cc}
 case $PROTOCOL in 5) GATEWAY_PROTOCOL=5 ;; 311 | 3.1.1) PROTOCOL=311 GATEWAY_PROTOCOL=3.1.1 ;;
   *) echo "PROTOCOL must be 5 or 311" >&2; exit 2 ;; esac
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/skyframe-load.XXXXXX")
 PIDS=()
-
-# Stops one process we started: SIGTERM, then SIGKILL after 10 s.
-stop() {
-  local pid=$1 i
-  kill -TERM "$pid" 2>/dev/null || return 0
-  for ((i = 0; i < 100; i++)); do
-    kill -0 "$pid" 2>/dev/null || break
-    sleep 0.1
-  done
-  kill -KILL "$pid" 2>/dev/null || true
-  wait "$pid" 2>/dev/null || true
-}
-
-cleanup() {
-  local pid
-  for pid in "${PIDS[@]}"; do stop "$pid"; done
-  rm -rf "$TMP"
-}
+MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
+# shellcheck source=common.sh
+. "$HERE/common.sh"
 trap cleanup EXIT
 
-free_port() {
-  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
-# Waits (at most 5 s) until something accepts connections on 127.0.0.1:$1.
-wait_port() {
-  local i
-  for ((i = 0; i < 50; i++)); do
-    if (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; then return 0; fi
-    sleep 0.1
-  done
-  echo "nothing listens on 127.0.0.1:$1" >&2
-  return 1
-}
-
-# CPU time of a process in clock ticks (utime + stime).
-ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }
+# One socket per device in the load generator and again in the broker.
+max_devices=0
+for n in $DEVICES; do if ((n > max_devices)); then max_devices=$n; fi; done
+raise_nofile $((max_devices + 512))
 
 field() { # field NAME LINE
   local value
@@ -85,31 +60,44 @@ field() { # field NAME LINE
   echo "${value:-n/a}"
 }
 
-us() { if [[ $1 == n/a ]]; then echo n/a; else echo "$1 µs"; fi; }
+# Microseconds as milliseconds with two decimals.
+ms() { if [[ $1 == n/a ]]; then echo n/a; else awk -v u="$1" 'BEGIN { printf "%.2f", u / 1000 }'; fi; }
+
+# ratio A B: A / B with two decimals, n/a when either is missing.
+ratio() {
+  if [[ $1 == n/a || $2 == n/a ]]; then echo n/a; return; fi
+  awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'
+}
+
+# goal NAME RATIO OP LIMIT: "NAME 0.95 met" or "NAME 1.80 missed".
+goal() {
+  if [[ $2 == n/a ]]; then echo "$1 n/a"; return; fi
+  awk -v n="$1" -v r="$2" -v op="$3" -v l="$4" \
+    'BEGIN { ok = (op == ">=") ? r >= l : r <= l; printf "%s %s %s", n, r, ok ? "met" : "missed" }'
+}
 
 declare -A RESULT
 
-# run_load LABEL N SERVER_PID: one loadgen run; its line goes to RESULT[LABEL,N].
+# run_load LABEL SETUP QOS N SERVER_PID: one loadgen run; its line goes to RESULT[LABEL,SETUP,QOS,N].
 run_load() {
-  local label=$1 n=$2 server=$3 line status=0 start end b0 s0 b1 s1 hz wall
-  hz=$(getconf CLK_TCK)
-  b0=$(ticks "$BROKER_PID") s0=$(ticks "$server") start=$(date +%s%N)
-  line=$("$TMP/loadgen" -p "$PORT" -n "$n" -t "$THREADS" -w "$WARMUP" -d "$DURATION" -q "$QOS" \
-    -V "$PROTOCOL" -m "$REQUEST" -r "$label$n" 2>"$TMP/loadgen-$label-$n.log") || status=$?
-  end=$(date +%s%N) b1=$(ticks "$BROKER_PID") s1=$(ticks "$server")
-  wall=$(((end - start) / 1000000))
-  echo "$label: ${line:-no result (exit $status)}"
-  echo "    $(grep '^loadgen: threads' "$TMP/loadgen-$label-$n.log" | sed 's/^loadgen: //')"
-  echo "    cpu over ${wall} ms (100% = one core): broker $(((b1 - b0) * 100000 / hz / wall))%," \
-    "$label $(((s1 - s0) * 100000 / hz / wall))%, loadgen $(awk -v w="$wall" \
-    '{ for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "cpu_user_s" || kv[1] == "cpu_sys_s") s += kv[2] } }
-     END { printf "%d%%", s * 100000 / w }' <"$TMP/loadgen-$label-$n.log")"
+  local label=$1 setup=$2 qos=$3 n=$4 server=$5 line status=0 log
+  log="$TMP/loadgen-$label-$setup-q$qos-$n.log"
+  line=$("$TMP/loadgen" -p "$PORT" -n "$n" -t "$THREADS" -w "$WARMUP" -d "$DURATION" -q "$qos" \
+    -V "$PROTOCOL" -m "$REQUEST" -r "${label}q${qos}n$n" -P "server:$server" -P "broker:$BROKER_PID" \
+    2>"$log") || status=$?
+  echo "$label, QoS $qos, $n devices: ${line:-no result (exit $status)}"
+  echo "    $(grep '^loadgen: threads' "$log" | sed 's/^loadgen: //')"
+  grep '^loadgen: not ok' "$log" | sed 's/^loadgen: /    /' || true
+  if [[ -n $line ]]; then
+    echo "    cpu over the measured ${DURATION} s (100% = one core): broker $(field broker_cpu_pct "$line")%," \
+      "$label $(field server_cpu_pct "$line")%, loadgen $(field loadgen_cpu_pct "$line")%"
+  fi
   if ((status != 0)); then
-    sed 's/^/    /' "$TMP/loadgen-$label-$n.log" | tail -5
-    RESULT[$label,$n]=""
+    grep -v '^loadgen: threads' "$log" | tail -5 | sed 's/^/    /'
+    RESULT[$label,$setup,$qos,$n]=""
     return 0
   fi
-  RESULT[$label,$n]=$line
+  RESULT[$label,$setup,$qos,$n]=$line
 }
 
 echo "== build: $CC -O2 -std=c11 -Wall -Wextra -Werror"
@@ -117,55 +105,19 @@ for program in responder loadgen; do
   "$CC" -O2 -std=c11 -Wall -Wextra -Werror -o "$TMP/$program" "$HERE/$program.c" -lmosquitto -lpthread
 done
 
-MOSQUITTO=$(command -v mosquitto || echo /usr/sbin/mosquitto)
-PORT=$(free_port)
-cat >"$TMP/mosquitto.conf" <<EOF
-listener $PORT 127.0.0.1
-allow_anonymous true
-persistence false
-# No per-client in-flight window from the broker (default 20) and room for every queued request:
-# the gateway's one session receives all devices' requests.
-max_inflight_messages 0
-max_queued_messages 100000
-max_queued_bytes 0
-# Without it every answer waits for the device's delayed ACK of the broker's PUBACK (~40 ms).
-set_tcp_nodelay $BROKER_NODELAY
-log_dest stderr
-log_type error
-log_type warning
-EOF
-"$MOSQUITTO" -c "$TMP/mosquitto.conf" 2>"$TMP/mosquitto.log" &
-BROKER_PID=$!
-PIDS+=("$BROKER_PID")
-wait_port "$PORT"
-echo "== broker: $("$MOSQUITTO" -h 2>/dev/null | head -1 | sed 's/ is an MQTT.*//') on 127.0.0.1:$PORT," \
-  "set_tcp_nodelay $BROKER_NODELAY; devices: MQTT $PROTOCOL, QoS $QOS, request '$REQUEST'," \
-  "$THREADS threads; warm-up ${WARMUP} s, measured ${DURATION} s; $(nproc) cores"
-
-echo "== ceiling: responder.c (TCP_NODELAY $RESPONDER_NODELAY)"
-"$TMP/responder" -p "$PORT" -V "$PROTOCOL" -N "$RESPONDER_NODELAY" 2>"$TMP/responder.log" &
-RESPONDER_PID=$!
-PIDS+=("$RESPONDER_PID")
-for ((i = 0; i < 50; i++)); do grep -q subscribed "$TMP/responder.log" && break; sleep 0.1; done
-grep -q subscribed "$TMP/responder.log" || { cat "$TMP/responder.log" >&2; exit 1; }
-for n in $DEVICES; do run_load ceiling "$n" "$RESPONDER_PID"; done
-stop "$RESPONDER_PID"
-echo "    $(tail -1 "$TMP/responder.log")"
-
-GATEWAY_NOTE=""
+NOTES=()
 if [[ $GATEWAY != 0 ]]; then
   if [[ ! -x $SKYFRAME_BIN && $SKYFRAME_BIN == "$ROOT/.build/release/skyframe" ]]; then
     echo "== building the gateway: swift build -c release --product skyframe"
     (cd "$ROOT" && swift build -c release --product skyframe) || true
   fi
   if [[ ! -x $SKYFRAME_BIN ]]; then
-    GATEWAY_NOTE="the gateway was not measured: $SKYFRAME_BIN is missing or does not build"
+    NOTES+=("the gateway was not measured: $SKYFRAME_BIN is missing or does not build")
+    GATEWAY=0
   else
-    STUB_PORT=$(free_port)
-    python3 "$HERE/stub_open_meteo.py" "$STUB_PORT" 2>"$TMP/stub.log" &
-    STUB_PID=$!
-    PIDS+=("$STUB_PID")
-    wait_port "$STUB_PORT"
+    start_stub "$TMP/stub.log"
+    # No per-device limit (every device asks far more than 30 a minute), no metrics listener,
+    # and every answer a cache hit after the warm-up request.
     cat >"$TMP/skyframe.yaml" <<EOF
 mqtt:
   client-id: skyframe-load
@@ -173,62 +125,99 @@ log:
   level: warning
 cache:
   ttl-seconds: 3600
+requests:
+  per-device-per-minute: 0
+metrics:
+  port: 0
 EOF
+  fi
+fi
+
+echo "== $("$MOSQUITTO" -h 2>/dev/null | head -1 | sed 's/ is an MQTT.*//'), setups: $SETUPS;" \
+  "devices: MQTT $PROTOCOL, QoS $QOSES, request '$REQUEST', $THREADS threads; warm-up ${WARMUP} s," \
+  "measured ${DURATION} s; $(nproc) cores; ulimit -n $(ulimit -n)"
+for setup in $SETUPS; do
+  start_broker "$setup" "$TMP/broker-$setup"
+  echo "== broker $setup on 127.0.0.1:$PORT: $(grep -v '^#' "$TMP/broker-$setup/mosquitto.conf" |
+    grep -v -e '^listener' -e '^log_' -e '^persistence_location' | paste -sd ';' | sed 's/;/; /g')"
+
+  echo "== ideal: responder.c (TCP_NODELAY $RESPONDER_NODELAY)"
+  "$TMP/responder" -p "$PORT" -V "$PROTOCOL" -N "$RESPONDER_NODELAY" 2>"$TMP/responder-$setup.log" &
+  RESPONDER_PID=$!
+  PIDS+=("$RESPONDER_PID")
+  for ((i = 0; i < 50; i++)); do grep -q subscribed "$TMP/responder-$setup.log" && break; sleep 0.1; done
+  if grep -q subscribed "$TMP/responder-$setup.log"; then
+    for qos in $QOSES; do
+      for n in $DEVICES; do run_load ideal "$setup" "$qos" "$n" "$RESPONDER_PID"; done
+    done
+  else
+    NOTES+=("$setup: the responder did not subscribe: $(tail -1 "$TMP/responder-$setup.log")")
+  fi
+  stop "$RESPONDER_PID"
+  echo "    $(tail -1 "$TMP/responder-$setup.log")"
+
+  if [[ $GATEWAY != 0 ]]; then
     echo "== gateway: $SKYFRAME_BIN (Open-Meteo: stub on 127.0.0.1:$STUB_PORT)"
-    SKYFRAME_MQTT_HOST=127.0.0.1 SKYFRAME_MQTT_PORT=$PORT SKYFRAME_MQTT_PROTOCOL=$GATEWAY_PROTOCOL \
-      SKYFRAME_OPEN_METEO_FORECAST_URL=http://127.0.0.1:$STUB_PORT/v1/forecast \
-      SKYFRAME_OPEN_METEO_GEOCODING_URL=http://127.0.0.1:$STUB_PORT/v1/search \
-      "$SKYFRAME_BIN" run --config "$TMP/skyframe.yaml" 2>"$TMP/gateway.log" &
-    GATEWAY_PID=$!
-    PIDS+=("$GATEWAY_PID")
-    state=$(mosquitto_sub -h 127.0.0.1 -p "$PORT" -t skyframe/v1/gateway/state -C 1 -W 20 2>/dev/null || true)
-    if [[ $state != '{"state":"online"}' ]]; then
-      GATEWAY_NOTE="the gateway did not announce {\"state\":\"online\"} within 20 s (got '${state}')"
-    else
-      # Warm the cache: one request, its 192-byte frame back.
-      size=$(mosquitto_rr -h 127.0.0.1 -p "$PORT" -t skyframe/v1/req/load-warm -e skyframe/v1/frame/load-warm \
-        -m "$REQUEST" -W 10 -N 2>/dev/null | wc -c || true)
-      if [[ $size != 192 ]]; then
-        GATEWAY_NOTE="the gateway did not answer the warm-up request with a 192-byte frame (got $size bytes)"
+    GATEWAY_NOTE=""
+    if start_gateway "$TMP/skyframe.yaml" "$TMP/gateway-$setup.log"; then
+      # Warm the cache: one request, its 192-byte ok frame back.
+      answer=$(ask load-warm "$REQUEST")
+      if [[ $answer != "192 0" ]]; then
+        GATEWAY_NOTE="the warm-up request got no 192-byte ok frame (size, status: $answer)"
       else
-        for n in $DEVICES; do run_load gateway "$n" "$GATEWAY_PID"; done
+        for qos in $QOSES; do
+          for n in $DEVICES; do run_load gateway "$setup" "$qos" "$n" "$GATEWAY_PID"; done
+        done
       fi
     fi
     if ! kill -0 "$GATEWAY_PID" 2>/dev/null; then GATEWAY_NOTE="${GATEWAY_NOTE:-the gateway exited during the run}"; fi
     stop "$GATEWAY_PID"
-    stop "$STUB_PID"
-    echo "    upstream: $(tail -1 "$TMP/stub.log")"
-    if [[ -s $TMP/gateway.log ]]; then
+    [[ -z $GATEWAY_NOTE ]] || NOTES+=("$setup: $GATEWAY_NOTE")
+    if [[ -s $TMP/gateway-$setup.log ]]; then
       echo "    gateway log (last 5 lines):"
-      tail -5 "$TMP/gateway.log" | sed 's/^/      /'
+      tail -5 "$TMP/gateway-$setup.log" | sed 's/^/      /'
     fi
   fi
-fi
-if [[ -s $TMP/mosquitto.log ]]; then
-  echo "== broker warnings:"
-  tail -5 "$TMP/mosquitto.log" | sed 's/^/    /'
+  stop "$BROKER_PID"
+  warnings=$(broker_warnings "$TMP/broker-$setup/mosquitto.log")
+  [[ -z $warnings ]] || printf '== broker %s warnings:\n%s\n' "$setup" "$warnings"
+done
+if [[ $GATEWAY != 0 ]]; then
+  stop "$STUB_PID"
+  echo "== upstream: $(tail -1 "$TMP/stub.log")"
 fi
 
 echo
-echo "| devices | ceiling rps | ceiling p50 | ceiling p99 | gateway rps | gateway p50 | gateway p99 | gateway/ceiling |"
-echo "|--:|--:|--:|--:|--:|--:|--:|--:|"
+echo "| setup | QoS | devices | ideal rps | p50 ms | p99 ms | max ms | µs/req | ctx/req" \
+  "| gateway rps | p50 ms | p99 ms | max ms | µs/req | ctx/req | rps g/i | p99 g/i | cpu g/i |"
+echo "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|"
 status=0
-for n in $DEVICES; do
-  c=${RESULT[ceiling,$n]:-} g=${RESULT[gateway,$n]:-}
-  crps=$(field rps "$c") grps=$(field rps "$g")
-  ratio=n/a
-  if [[ $crps != n/a && $grps != n/a ]]; then ratio=$(awk -v g="$grps" -v c="$crps" 'BEGIN { printf "%.2f", (c > 0 ? g / c : 0) }'); fi
-  echo "| $n | $crps | $(us "$(field p50_us "$c")") | $(us "$(field p99_us "$c")") | $grps |" \
-    "$(us "$(field p50_us "$g")") | $(us "$(field p99_us "$g")") | $ratio |"
-  [[ -n $c ]] || status=1
-  if [[ $GATEWAY != 0 && -z $g ]]; then status=1; fi
+GOALS=()
+for setup in $SETUPS; do
+  for qos in $QOSES; do
+    for n in $DEVICES; do
+      row="| $setup | $qos | $n"
+      for label in ideal gateway; do
+        r=${RESULT[$label,$setup,$qos,$n]:-}
+        row+=" | $(field rps "$r") | $(ms "$(field p50_us "$r")") | $(ms "$(field p99_us "$r")")"
+        row+=" | $(ms "$(field max_us "$r")") | $(field server_cpu_us_req "$r") | $(field server_ctx_req "$r")"
+      done
+      i=${RESULT[ideal,$setup,$qos,$n]:-} g=${RESULT[gateway,$setup,$qos,$n]:-}
+      rps=$(ratio "$(field rps "$g")" "$(field rps "$i")")
+      p99=$(ratio "$(field p99_us "$g")" "$(field p99_us "$i")")
+      cpu=$(ratio "$(field server_cpu_us_req "$g")" "$(field server_cpu_us_req "$i")")
+      echo "$row | $rps | $p99 | $cpu |"
+      line="- $setup, QoS $qos, $n devices: $(goal throughput "$rps" '>=' 0.9); $(goal p99 "$p99" '<=' 1.5);"
+      GOALS+=("$line $(goal cpu "$cpu" '<=' 1.5); errors: ideal $(field errors "$i"), gateway $(field errors "$g")")
+      [[ -n $i ]] || status=1
+      if [[ $GATEWAY != 0 && -z $g ]]; then status=1; fi
+    done
+  done
 done
 echo
-echo "Target: gateway/ceiling ≥ 0.80. Errors (timeouts, wrong sizes, lost connections): ceiling" \
-  "$(for n in $DEVICES; do echo -n "$(field errors "${RESULT[ceiling,$n]:-}") "; done)gateway" \
-  "$(for n in $DEVICES; do echo -n "$(field errors "${RESULT[gateway,$n]:-}") "; done)"
-if [[ -n $GATEWAY_NOTE ]]; then
-  echo "Note: $GATEWAY_NOTE"
-  status=1
-fi
+echo "Goals (gateway against ideal, same broker, QoS and devices): throughput ≥ 0.9×, p99 ≤ 1.5×," \
+  "CPU per answer ≤ 1.5×. Errors are timeouts, wrong sizes, frames not ok, lost connections."
+printf '%s\n' "${GOALS[@]}"
+for note in "${NOTES[@]}"; do echo "Note: $note"; done
+if [[ ${#NOTES[@]} -gt 0 ]]; then status=1; fi
 exit "$status"

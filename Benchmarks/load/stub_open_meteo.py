@@ -7,19 +7,34 @@ GET /v1/forecast answers, for every latitude/longitude asked (comma-separated li
 array, as Open-Meteo does), a forecast shaped like Open-Meteo's with timeformat=unixtime:
 utc_offset_seconds, current{...}, hourly{time, temperature_2m, weather_code,
 precipitation_probability} for 48 h and daily{...} for 7 days, arrays of equal length.
-GET /v1/search answers one geocoding result. Anything else: 404. Every request is counted and the
-count printed to standard error on exit (the benchmark expects a handful: cache hits do not call).
+GET /v1/search answers one geocoding result. Anything else: 404. Every request is counted, and
+so are the points forecasts were asked for, in all and as distinct 0.01° cells; the
+counts are printed to standard error on exit (the load benchmark expects a handful: cache hits do
+not call) and GET /stats answers them as one line of key=value pairs, uncounted (abuse.sh reads
+them while the gateway runs).
 """
 
 import json
+import math
 import signal
 import sys
+import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from urllib.parse import parse_qs, urlparse
 
 UTC_OFFSET = 3600
 CALLS = {"forecast": 0, "search": 0, "other": 0}
+CELLS: set[tuple[int, int]] = set()
+CELLS_ASKED = 0
+# The server answers each connection on its own thread.
+LOCK = threading.Lock()
+
+
+def stats() -> str:
+    with LOCK:
+        counts = dict(CALLS, cells_asked=CELLS_ASKED, cells_distinct=len(CELLS))
+    return " ".join(f"{key}={value}" for key, value in counts.items())
 
 
 def forecast(latitude: float, longitude: float) -> dict:
@@ -75,10 +90,15 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
+        global CELLS_ASKED
         url = urlparse(self.path)
         query = parse_qs(url.query)
+        if url.path == "/stats":
+            self.answer_text(stats() + "\n")
+            return
         if url.path == "/v1/forecast":
-            CALLS["forecast"] += 1
+            with LOCK:
+                CALLS["forecast"] += 1
             try:
                 latitudes = [float(x) for x in query.get("latitude", [""])[0].split(",")]
                 longitudes = [float(x) for x in query.get("longitude", [""])[0].split(",")]
@@ -87,23 +107,39 @@ class Handler(BaseHTTPRequestHandler):
             except ValueError as error:
                 self.answer(400, {"error": True, "reason": str(error)})
                 return
+            # The gateway's default grid (cache.grid-degrees 0.01); the epsilon keeps a cell's corner
+            # (40.01 is 4000.9999… hundredths) in its own cell, whether it sends corners or centres.
+            with LOCK:
+                CELLS_ASKED += len(latitudes)
+                CELLS.update((math.floor(a * 100 + 1e-6), math.floor(o * 100 + 1e-6))
+                             for a, o in zip(latitudes, longitudes))
             places = [forecast(lat, lon) for lat, lon in zip(latitudes, longitudes)]
             self.answer(200, places[0] if len(places) == 1 else places)
         elif url.path == "/v1/search":
-            CALLS["search"] += 1
+            with LOCK:
+                CALLS["search"] += 1
             name = query.get("name", ["Berlin"])[0]
             self.answer(200, {"results": [{
                 "id": 2950159, "name": name, "latitude": 52.52437, "longitude": 13.41053,
                 "country_code": "DE", "country": "Germany", "timezone": "Europe/Berlin",
             }], "generationtime_ms": 0.1})
         else:
-            CALLS["other"] += 1
+            with LOCK:
+                CALLS["other"] += 1
             self.answer(404, {"error": True, "reason": "not found"})
 
     def answer(self, status: int, body: object) -> None:
         data = json.dumps(body).encode()
         self.send_response(status)
         self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def answer_text(self, text: str) -> None:
+        data = text.encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "text/plain; charset=utf-8")
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
@@ -127,7 +163,7 @@ def main() -> None:
         pass
     finally:
         server.server_close()
-        print(f"stub_open_meteo: calls {CALLS}", file=sys.stderr)
+        print(f"stub_open_meteo: {stats()}", file=sys.stderr)
 
 
 if __name__ == "__main__":

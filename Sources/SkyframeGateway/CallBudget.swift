@@ -1,48 +1,81 @@
 import Synchronization
 
 /// Upstream calls a weather service allows: so many a minute and so many a (UTC) day, counted in
-/// fixed windows. A call that would pass either limit is not sent.
+/// fixed windows. A call that would pass either limit is not sent. Device requests may use only
+/// the part of each limit that `upstream.reserve-percent` leaves while there is scheduled work
+/// (named places or watches); scheduled refreshes may use it all.
 final class CallBudget: Sendable {
   private struct State {
     var limits: GatewayConfiguration.Budget
+    var reservePercent: Int
     var minute: Int64 = -1
     var callsThisMinute = 0
     var day: Int64 = -1
     var callsToday = 0
+
+    mutating func roll(to time: Int64) {
+      if time / 60 != minute {
+        minute = time / 60
+        callsThisMinute = 0
+      }
+      if time / 86_400 != day {
+        day = time / 86_400
+        callsToday = 0
+      }
+    }
+
+    /// The limit as it applies to `priority`; 0 is no limit.
+    func limit(_ full: Int, for priority: UpstreamPriority, reserving: Bool) -> Int {
+      guard full > 0, priority == .device, reserving else { return full }
+      return max(full * (100 - reservePercent) / 100, 1)
+    }
   }
 
   private let state: Mutex<State>
-  private let now: @Sendable () -> Int64
+  private let clock: GatewayClock
 
-  init(_ limits: GatewayConfiguration.Budget, now: @escaping @Sendable () -> Int64) {
-    state = Mutex(State(limits: limits))
-    self.now = now
+  init(_ limits: GatewayConfiguration.Budget, reservePercent: Int = 0, clock: GatewayClock) {
+    state = Mutex(State(limits: limits, reservePercent: reservePercent))
+    self.clock = clock
   }
 
   /// New limits; the calls already counted stay counted.
-  func update(_ limits: GatewayConfiguration.Budget) {
-    state.withLock { $0.limits = limits }
+  func update(_ limits: GatewayConfiguration.Budget, reservePercent: Int) {
+    state.withLock {
+      $0.limits = limits
+      $0.reservePercent = reservePercent
+    }
   }
 
   var limits: GatewayConfiguration.Budget { state.withLock { $0.limits } }
 
-  /// Takes `calls` from the budget, or takes nothing and answers false when they do not fit.
-  func take(_ calls: Int) -> Bool {
-    let time = now()
+  /// Calls left in this minute and today for scheduled refreshes (nil: no limit).
+  var remaining: (minute: Int?, day: Int?) {
+    let time = clock.unixTime()
     return state.withLock { state in
-      let minute = time / 60
-      let day = time / 86_400
-      if minute != state.minute {
-        state.minute = minute
-        state.callsThisMinute = 0
-      }
-      if day != state.day {
-        state.day = day
-        state.callsToday = 0
-      }
+      state.roll(to: time)
       let limits = state.limits
-      if limits.perMinute > 0, state.callsThisMinute + calls > limits.perMinute { return false }
-      if limits.perDay > 0, state.callsToday + calls > limits.perDay { return false }
+      return (
+        limits.perMinute > 0 ? max(limits.perMinute - state.callsThisMinute, 0) : nil,
+        limits.perDay > 0 ? max(limits.perDay - state.callsToday, 0) : nil
+      )
+    }
+  }
+
+  /// Takes `calls` from the budget, or takes nothing and answers false when they do not fit.
+  ///
+  /// - Parameter reserving: whether the reserve is held back from device requests (there is
+  ///   scheduled work to keep it for).
+  func take(_ calls: Int, for priority: UpstreamPriority = .scheduled, reserving: Bool = true)
+    -> Bool
+  {
+    let time = clock.unixTime()
+    return state.withLock { state in
+      state.roll(to: time)
+      let perMinute = state.limit(state.limits.perMinute, for: priority, reserving: reserving)
+      let perDay = state.limit(state.limits.perDay, for: priority, reserving: reserving)
+      if perMinute > 0, state.callsThisMinute + calls > perMinute { return false }
+      if perDay > 0, state.callsToday + calls > perDay { return false }
       state.callsThisMinute += calls
       state.callsToday += calls
       return true

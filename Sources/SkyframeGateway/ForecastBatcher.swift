@@ -10,6 +10,7 @@ final class ForecastBatcher: Sendable {
 
   private struct Waiter {
     var point: GeoPoint
+    var priority: UpstreamPriority
     var continuation: CheckedContinuation<Answer, Never>
   }
 
@@ -28,7 +29,8 @@ final class ForecastBatcher: Sendable {
     }
     return await withCheckedContinuation { continuation in
       let opensBatch = pending.withLock { pending in
-        pending.append(Waiter(point: point, continuation: continuation))
+        pending.append(
+          Waiter(point: point, priority: UpstreamPriority.current, continuation: continuation))
         return pending.count == 1
       }
       if opensBatch {
@@ -49,8 +51,13 @@ final class ForecastBatcher: Sendable {
     await withDiscardingTaskGroup { group in
       for start in stride(from: 0, to: waiters.count, by: size) {
         let chunk = Array(waiters[start..<min(start + size, waiters.count)])
+        // A batch that carries a scheduled refresh spends the budget as one.
+        let priority: UpstreamPriority =
+          chunk.contains { $0.priority == .scheduled } ? .scheduled : .device
         group.addTask {
-          let answers = await Self.fetch(chunk.map(\.point), from: self.provider)
+          let answers = await UpstreamPriority.$current.withValue(priority) {
+            await Self.fetch(chunk.map(\.point), from: self.provider)
+          }
           for (waiter, answer) in zip(chunk, answers) {
             waiter.continuation.resume(returning: answer)
           }

@@ -7,21 +7,31 @@ import SkyframePlaces
 import SkyframeProviders
 import Synchronization
 
-/// The gateway as a service: subscribes to device requests, answers them, keeps named places
-/// fresh, says whether it is online, and reloads what it can on SIGHUP.
+/// The gateway's MQTT connection as a service, and the parts it feeds. Messages are routed on the
+/// network thread as they arrive: a request is answered there when the cache has it, otherwise
+/// queued for the workers; a watch goes to the watch scheduler.
 ///
-/// `run()` returns only on graceful shutdown (SIGTERM/SIGINT): requests in flight are finished,
-/// `{"state":"offline"}` is published retained, and the connection is closed cleanly.
+/// `run()` returns only on graceful shutdown (SIGTERM/SIGINT). It is the first of the gateway's
+/// services, so it stops last: after the workers have answered the queued requests it publishes
+/// `{"state":"offline"}` retained and disconnects cleanly.
 public final class Gateway: Service, Sendable {
+  /// The running configuration, replaced whole on reload.
   public let configuration: Mutex<GatewayConfiguration>
   let client: MQTTClient
   let desk: WeatherDesk
   let handler: RequestHandler
   let locations: NamedLocationPublisher
   let watches: WatchScheduler
+  let workers: RequestWorkers
+  let queue: BoundedQueue<RequestHandler.Job>
   let httpClient: HTTPClient
   let logger: Logger
   let services: WeatherServices
+  let metrics: GatewayMetrics
+  let clock: GatewayClock
+  private let router: Router
+  private let connected = Mutex(false)
+  private let invalidDevices = LogThrottle(interval: 60)
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -29,62 +39,86 @@ public final class Gateway: Service, Sendable {
   /// Builds the gateway from a checked configuration. Nothing connects until `run()`.
   public init(
     configuration: GatewayConfiguration, httpClient: HTTPClient, logger: Logger,
-    now: @escaping @Sendable () -> Int64 = { Int64(Date().timeIntervalSince1970) }
+    clock: GatewayClock = .system
   ) throws(MQTTError) {
     self.configuration = Mutex(configuration)
     self.httpClient = httpClient
     self.logger = logger
+    self.clock = clock
+    metrics = GatewayMetrics()
     services = WeatherServices(
-      configuration: configuration, httpClient: httpClient, logger: logger, now: now)
+      configuration: configuration, httpClient: httpClient, metrics: metrics, clock: clock,
+      logger: logger)
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
-    desk = WeatherDesk(settings: services.settings(for: configuration), now: now, logger: logger)
+    desk = WeatherDesk(
+      settings: services.settings(for: configuration), clock: clock, metrics: metrics,
+      logger: logger)
+    queue = BoundedQueue(limit: configuration.requests.queueLimit)
     handler = RequestHandler(
-      settings: Self.handlerSettings(configuration), desk: desk, sink: client, logger: logger,
-      now: now)
+      configuration: configuration, desk: desk, sink: client, queue: queue, metrics: metrics,
+      clock: clock, logger: logger)
+    workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
     locations = NamedLocationPublisher(
       locations: configuration.locations, handler: handler, topics: configuration.topics,
+      clock: clock, scheduled: services.scheduled, logger: logger)
+    watches = WatchScheduler(
+      handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
       logger: logger)
-    watches = WatchScheduler(handler: handler, configuration: configuration, logger: logger)
+    router = Router(topics: configuration.topics)
   }
 
-  static func handlerSettings(_ configuration: GatewayConfiguration) -> RequestHandler.Settings {
-    RequestHandler.Settings(
-      topics: configuration.topics, maximumLocations: configuration.requests.maximumLocations,
-      perDevicePerMinute: configuration.requests.perDevicePerMinute)
-  }
+  /// The gateway's long-running parts, in the order they start; they stop in reverse.
+  var parts: [any Service] { [self, workers, locations, watches] }
 
-  /// Applies a reloaded configuration: named places, the weather service, cache and request
-  /// limits change at once; MQTT and topic settings need a restart, and the log says so.
+  /// Applies a reloaded configuration: every component takes the new snapshot whole. What is
+  /// bound at start (the MQTT connection, the topic base, the number of workers, the metrics
+  /// listener) keeps its running value until a restart, and the log says so.
   public func apply(_ new: GatewayConfiguration) {
-    let old = configuration.withLock { configuration in
-      let old = configuration
-      configuration.locations = new.locations
-      configuration.weather = new.weather
-      configuration.openMeteo = new.openMeteo
-      configuration.openWeatherMap = new.openWeatherMap
-      configuration.weatherAPI = new.weatherAPI
-      configuration.places = new.places
-      configuration.watches = new.watches
-      configuration.cache = new.cache
-      configuration.requests = new.requests
-      configuration.topics.debugJSON = new.topics.debugJSON
-      return old
-    }
+    var new = new
+    let old = configuration.withLock { $0 }
     if old.mqtt != new.mqtt || old.topics.base != new.topics.base
-      || old.topics.responsePrefix != new.topics.responsePrefix
+      || old.requests.workers != new.requests.workers || old.metrics.host != new.metrics.host
+      || old.metrics.port != new.metrics.port
     {
-      logger.warning("MQTT and topic settings changed: they take effect after a restart")
+      logger.warning(
+        "mqtt, topics.base, requests.workers and the metrics listener changed: they take effect after a restart"
+      )
+      new.mqtt = old.mqtt
+      new.topics.base = old.topics.base
+      new.requests.workers = old.requests.workers
+      new.metrics.host = old.metrics.host
+      new.metrics.port = old.metrics.port
     }
-    let current = configuration.withLock { $0 }
-    desk.update(services.settings(for: current))
-    handler.update(Self.handlerSettings(current))
-    locations.replace(current.locations)
-    watches.update(current)
-    logger.info("configuration reloaded", metadata: ["locations": "\(current.locations.count)"])
+    configuration.withLock { $0 = new }
+    desk.update(services.settings(for: new))
+    handler.update(new)
+    locations.update(new)
+    watches.update(new)
+    logger.info("configuration reloaded", metadata: ["locations": "\(new.locations.count)"])
+  }
+
+  var isConnected: Bool { connected.withLock { $0 } }
+
+  /// Runs on the MQTT network thread for every message.
+  private func route(_ message: borrowing MQTTIncoming) {
+    switch router.route(message.topic) {
+    case .request(let device):
+      handler.receive(message, from: device)
+    case .watch(let device):
+      watches.receive(device: device, payload: [UInt8](message.payload))
+    case .invalidDevice:
+      invalidDevices.log(logger) { suppressed in
+        "dropped a message from an invalid device id (1-32 characters of a-z, A-Z, 0-9, '-', '_', '.'): \(message.topicString.prefix(80))"
+          + (suppressed > 0 ? " (and \(suppressed) more since the last such line)" : "")
+      }
+    case .unknown:
+      break
+    }
   }
 
   public func run() async throws {
     let topics = configuration.withLock { $0.topics }
+    client.deliverMessages { [weak self] message in self?.route(message) }
     try client.subscribe(topics.requests, qos: 1)
     try client.subscribe(topics.watches, qos: 1)
     do {
@@ -93,38 +127,52 @@ public final class Gateway: Service, Sendable {
       logger.warning("broker not reachable yet, retrying in the background: \(error)")
     }
 
-    let scheduler = Task { try? await locations.run() }
-    let watching = Task { await watches.run() }
-    await withDiscardingTaskGroup { group in
-      for await event in client.events.cancelOnGracefulShutdown() {
-        switch event {
-        case .connected(let sessionPresent):
-          logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
-          do {
-            try client.publish(topics.state, payload: Self.online, qos: 1, retain: true)
-          } catch {
-            logger.error("could not publish the online state: \(error)")
-          }
-          locations.publishAllSoon()
-        case .disconnected(let code):
-          logger.warning(
-            "disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
-        case .message(let message):
-          if topics.device(inWatchTopic: message.topic) != nil {
-            watches.receive(message)
-          } else {
-            group.addTask { await self.handler.handle(message) }
-          }
+    for await event in client.events.cancelOnGracefulShutdown() {
+      switch event {
+      case .connected(let sessionPresent):
+        logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
+        connected.withLock { $0 = true }
+        metrics.connected()
+        do {
+          try client.publish(topics.state, payload: Self.online, qos: 1, retain: true)
+        } catch {
+          logger.error("could not publish the online state: \(error)")
         }
+        locations.publishAllSoon()
+      case .disconnected(let code):
+        connected.withLock { $0 = false }
+        metrics.disconnected()
+        logger.warning(
+          "disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
+      case .message:
+        break  // Messages go to `route` on the network thread.
       }
-      // Graceful shutdown: no new requests; the group waits for those in flight.
     }
-    scheduler.cancel()
-    watching.cancel()
-    await scheduler.value
-    await watching.value
     try? client.publish(topics.state, payload: Self.offline, qos: 1, retain: true)
     await client.disconnect()
+    connected.withLock { $0 = false }
     logger.info("gateway stopped")
+  }
+}
+
+/// At most one log line per interval for something a device can repeat at will; the next line
+/// says how many were left out.
+final class LogThrottle: Sendable {
+  private let interval: Int64
+  private let state = Mutex((last: Int64?.none, suppressed: 0))
+
+  init(interval: Int64) { self.interval = interval }
+
+  func log(_ logger: Logger, _ message: (Int) -> String) {
+    let now = Int64(Date().timeIntervalSince1970)
+    let suppressed: Int? = state.withLock { state in
+      if let last = state.last, now - last < interval {
+        state.suppressed += 1
+        return nil
+      }
+      defer { state = (now, 0) }
+      return state.suppressed
+    }
+    if let suppressed { logger.warning("\(message(suppressed))") }
   }
 }

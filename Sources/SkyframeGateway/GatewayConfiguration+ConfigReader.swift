@@ -64,6 +64,11 @@ extension GatewayConfiguration {
         "a client key and a client certificate together, or neither")
     }
 
+    mqtt.maximumInflight = keys.integer(
+      "mqtt.max-inflight", mqtt.maximumInflight, 0...65_535, "0 (no limit) to 65535 messages")
+    mqtt.receiveMaximum = keys.integer(
+      "mqtt.receive-maximum", mqtt.receiveMaximum, 0...65_535, "0 (65535) to 65535 messages")
+
     topics.base = keys.text("topics.base") ?? topics.base
     if topics.base.isEmpty || topics.base.contains(where: { "+#".contains($0) })
       || topics.base.hasSuffix("/")
@@ -72,6 +77,11 @@ extension GatewayConfiguration {
     }
     topics.responsePrefix = keys.text("topics.response-prefix") ?? "\(topics.base)/v1/"
     topics.debugJSON = keys.flag("topics.debug-json", topics.debugJSON)
+    topics.answerQoS =
+      Topics.AnswerQoS(
+        rawValue: keys.choice(
+          "topics.answer-qos", topics.answerQoS.rawValue,
+          Topics.AnswerQoS.allCases.map(\.rawValue))) ?? topics.answerQoS
 
     openMeteo.forecastURL = keys.url("open-meteo.forecast-url") ?? openMeteo.forecastURL
     openMeteo.geocodingURL = keys.url("open-meteo.geocoding-url") ?? openMeteo.geocodingURL
@@ -163,11 +173,36 @@ extension GatewayConfiguration {
       "cache.geocoding-ttl-seconds", cache.geocodingTTLSeconds, 60...2_592_000,
       "seconds, 60-2592000")
 
+    cache.maximumCells = keys.integer(
+      "cache.max-cells", cache.maximumCells, 1...10_000_000, "cells, 1-10000000")
+    cache.maximumNames = keys.integer(
+      "cache.max-names", cache.maximumNames, 1...10_000_000, "names, 1-10000000")
+
     requests.maximumLocations = keys.integer(
       "requests.max-locations", requests.maximumLocations, 1...16, "1-16 places per request")
     requests.perDevicePerMinute = keys.integer(
       "requests.per-device-per-minute", requests.perDevicePerMinute, 0...100_000,
       "requests a minute, 0 for no limit")
+    requests.queueLimit = keys.integer(
+      "requests.queue-limit", requests.queueLimit, 1...1_000_000, "requests, 1-1000000")
+    requests.workers = keys.integer("requests.workers", requests.workers, 1...1_024, "1-1024")
+    requests.maximumDevices = keys.integer(
+      "requests.max-devices", requests.maximumDevices, 1...10_000_000, "device ids, 1-10000000")
+
+    upstream.newCellsPerMinute = keys.integer(
+      "upstream.new-cells-per-minute", upstream.newCellsPerMinute, 0...1_000_000,
+      "cells a minute, 0 for no limit")
+    upstream.newCellsPerDevicePerMinute = keys.integer(
+      "upstream.new-cells-per-device-per-minute", upstream.newCellsPerDevicePerMinute,
+      0...1_000_000, "cells a minute, 0 for no limit")
+    upstream.reservePercent = keys.integer(
+      "upstream.reserve-percent", upstream.reservePercent, 0...90, "percent, 0-90")
+
+    metrics.host = keys.text("metrics.host") ?? metrics.host
+    metrics.port = keys.integer(
+      "metrics.port", metrics.port, 0...65_535, "a TCP port 1-65535, or 0 for none")
+    metrics.statsSeconds = keys.integer(
+      "metrics.stats-seconds", metrics.statsSeconds, 0...86_400, "seconds, 0 (never) to 86400")
 
     logLevel = keys.choice(
       "log.level", logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"])

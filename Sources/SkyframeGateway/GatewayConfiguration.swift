@@ -16,6 +16,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var watches = Watches()
   public var cache = Cache()
   public var requests = Requests()
+  public var upstream = Upstream()
+  public var metrics = Metrics()
   public var locations: [NamedLocation] = []
   public var logLevel = "info"
 
@@ -33,6 +35,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var caFile: String?
     public var certFile: String?
     public var keyFile: String?
+    /// libmosquitto's window of unacknowledged QoS 1 publishes to the broker; 0: no limit of ours.
+    public var maximumInflight = 0
+    /// MQTT 5 receive maximum: unacknowledged QoS 1 requests the broker may send us; 0: 65 535.
+    public var receiveMaximum = 0
 
     public init() {}
   }
@@ -43,6 +49,24 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var responsePrefix = "skyframe/v1/"
     /// Mirror each answer as JSON on the same topic + "/json", for `mosquitto_sub -v`.
     public var debugJSON = false
+    /// The QoS of answers to requests: the request's own, or always 0 or 1. Retained frames
+    /// (named places, watches, state) are always QoS 1.
+    public var answerQoS = AnswerQoS.request
+
+    public enum AnswerQoS: String, Sendable, Equatable, CaseIterable {
+      case request
+      case zero = "0"
+      case one = "1"
+
+      /// The QoS to answer a request that arrived at `requestQoS` with.
+      public func qos(answering requestQoS: Int) -> Int {
+        switch self {
+        case .request: min(requestQoS, 1)
+        case .zero: 0
+        case .one: 1
+        }
+      }
+    }
 
     public init() {}
 
@@ -52,6 +76,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var watches: String { "\(base)/v1/watch/+" }
 
     public var state: String { "\(base)/v1/gateway/state" }
+    public var stats: String { "\(base)/v1/gateway/stats" }
 
     /// The device id of a request topic, or nil when the topic is not one.
     public func device(inRequestTopic topic: String) -> Substring? {
@@ -181,6 +206,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// How long an expired entry may still be served as `stale` when the service fails.
     public var staleSeconds = 86_400
     public var geocodingTTLSeconds = 86_400
+    /// Cells whose frames (and names) are kept; the least recently asked go first.
+    public var maximumCells = 10_000
+    /// Place names (geocoding results, misses included) kept; the least recently asked go first.
+    public var maximumNames = 2_000
 
     public init() {}
   }
@@ -189,6 +218,40 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var maximumLocations = 7
     /// Requests one device may send a minute; beyond, `rate_limited` and no upstream call. 0: no limit.
     public var perDevicePerMinute = 30
+    /// Requests waiting for a worker; past it a request is answered `rate_limited` at once.
+    public var queueLimit = 1_024
+    /// Requests answered concurrently when they need an upstream call (cache hits are answered
+    /// on arrival and never wait for a worker).
+    public var workers = 32
+    /// Device ids remembered (rate limit windows, last places for `refresh`, frame topics); the
+    /// least recently seen go first.
+    public var maximumDevices = 10_000
+
+    public init() {}
+  }
+
+  /// How upstream calls are shared out: scheduled refreshes (named places, watches) first, then
+  /// devices; cells nobody has asked for before are admitted at a bounded rate.
+  public struct Upstream: Sendable, Equatable {
+    /// Cells (and place names) not in the cache that devices may make the gateway fetch, per
+    /// minute in all; 0: no limit.
+    public var newCellsPerMinute = 120
+    /// The same per device id; 0: no limit.
+    public var newCellsPerDevicePerMinute = 20
+    /// The share of every service budget kept for scheduled refreshes: device requests may
+    /// spend only the rest.
+    public var reservePercent = 25
+
+    public init() {}
+  }
+
+  /// The Prometheus endpoint (`/metrics`, `/health`) and the stats message.
+  public struct Metrics: Sendable, Equatable {
+    public var host = "127.0.0.1"
+    /// 0 turns the HTTP listener off.
+    public var port = 9464
+    /// How often the summary goes retained to `{base}/v1/gateway/stats`; 0: never.
+    public var statsSeconds = 60
 
     public init() {}
   }
@@ -223,6 +286,8 @@ extension GatewayConfiguration {
       configuration.tls = .init(caFile: caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile)
     }
     configuration.cleanSession = false
+    configuration.sendMaximum = mqtt.maximumInflight
+    configuration.receiveMaximum = mqtt.receiveMaximum
     configuration.will = .init(
       topic: topics.state, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1, retain: true)
     return configuration

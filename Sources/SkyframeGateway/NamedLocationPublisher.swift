@@ -19,20 +19,30 @@ final class NamedLocationPublisher: Service, Sendable {
   private let topics: GatewayConfiguration.Topics
   private let logger: Logger
   private let tick: Duration
+  private let clock: GatewayClock
+  private let scheduled: ScheduledWork?
 
   init(
     locations: [GatewayConfiguration.NamedLocation], handler: RequestHandler,
-    topics: GatewayConfiguration.Topics, logger: Logger, tick: Duration = .milliseconds(250)
+    topics: GatewayConfiguration.Topics, clock: GatewayClock, scheduled: ScheduledWork? = nil,
+    logger: Logger, tick: Duration = .milliseconds(250)
   ) {
+    self.scheduled = scheduled
     self.handler = handler
     self.topics = topics
     self.logger = logger
     self.tick = tick
+    self.clock = clock
     replace(locations)
+  }
+
+  func update(_ configuration: GatewayConfiguration) {
+    replace(configuration.locations)
   }
 
   /// New places start at once; places that stay keep their schedule.
   func replace(_ locations: [GatewayConfiguration.NamedLocation]) {
+    scheduled?.setLocations(locations.count)
     state.withLock { state in
       let old = Dictionary(uniqueKeysWithValues: state.locations.map { ($0.name, $0) })
       state.locations = locations
@@ -47,7 +57,7 @@ final class NamedLocationPublisher: Service, Sendable {
 
   func run() async throws {
     await runSchedule(
-      tick: tick,
+      tick: tick, clock: clock,
       takeDue: { now in
         self.state.withLock { state in
           state.due.takeDue(state.locations, now: now, key: \.name, seconds: \.refreshSeconds)
@@ -67,7 +77,7 @@ final class NamedLocationPublisher: Service, Sendable {
     case .named(let name, let countryCode):
       query = .place(PlaceName(truncating: name), country: countryCode.flatMap { CountryCode($0) })
     }
-    var outcome = await handler.resolve(query)
+    var outcome = await handler.resolve(query, for: .scheduled)
     if case .weather(let frame, let stale, var place) = outcome {
       // The display shows the configured name when the place was given as coordinates.
       if case .coordinates = location.place { place.name = FrameName(truncating: location.name) }

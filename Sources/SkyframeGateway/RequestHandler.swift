@@ -1,3 +1,4 @@
+import CoreMetrics
 import Foundation
 import Logging
 import SkyframeCodec
@@ -9,17 +10,43 @@ import Synchronization
 
 /// MQTT in → request decoded → places resolved → frames out: one request message from a device,
 /// answered with one frame per place, in the order the device named them.
+///
+/// `receive` runs on the MQTT network thread and does everything that needs no waiting: the
+/// request is parsed, counted against the device's limit, and answered at once when every place
+/// is in the cache. Otherwise it becomes a `Job` for the bounded queue, and a worker finishes it
+/// with `answer`, upstream calls and all.
 final class RequestHandler: Sendable {
   struct Settings: Sendable {
     var topics: GatewayConfiguration.Topics
     var maximumLocations: Int
     var perDevicePerMinute: Int
+    var newCellsPerMinute: Int
+    var newCellsPerDevicePerMinute: Int
+
+    init(_ configuration: GatewayConfiguration) {
+      topics = configuration.topics
+      maximumLocations = configuration.requests.maximumLocations
+      perDevicePerMinute = configuration.requests.perDevicePerMinute
+      newCellsPerMinute = configuration.upstream.newCellsPerMinute
+      newCellsPerDevicePerMinute = configuration.upstream.newCellsPerDevicePerMinute
+    }
   }
 
-  /// Where an answer goes: the device's frame topic, or a v5 response topic with its correlation data.
+  /// Where an answer goes: the device's frame topic, or a v5 response topic with its correlation
+  /// data, and at which QoS.
   struct Reply: Sendable {
     var topic: String
     var correlationData: [UInt8]?
+    var qos = 1
+  }
+
+  /// A request that waits for a worker: its places need an upstream call (or a name look-up).
+  struct Job: Sendable {
+    var device: String
+    var requestID: UInt16
+    var places: LocationList
+    var reply: Reply
+    var arrived: ContinuousClock.Instant
   }
 
   /// A place as the frame shows it.
@@ -29,78 +56,114 @@ final class RequestHandler: Sendable {
     var longitude: Int32
     var name: FrameName
     var country: CountryCode?
+
+    init(coordinates: Coordinates, named: Forecast.Place?) {
+      point = GeoPoint(
+        latitude: Double(coordinates.latitude) / 100_000,
+        longitude: Double(coordinates.longitude) / 100_000)
+      latitude = coordinates.latitude
+      longitude = coordinates.longitude
+      name =
+        named.map { FrameName(truncating: $0.name) } ?? RequestHandler.coordinateName(coordinates)
+      country = named?.countryCode.flatMap { CountryCode($0) }
+    }
+
+    init(found: Forecast.Place) {
+      point = GeoPoint(latitude: found.latitude, longitude: found.longitude)
+      latitude = Int32((found.latitude * 100_000).rounded())
+      longitude = Int32((found.longitude * 100_000).rounded())
+      name = FrameName(truncating: found.name)
+      country = found.countryCode.flatMap { CountryCode($0) }
+    }
   }
 
   enum Outcome: Sendable {
     case weather(WeatherDesk.CachedFrame, stale: Bool, place: ResolvedPlace)
     case failure(FrameStatus, name: FrameName)
+
+    var status: FrameStatus {
+      switch self {
+      case .weather(_, let stale, _): stale ? .stale : .ok
+      case .failure(let status, _): status
+      }
+    }
+  }
+
+  /// Who a place is resolved for: a device (whose new cells are limited) or a schedule.
+  enum Requester: Sendable {
+    case device(String)
+    case scheduled
   }
 
   private let settings: Mutex<Settings>
   private let desk: WeatherDesk
   private let sink: any FrameSink
   private let logger: Logger
-  /// Each device's last places, for `refresh`.
-  private let lastPlaces = Mutex<[String: LocationList]>([:])
-  private let frameTopics = Mutex<[String: String]>([:])
-  private let rateLimiter: DeviceRateLimiter
+  private let devices: DeviceTable
+  private let newCells = NewCellAdmission()
+  private let queue: BoundedQueue<Job>
+  let metrics: GatewayMetrics
+  private let clock: GatewayClock
 
   init(
-    settings: Settings, desk: WeatherDesk, sink: any FrameSink, logger: Logger,
-    now: @escaping @Sendable () -> Int64
+    configuration: GatewayConfiguration, desk: WeatherDesk, sink: any FrameSink,
+    queue: BoundedQueue<Job>, metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
   ) {
-    self.settings = Mutex(settings)
-    rateLimiter = DeviceRateLimiter(now: now)
+    settings = Mutex(Settings(configuration))
+    devices = DeviceTable(capacity: configuration.requests.maximumDevices)
     self.desk = desk
     self.sink = sink
+    self.queue = queue
+    self.metrics = metrics
+    self.clock = clock
     self.logger = logger
   }
 
-  func update(_ settings: Settings) {
-    self.settings.withLock { $0 = settings }
-    frameTopics.withLock { $0.removeAll() }
+  func update(_ configuration: GatewayConfiguration) {
+    settings.withLock { $0 = Settings(configuration) }
+    devices.resize(to: configuration.requests.maximumDevices)
+    queue.setLimit(configuration.requests.queueLimit)
   }
 
-  static func isValidDevice(_ device: Substring) -> Bool {
-    (1...32).contains(device.utf8.count)
-      && device.utf8.allSatisfy { byte in
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
-          UInt8(ascii: "."):
-          true
-        default: false
-        }
-      }
-  }
+  var rememberedDevices: Int { devices.count }
 
-  func handle(_ message: MQTTMessage) async {
+  /// On the network thread: answers `message` now if it can, else queues it for a worker (or,
+  /// when the queue is full, answers `rate_limited` at once).
+  func receive(_ message: borrowing MQTTIncoming, from device: String) {
+    let arrived = ContinuousClock.now
     let settings = settings.withLock { $0 }
-    guard let deviceID = settings.topics.device(inRequestTopic: message.topic) else { return }
-    guard Self.isValidDevice(deviceID) else {
-      logger.warning(
-        "dropped a request from an invalid device id: 1-32 characters of a-z, A-Z, 0-9, '-', '_', '.'",
-        metadata: ["topic": "\(message.topic)"])
-      return
-    }
-    let device = String(deviceID)
     let logger = DeviceLog(logger: logger, device: device)
-    let ownTopic = frameTopic(device: device, topics: settings.topics)
+    let minute = clock.unixTime() / 60
+    let admission = devices.admit(
+      device, minute: minute, perMinute: settings.perDevicePerMinute,
+      frameTopic: settings.topics.frame(device:))
+    let qos = settings.topics.answerQoS.qos(answering: message.qos)
+    var reply = Reply(topic: admission.frameTopic, correlationData: nil, qos: qos)
 
-    var reply = Reply(topic: ownTopic, correlationData: nil)
-    if let responseTopic = message.responseTopic {
+    if let responseTopic = message.responseTopic() {
       guard Self.isAllowedResponseTopic(responseTopic, prefix: settings.topics.responsePrefix)
       else {
         logger.warning(
           "response topic \(responseTopic) is outside the allowed prefix \(settings.topics.responsePrefix): answering bad_request on the device topic"
         )
-        let id = message.payload.withUnsafeBytes { DeviceRequest.requestID(in: $0) }
+        let id = DeviceRequest.requestID(in: message.payload)
         publish(
           .failure(.badRequest, name: FrameName(truncating: "response topic refused")),
           requestID: id, slot: 0, of: 1, to: reply, logger: logger)
         return
       }
-      reply = Reply(topic: responseTopic, correlationData: message.correlationData)
+      reply = Reply(topic: responseTopic, correlationData: message.correlationData(), qos: qos)
+    }
+
+    guard admission.allowed else {
+      logger.info(
+        "over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream"
+      )
+      publish(
+        .failure(.rateLimited, name: FrameName(truncating: "too many requests")),
+        requestID: DeviceRequest.requestID(in: message.payload), slot: 0, of: 1, to: reply,
+        logger: logger)
+      return
     }
 
     let request: DeviceRequest
@@ -109,30 +172,19 @@ final class RequestHandler: Sendable {
         parsing: message.payload, maximumLocations: settings.maximumLocations)
     } catch {
       logger.info("bad request: \(error)")
-      let id = message.payload.withUnsafeBytes { DeviceRequest.requestID(in: $0) }
       publish(
         .failure(error.frameStatus, name: FrameName(truncating: "\(error)")),
-        requestID: id, slot: 0, of: 1, to: reply, logger: logger)
-      return
-    }
-
-    guard rateLimiter.allow(device, perMinute: settings.perDevicePerMinute) else {
-      logger.info(
-        "over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream"
-      )
-      publish(
-        .failure(.rateLimited, name: FrameName(truncating: "too many requests")),
-        requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
+        requestID: DeviceRequest.requestID(in: message.payload), slot: 0, of: 1, to: reply,
+        logger: logger)
       return
     }
 
     let places: LocationList
     switch request.body {
     case .locations(let list):
-      places = list
-      lastPlaces.withLock { $0[device] = list }
+      places = devices.lastPlaces(device, storing: list)!
     case .refresh:
-      guard let last = lastPlaces.withLock({ $0[device] }) else {
+      guard let last = devices.lastPlaces(device, storing: nil) else {
         logger.info("refresh without an earlier request")
         publish(
           .failure(.badRequest, name: FrameName(truncating: "refresh: nothing asked yet")),
@@ -142,18 +194,63 @@ final class RequestHandler: Sendable {
       places = last
     }
 
-    if places.count == 1 {
-      // The common case, kept free of arrays and task groups.
-      publish(
-        await resolve(places[0]), requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
-    } else {
-      let outcomes = await resolve(places)
-      for (slot, outcome) in outcomes.enumerated() {
-        publish(
-          outcome, requestID: request.id, slot: slot, of: outcomes.count, to: reply, logger: logger)
-      }
+    if answerNow(places, requestID: request.id, to: reply, logger: logger) {
+      metrics.requestDuration.recordNanoseconds((ContinuousClock.now - arrived).nanoseconds)
+      return
     }
-    logger.debug("answered request \(request.id) with \(places.count) frame(s)")
+    let job = Job(
+      device: device, requestID: request.id, places: places, reply: reply, arrived: arrived)
+    switch queue.offer(job) {
+    case .success:
+      metrics.queueDepth.record(queue.depth)
+    case .failure(let refusal):
+      metrics.dropped()
+      let (status, text): (FrameStatus, String) =
+        refusal == .full
+        ? (.rateLimited, "gateway busy") : (.upstreamUnavailable, "gateway stopping")
+      logger.info("\(text): answered \(status.name.map { "\($0)" } ?? "?") without queueing")
+      publish(
+        .failure(status, name: FrameName(truncating: text)), requestID: request.id, slot: 0,
+        of: 1, to: reply, logger: logger)
+    }
+  }
+
+  /// Publishes every place's frame now if every place is in the cache; false (and nothing
+  /// published) when one needs waiting.
+  private func answerNow(
+    _ places: LocationList, requestID: UInt16, to reply: Reply, logger: DeviceLog
+  ) -> Bool {
+    if places.count == 1 {
+      // The common case, kept free of arrays.
+      guard let outcome = resolveNow(places[0]) else { return false }
+      publish(outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger)
+      return true
+    }
+    var outcomes: [Outcome] = []
+    outcomes.reserveCapacity(places.count)
+    for place in places {
+      guard let outcome = resolveNow(place) else { return false }
+      outcomes.append(outcome)
+    }
+    for (slot, outcome) in outcomes.enumerated() {
+      publish(
+        outcome, requestID: requestID, slot: slot, of: outcomes.count, to: reply, logger: logger)
+    }
+    return true
+  }
+
+  /// A worker's part: resolves a queued request's places (upstream calls included) and answers.
+  func answer(_ job: Job) async {
+    metrics.queueDepth.record(queue.depth)
+    let logger = DeviceLog(logger: logger, device: job.device)
+    let outcomes = await resolve(job.places, for: .device(job.device))
+    for (slot, outcome) in outcomes.enumerated() {
+      publish(
+        outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,
+        logger: logger)
+    }
+    metrics.requestDuration.recordNanoseconds((ContinuousClock.now - job.arrived).nanoseconds)
+    logger.debug("answered request \(job.requestID) with \(outcomes.count) frame(s)")
   }
 
   static func isAllowedResponseTopic(_ topic: String, prefix: String) -> Bool {
@@ -162,11 +259,11 @@ final class RequestHandler: Sendable {
   }
 
   /// Every place at once; the outcomes keep the request's order.
-  func resolve(_ places: LocationList) async -> [Outcome] {
-    if places.count == 1 { return [await resolve(places[0])] }
+  func resolve(_ places: LocationList, for requester: Requester) async -> [Outcome] {
+    if places.count == 1 { return [await resolve(places[0], for: requester)] }
     return await withTaskGroup(of: (Int, Outcome).self) { group in
       for (index, query) in places.enumerated() {
-        group.addTask { (index, await self.resolve(query)) }
+        group.addTask { (index, await self.resolve(query, for: requester)) }
       }
       var outcomes = [Outcome?](repeating: nil, count: places.count)
       for await (index, outcome) in group { outcomes[index] = outcome }
@@ -174,27 +271,46 @@ final class RequestHandler: Sendable {
     }
   }
 
-  func resolve(_ query: LocationQuery) async -> Outcome {
+  /// The outcome from the caches alone, without waiting; nil when a place or its weather is not
+  /// cached (or is expired).
+  func resolveNow(_ query: LocationQuery) -> Outcome? {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
       let point = GeoPoint(
         latitude: Double(coordinates.latitude) / 100_000,
         longitude: Double(coordinates.longitude) / 100_000)
-      let named = await desk.placeName(at: point)
-      place = ResolvedPlace(
-        point: point, latitude: coordinates.latitude, longitude: coordinates.longitude,
-        name: named.map { FrameName(truncating: $0.name) } ?? Self.coordinateName(coordinates),
-        country: named?.countryCode.flatMap { CountryCode($0) })
+      guard case .known(let named) = desk.cachedPlaceName(at: point) else { return nil }
+      place = ResolvedPlace(coordinates: coordinates, named: named)
     case .place(let name, let country):
+      guard
+        case .known(let found) = desk.cachedPlace(named: name.string, countryCode: country?.string)
+      else { return nil }
+      guard let found else { return .failure(.notFound, name: FrameName(truncating: name.string)) }
+      place = ResolvedPlace(found: found)
+    }
+    guard let frame = desk.cachedFrame(at: place.point) else { return nil }
+    metrics.cacheHit()
+    return .weather(frame, stale: false, place: place)
+  }
+
+  func resolve(_ query: LocationQuery, for requester: Requester) async -> Outcome {
+    if let outcome = resolveNow(query) { return outcome }
+    let place: ResolvedPlace
+    switch query {
+    case .coordinates(let coordinates):
+      let point = GeoPoint(
+        latitude: Double(coordinates.latitude) / 100_000,
+        longitude: Double(coordinates.longitude) / 100_000)
+      place = ResolvedPlace(coordinates: coordinates, named: await desk.placeName(at: point))
+    case .place(let name, let country):
+      let cached = desk.cachedPlace(named: name.string, countryCode: country?.string)
+      if case .unknown = cached, !admitNew(for: requester) {
+        return .failure(.rateLimited, name: FrameName(truncating: name.string))
+      }
       switch await desk.place(named: name.string, countryCode: country?.string) {
       case .success(let found?):
-        place = ResolvedPlace(
-          point: GeoPoint(latitude: found.latitude, longitude: found.longitude),
-          latitude: Int32((found.latitude * 100_000).rounded()),
-          longitude: Int32((found.longitude * 100_000).rounded()),
-          name: FrameName(truncating: found.name),
-          country: found.countryCode.flatMap { CountryCode($0) })
+        place = ResolvedPlace(found: found)
       case .success(nil):
         return .failure(.notFound, name: FrameName(truncating: name.string))
       case .failure(let error):
@@ -202,12 +318,37 @@ final class RequestHandler: Sendable {
           Self.status(of: error, geocoding: true), name: FrameName(truncating: name.string))
       }
     }
+    if !desk.hasFrame(at: place.point), !admitNew(for: requester) {
+      return .failure(.rateLimited, name: place.name)
+    }
+    metrics.cacheMiss()
     switch await desk.frame(at: place.point) {
     case .fresh(let frame): return .weather(frame, stale: false, place: place)
-    case .stale(let frame): return .weather(frame, stale: true, place: place)
+    case .stale(let frame):
+      metrics.servedStale()
+      return .weather(frame, stale: true, place: place)
     case .failed(let error):
       return .failure(Self.status(of: error, geocoding: false), name: place.name)
     }
+  }
+
+  /// Whether `requester` may make the gateway fetch something it has never fetched: always for a
+  /// schedule; for a device within the new-cell limits (its own and everyone's).
+  private func admitNew(for requester: Requester) -> Bool {
+    guard case .device(let device) = requester else { return true }
+    let settings = settings.withLock { $0 }
+    let minute = clock.unixTime() / 60
+    guard
+      devices.takeNewCell(
+        device, minute: minute, perMinute: settings.newCellsPerDevicePerMinute),
+      newCells.take(minute: minute, perMinute: settings.newCellsPerMinute)
+    else {
+      metrics.refusedNewCell()
+      DeviceLog(logger: logger, device: device).info(
+        "new-cell limit reached: rate_limited, nothing sent upstream")
+      return false
+    }
+    return true
   }
 
   /// How a failing weather service shows on the device.
@@ -264,18 +405,6 @@ final class RequestHandler: Sendable {
     }
   }
 
-  /// Each device's frame topic, built once: a cache hit then builds no string.
-  private func frameTopic(device: String, topics: GatewayConfiguration.Topics) -> String {
-    if let topic = frameTopics.withLock({ $0[device] }) { return topic }
-    let topic = topics.frame(device: device)
-    frameTopics.withLock { cache in
-      // Bounded: a flood of made-up device ids cannot grow it without limit.
-      if cache.count >= 10_000 { cache.removeAll(keepingCapacity: true) }
-      cache[device] = topic
-    }
-    return topic
-  }
-
   /// Writes the answer into a frame on the stack and hands it to MQTT: a cache hit allocates
   /// nothing here (libmosquitto copies the payload into its own packet).
   func publish(
@@ -284,13 +413,15 @@ final class RequestHandler: Sendable {
     retain: Bool = false
   ) {
     let debugJSON = settings.withLock { $0.topics.debugJSON }
+    if !retain { metrics.answered(outcome.status) }
     withUnsafeTemporaryAllocation(byteCount: WeatherFrame.size, alignment: 8) { buffer in
       Self.write(outcome, requestID: requestID, slot: slot, of: count, into: buffer)
       do throws(MQTTError) {
         try sink.publish(
-          reply.topic, payload: UnsafeRawBufferPointer(buffer), qos: 1, retain: retain,
-          correlationData: reply.correlationData)
+          reply.topic, payload: UnsafeRawBufferPointer(buffer), qos: retain ? 1 : reply.qos,
+          retain: retain, correlationData: reply.correlationData)
       } catch {
+        metrics.publishFailed()
         logger.error("publish to \(reply.topic) failed: \(error)")
       }
       if debugJSON {

@@ -3,23 +3,33 @@ import SkyframeMQTT
 import SkyframeProviders
 
 /// The gateway's request path with the network cut off at both ends: a request message in, its
-/// frames handed to `sink`. What the bench suite measures for a cache hit.
+/// frames handed to `sink`. What the bench suite measures for a cache hit: exactly what runs on
+/// the MQTT network thread; a miss is answered by a worker's code, as in the gateway.
 public final class RequestPath: Sendable {
   let handler: RequestHandler
+  private let router: Router
+  private let queue: BoundedQueue<RequestHandler.Job>
 
   public init(
     configuration: GatewayConfiguration, provider: any WeatherProvider, sink: any FrameSink,
-    logger: Logger, now: @escaping @Sendable () -> Int64
+    logger: Logger, clock: GatewayClock
   ) {
+    let metrics = GatewayMetrics()
     let desk = WeatherDesk(
       settings: WeatherDesk.Settings(provider: provider, cache: configuration.cache),
-      now: now, logger: logger)
+      clock: clock, metrics: metrics, logger: logger)
+    queue = BoundedQueue(limit: configuration.requests.queueLimit)
     handler = RequestHandler(
-      settings: Gateway.handlerSettings(configuration), desk: desk, sink: sink, logger: logger,
-      now: now)
+      configuration: configuration, desk: desk, sink: sink, queue: queue, metrics: metrics,
+      clock: clock, logger: logger)
+    router = Router(topics: configuration.topics)
   }
 
   public func handle(_ message: MQTTMessage) async {
-    await handler.handle(message)
+    guard case .request(let device) = router.route(message.topic) else { return }
+    MQTTIncoming.with(message) { handler.receive($0, from: device) }
+    while queue.depth > 0, let job = await queue.next() {
+      await handler.answer(job)
+    }
   }
 }

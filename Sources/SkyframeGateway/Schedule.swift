@@ -1,13 +1,13 @@
 import ServiceLifecycle
 
-/// When each scheduled thing (a named place, a watch) is next due, by its key. A key with no
-/// time yet is due at once.
+/// When each scheduled thing (a named place, a watch) is next due, by its key, in the gateway
+/// clock's time. A key with no time yet is due at once.
 struct DueTimes {
-  private var next: [String: ContinuousClock.Instant] = [:]
+  private var next: [String: Duration] = [:]
 
   /// The items due at `now`, each rescheduled `seconds(item)` later.
   mutating func takeDue<Item>(
-    _ items: some Sequence<Item>, now: ContinuousClock.Instant, key: (Item) -> String,
+    _ items: some Sequence<Item>, now: Duration, key: (Item) -> String,
     seconds: (Item) -> Int
   ) -> [Item] {
     var due: [Item] = []
@@ -28,15 +28,16 @@ struct DueTimes {
 /// Every `tick`, runs `work` for each item `takeDue` hands out, concurrently, until the task is
 /// cancelled or the service group shuts down.
 func runSchedule<Item: Sendable>(
-  tick: Duration, takeDue: @escaping @Sendable (ContinuousClock.Instant) -> [Item],
+  tick: Duration, clock: GatewayClock, takeDue: @escaping @Sendable (Duration) -> [Item],
   work: @escaping @Sendable (Item) async -> Void
 ) async {
   await withDiscardingTaskGroup { group in
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
-      for item in takeDue(ContinuousClock.now) {
-        group.addTask { await work(item) }
+      for item in takeDue(clock.now) {
+        // Scheduled refreshes may spend the whole budget, devices only what the reserve leaves.
+        group.addTask { await UpstreamPriority.$current.withValue(.scheduled) { await work(item) } }
       }
-      try? await Task.sleep(for: tick)
+      try? await clock.sleep(for: tick)
     }
   }
 }

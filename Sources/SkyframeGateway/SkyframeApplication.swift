@@ -11,13 +11,23 @@ public enum SkyframeApplication {
   /// - Parameter configurationPath: reloaded on SIGHUP when given.
   public static func run(
     configuration: GatewayConfiguration, configurationPath: String?, logger: Logger,
-    signals: Bool = true, started: (@Sendable (ServiceGroup) -> Void)? = nil
+    signals: Bool = true, clock: GatewayClock = .system,
+    started: (@Sendable (ServiceGroup) -> Void)? = nil
   ) async throws {
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
     do {
       let gateway = try Gateway(
-        configuration: configuration, httpClient: httpClient, logger: logger)
-      var services: [any Service] = [gateway]
+        configuration: configuration, httpClient: httpClient, logger: logger, clock: clock)
+      // Started in this order, stopped in reverse: the connection outlives the workers that
+      // publish through it.
+      var services: [any Service] = gateway.parts
+      if configuration.metrics.port > 0 {
+        services.append(
+          MetricsServer(
+            host: configuration.metrics.host, port: configuration.metrics.port, gateway: gateway,
+            logger: logger))
+      }
+      services.append(StatsPublisher(gateway: gateway, logger: logger))
       if let configurationPath {
         services.append(ConfigReloader(path: configurationPath, gateway: gateway, logger: logger))
       }

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import ServiceLifecycle
 import SkyframeCodec
 import SkyframeMQTT
 import Synchronization
@@ -12,7 +13,7 @@ import Synchronization
 ///
 /// One place goes to `{base}/v1/frame/{device}`; several go to `{base}/v1/frame/{device}/{slot}`
 /// (a retained topic keeps only its last message); `{base}/v1/frame/{device}/#` receives both.
-final class WatchScheduler: Sendable {
+final class WatchScheduler: Service, Sendable {
   struct Watch: Sendable, Equatable {
     var places: LocationList
     var intervalSeconds: Int
@@ -47,9 +48,16 @@ final class WatchScheduler: Sendable {
       )
     >
   private let logger: Logger
+  private let clock: GatewayClock
+  private let scheduled: ScheduledWork?
 
-  init(handler: RequestHandler, configuration: GatewayConfiguration, logger: Logger) {
+  init(
+    handler: RequestHandler, configuration: GatewayConfiguration, clock: GatewayClock,
+    scheduled: ScheduledWork? = nil, logger: Logger
+  ) {
+    self.scheduled = scheduled
     self.handler = handler
+    self.clock = clock
     settings = Mutex(
       (configuration.topics, configuration.watches, configuration.requests.maximumLocations))
     self.logger = logger
@@ -87,28 +95,22 @@ final class WatchScheduler: Sendable {
     return Watch(places: places, intervalSeconds: interval)
   }
 
-  /// A retained watch message (or its removal) arrived.
-  func receive(_ message: MQTTMessage) {
+  /// A retained watch message (or its removal) arrived from `device`.
+  func receive(device: String, payload: [UInt8]) {
     let (topics, limits, maximumLocations) = settings.withLock { $0 }
-    guard let deviceID = topics.device(inWatchTopic: message.topic),
-      RequestHandler.isValidDevice(deviceID)
-    else {
-      logger.warning("dropped a watch on an invalid topic", metadata: ["topic": "\(message.topic)"])
-      return
-    }
-    let device = String(deviceID)
     let log = DeviceLog(logger: logger, device: device)
-    guard !message.payload.isEmpty else {
-      state.withLock { state in
+    guard !payload.isEmpty else {
+      let count = state.withLock { state in
         state.watches[device] = nil
         state.due.reset(device)
+        return state.watches.count
       }
+      scheduled?.setWatches(count)
       log.info("watch removed")
       return
     }
     do throws(WatchError) {
-      let watch = try Self.parse(
-        message.payload, watches: limits, maximumLocations: maximumLocations)
+      let watch = try Self.parse(payload, watches: limits, maximumLocations: maximumLocations)
       let accepted = state.withLock { state -> Bool in
         guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else {
           return false
@@ -117,6 +119,7 @@ final class WatchScheduler: Sendable {
         state.watches[device] = watch
         return true
       }
+      scheduled?.setWatches(count)
       guard accepted else {
         log.warning("watch refused: the gateway keeps at most \(limits.maximumWatches)")
         handler.publish(
@@ -137,9 +140,11 @@ final class WatchScheduler: Sendable {
     }
   }
 
-  func run(tick: Duration = .milliseconds(250)) async {
+  var count: Int { state.withLock { $0.watches.count } }
+
+  func run() async {
     await runSchedule(
-      tick: tick,
+      tick: .milliseconds(250), clock: clock,
       takeDue: { now in
         self.state.withLock { state in
           state.due.takeDue(state.watches, now: now, key: \.key, seconds: \.value.intervalSeconds)
@@ -151,7 +156,7 @@ final class WatchScheduler: Sendable {
   private func push(_ watch: Watch, to device: String) async {
     let topics = settings.withLock { $0.topics }
     let log = DeviceLog(logger: logger, device: device)
-    let outcomes = await handler.resolve(watch.places)
+    let outcomes = await handler.resolve(watch.places, for: .scheduled)
     let base = topics.frame(device: device)
     for (slot, outcome) in outcomes.enumerated() {
       let topic = outcomes.count == 1 ? base : "\(base)/\(slot)"

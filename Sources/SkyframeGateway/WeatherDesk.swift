@@ -1,3 +1,4 @@
+import CoreMetrics
 import Logging
 import SkyframeCodec
 import SkyframePlaces
@@ -16,6 +17,8 @@ final class WeatherDesk: Sendable {
     var staleSeconds: Int64
     var gridDegrees: Double
     var geocodingTTLSeconds: Int64
+    var maximumCells: Int
+    var maximumNames: Int
 
     init(
       services: [ForecastBatcher], reverseGeocoder: ReverseGeocoder = .none,
@@ -28,10 +31,18 @@ final class WeatherDesk: Sendable {
       staleSeconds = Int64(cache.staleSeconds)
       gridDegrees = cache.gridDegrees
       geocodingTTLSeconds = Int64(cache.geocodingTTLSeconds)
+      maximumCells = cache.maximumCells
+      maximumNames = cache.maximumNames
     }
 
     init(provider: any WeatherProvider, cache: GatewayConfiguration.Cache) {
       self.init(services: [ForecastBatcher(provider: provider, window: .zero)], cache: cache)
+    }
+
+    func cell(of point: GeoPoint) -> Cell {
+      Cell(
+        row: Int64((point.latitude / gridDegrees).rounded()),
+        column: Int64((point.longitude / gridDegrees).rounded()))
     }
   }
 
@@ -71,31 +82,116 @@ final class WeatherDesk: Sendable {
     var expiresAt: Int64
   }
 
+  /// What a cache knows of a key without asking upstream.
+  enum Lookup<Value: Sendable>: Sendable {
+    case known(Value)
+    /// Asked before, but the answer has expired.
+    case expired
+    /// Never asked (or forgotten to make room).
+    case unknown
+  }
+
   private let settings: Mutex<Settings>
-  private let frames = Mutex<[Cell: CachedFrame]>([:])
-  private let places = Mutex<[GeocodeKey: CachedPlace]>([:])
-  private let names = Mutex<[Cell: CachedPlace]>([:])
+  /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
+  private let frames: Mutex<LRUTable<Cell, CachedFrame>>
+  private let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
+  private let names: Mutex<LRUTable<Cell, CachedPlace>>
   private let nameFetches = Coalescer<Cell, Forecast.Place?>()
   private let frameFetches = Coalescer<Cell, Result<CachedFrame, ProviderError>>()
   private let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
-  private let now: @Sendable () -> Int64
+  private let clock: GatewayClock
   private let logger: Logger
+  private let frameEntries: Gauge?
+  private let placeEntries: Gauge?
+  private let nameEntries: Gauge?
 
-  init(settings: Settings, now: @escaping @Sendable () -> Int64, logger: Logger) {
+  init(settings: Settings, clock: GatewayClock, metrics: GatewayMetrics? = nil, logger: Logger) {
     self.settings = Mutex(settings)
-    self.now = now
+    frames = Mutex(LRUTable(capacity: settings.maximumCells))
+    names = Mutex(LRUTable(capacity: settings.maximumCells))
+    places = Mutex(LRUTable(capacity: settings.maximumNames))
+    frameEntries = metrics?.cacheEntries("frames")
+    placeEntries = metrics?.cacheEntries("places")
+    nameEntries = metrics?.cacheEntries("names")
+    self.clock = clock
     self.logger = logger
   }
 
+  private func now() -> Int64 { clock.unixTime() }
+
   func update(_ settings: Settings) {
     self.settings.withLock { $0 = settings }
+    frames.withLock { $0.resize(to: settings.maximumCells) }
+    names.withLock { $0.resize(to: settings.maximumCells) }
+    places.withLock { $0.resize(to: settings.maximumNames) }
   }
 
+  /// Entries in each table: frames by cell, names by cell, places by name.
+  var entries: (frames: Int, names: Int, places: Int) {
+    (frames.withLock { $0.count }, names.withLock { $0.count }, places.withLock { $0.count })
+  }
+
+  // MARK: Without waiting (the network thread)
+
+  /// The cell's frame while it is fresh; nil when it is missing or expired.
+  func cachedFrame(at point: GeoPoint) -> CachedFrame? {
+    let (cell, ttl) = settings.withLock { ($0.cell(of: point), $0.ttlSeconds) }
+    let time = now()
+    return frames.withLock { frames in
+      guard let cached = frames.value(forKey: cell), time - cached.fetchedAt < ttl else {
+        return nil
+      }
+      return cached
+    }
+  }
+
+  /// Whether the cell has a frame at all, fresh or not: refreshing it is no new cell.
+  func hasFrame(at point: GeoPoint) -> Bool {
+    let cell = settings.withLock { $0.cell(of: point) }
+    return frames.withLock { $0.contains(cell) }
+  }
+
+  /// The name for a position as far as it is known without a call.
+  func cachedPlaceName(at point: GeoPoint) -> Lookup<Forecast.Place?> {
+    let (geocoder, cell) = settings.withLock { ($0.reverseGeocoder, $0.cell(of: point)) }
+    switch geocoder {
+    case .none:
+      return .known(nil)
+    case .geonames(let index, let maximumMetres):
+      return .known(Self.nearest(in: index, to: point, within: maximumMetres))
+    case .service:
+      let time = now()
+      return names.withLock { names in
+        guard let cached = names.value(forKey: cell) else { return .unknown }
+        return cached.expiresAt > time ? .known(cached.place) : .expired
+      }
+    }
+  }
+
+  /// The place a name stands for, as far as it is known without a call.
+  func cachedPlace(named name: String, countryCode: String?) -> Lookup<Forecast.Place?> {
+    let key = GeocodeKey(name: name.lowercased(), countryCode: countryCode?.uppercased())
+    let time = now()
+    return places.withLock { places in
+      guard let cached = places.value(forKey: key) else { return .unknown }
+      return cached.expiresAt > time ? .known(cached.place) : .expired
+    }
+  }
+
+  private static func nearest(in index: GeoNamesIndex, to point: GeoPoint, within metres: Double)
+    -> Forecast.Place?
+  {
+    index.nearest(latitude: point.latitude, longitude: point.longitude, within: metres).map {
+      Forecast.Place(
+        name: $0.name, countryCode: $0.countryCode, latitude: point.latitude,
+        longitude: point.longitude)
+    }
+  }
+
+  // MARK: Waiting for upstream (the workers)
+
   func cell(of point: GeoPoint) -> Cell {
-    let grid = settings.withLock { $0.gridDegrees }
-    return Cell(
-      row: Int64((point.latitude / grid).rounded()),
-      column: Int64((point.longitude / grid).rounded()))
+    settings.withLock { $0.cell(of: point) }
   }
 
   /// The frame for the cell that holds `point`: from the cache while fresh, else fetched (one call
@@ -103,7 +199,7 @@ final class WeatherDesk: Sendable {
   func frame(at point: GeoPoint) async -> FrameLookup {
     let cell = cell(of: point)
     let (ttl, stale) = settings.withLock { ($0.ttlSeconds, $0.staleSeconds) }
-    let cached = frames.withLock { $0[cell] }
+    let cached = frames.withLock { $0.value(forKey: cell) }
     if let cached, now() - cached.fetchedAt < ttl { return .fresh(cached) }
 
     let result = await frameFetches.run(cell) { [self] in await fetch(cell) }
@@ -111,7 +207,7 @@ final class WeatherDesk: Sendable {
     case .success(let frame):
       return .fresh(frame)
     case .failure(let error):
-      let fallback = frames.withLock { $0[cell] }
+      let fallback = frames.withLock { $0.peek(cell) }
       if let fallback, now() - fallback.fetchedAt <= stale { return .stale(fallback) }
       return .failed(error)
     }
@@ -122,7 +218,7 @@ final class WeatherDesk: Sendable {
   private func fetch(_ cell: Cell) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
     let (services, ttl, grid) = settings.withLock { ($0.services, $0.ttlSeconds, $0.gridDegrees) }
-    if let cached = frames.withLock({ $0[cell] }), now() - cached.fetchedAt < ttl {
+    if let cached = frames.withLock({ $0.peek(cell) }), now() - cached.fetchedAt < ttl {
       return .success(cached)
     }
     let center = GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
@@ -140,7 +236,11 @@ final class WeatherDesk: Sendable {
           return .failure(.malformed("the forecast could not be encoded"))
         }
         let entry = CachedFrame(bytes: bytes, fetchedAt: fetchedAt)
-        frames.withLock { $0[cell] = entry }
+        let count = frames.withLock { frames in
+          frames.set(entry, forKey: cell)
+          return frames.count
+        }
+        frameEntries?.record(count)
         return .success(entry)
       case .failure(let error):
         logger.warning(
@@ -164,20 +264,20 @@ final class WeatherDesk: Sendable {
     case .none:
       return nil
     case .geonames(let index, let maximumMetres):
-      return index.nearest(
-        latitude: point.latitude, longitude: point.longitude, within: maximumMetres
-      ).map {
-        Forecast.Place(
-          name: $0.name, countryCode: $0.countryCode, latitude: point.latitude,
-          longitude: point.longitude)
-      }
+      return Self.nearest(in: index, to: point, within: maximumMetres)
     case .service(let provider):
       let cell = cell(of: point)
-      if let cached = names.withLock({ $0[cell] }), cached.expiresAt > now() { return cached.place }
+      if let cached = names.withLock({ $0.value(forKey: cell) }), cached.expiresAt > now() {
+        return cached.place
+      }
       return await nameFetches.run(cell) { [self] in
         do throws(ProviderError) {
           let place = try await provider.reverseGeocode(point)
-          names.withLock { $0[cell] = CachedPlace(place: place, expiresAt: now() + ttl) }
+          let count = names.withLock { names in
+            names.set(CachedPlace(place: place, expiresAt: now() + ttl), forKey: cell)
+            return names.count
+          }
+          nameEntries?.record(count)
           return place
         } catch {
           // No name is no failure: the frame then says the coordinates. Retried next time.
@@ -193,7 +293,7 @@ final class WeatherDesk: Sendable {
     Forecast.Place?, ProviderError
   > {
     let key = GeocodeKey(name: name.lowercased(), countryCode: countryCode?.uppercased())
-    if let cached = places.withLock({ $0[key] }), cached.expiresAt > now() {
+    if let cached = places.withLock({ $0.value(forKey: key) }), cached.expiresAt > now() {
       return .success(cached.place)
     }
     return await placeFetches.run(key) { [self] in
@@ -204,7 +304,11 @@ final class WeatherDesk: Sendable {
           let place = try await batcher.provider.geocode(name: name, countryCode: countryCode)
           // A miss is cached for an hour at most, so a typo fixed upstream is not stuck for a day.
           let lifetime = place == nil ? min(ttl, 3_600) : ttl
-          places.withLock { $0[key] = CachedPlace(place: place, expiresAt: now() + lifetime) }
+          let count = places.withLock { places in
+            places.set(CachedPlace(place: place, expiresAt: now() + lifetime), forKey: key)
+            return places.count
+          }
+          placeEntries?.record(count)
           return .success(place)
         } catch {
           logger.warning("geocoding failed", metadata: ["name": "\(name)", "error": "\(error)"])

@@ -11,18 +11,37 @@ final class WeatherServices: Sendable {
   let httpClient: HTTPClient
   let logger: Logger
   let budgets: [GatewayConfiguration.ServiceName: CallBudget]
+  let health: [GatewayConfiguration.ServiceName: ServiceHealth]
+  let scheduled = ScheduledWork()
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
+  /// The services the running configuration uses, in fallback order.
+  private let inUse = Mutex<[GatewayConfiguration.ServiceName]>([])
 
   init(
-    configuration: GatewayConfiguration, httpClient: HTTPClient, logger: Logger,
-    now: @escaping @Sendable () -> Int64
+    configuration: GatewayConfiguration, httpClient: HTTPClient, metrics: GatewayMetrics,
+    clock: GatewayClock, logger: Logger
   ) {
     self.httpClient = httpClient
     self.logger = logger
     budgets = Dictionary(
       uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
-        (name, CallBudget(configuration.budget(of: name), now: now))
+        (
+          name,
+          CallBudget(
+            configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent,
+            clock: clock)
+        )
       })
+    health = Dictionary(
+      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
+        (name, ServiceHealth(name: name.rawValue, metrics: metrics, clock: clock))
+      })
+  }
+
+  /// Each service in use: its health and budget, for `/health` and the stats message.
+  var status: [(name: GatewayConfiguration.ServiceName, health: ServiceHealth, budget: CallBudget)]
+  {
+    inUse.withLock { $0 }.map { ($0, health[$0]!, budgets[$0]!) }
   }
 
   /// The services in fallback order, each behind its budget and batcher, and the reverse geocoder.
@@ -31,7 +50,8 @@ final class WeatherServices: Sendable {
     var services: [ForecastBatcher] = []
     var reverse: WeatherDesk.ReverseGeocoder = .none
     for name in GatewayConfiguration.ServiceName.allCases {
-      budgets[name]?.update(configuration.budget(of: name))
+      budgets[name]?.update(
+        configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent)
     }
     func provider(_ name: GatewayConfiguration.ServiceName) -> (any WeatherProvider)? {
       let inner: any WeatherProvider
@@ -48,16 +68,22 @@ final class WeatherServices: Sendable {
         guard let settings = configuration.weatherAPIConfiguration else { return nil }
         inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
       }
-      return BudgetedProvider(inner: inner, budget: budgets[name]!, name: name.rawValue)
+      return BudgetedProvider(
+        inner: inner, budget: budgets[name]!, name: name.rawValue, health: health[name]!,
+        scheduled: scheduled)
     }
+    var names: [GatewayConfiguration.ServiceName] = []
     for name in configuration.weather.order {
       if let provider = provider(name) {
         services.append(ForecastBatcher(provider: provider, window: window))
+        names.append(name)
       }
     }
     if services.isEmpty, let fallback = provider(.openMeteo) {
       services.append(ForecastBatcher(provider: fallback, window: window))
+      names.append(.openMeteo)
     }
+    inUse.withLock { $0 = names }
     switch configuration.places.reverseGeocoding {
     case .none:
       break

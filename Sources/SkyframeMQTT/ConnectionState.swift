@@ -41,6 +41,7 @@ final class ConnectionState: Sendable {
   let protocolVersion: MQTTConfiguration.ProtocolVersion
   private let continuation: AsyncStream<MQTTEvent>.Continuation
   private let state = Mutex(State())
+  private let receiver = Mutex<MQTTReceiver?>(nil)
 
   init(
     endpoint: String, protocolVersion: MQTTConfiguration.ProtocolVersion,
@@ -268,8 +269,17 @@ final class ConnectionState: Sendable {
     }
   }
 
-  func received(_ message: MQTTMessage) {
-    continuation.yield(.message(message))
+  /// Installs the network-thread receiver; from then on messages are no `.message` events.
+  func deliver(to receiver: @escaping MQTTReceiver) {
+    self.receiver.withLock { $0 = receiver }
+  }
+
+  func received(_ message: borrowing MQTTIncoming) {
+    if let receiver = receiver.withLock({ $0 }) {
+      receiver(message)
+    } else {
+      continuation.yield(.message(message.copy()))
+    }
   }
 
   // MARK: Errors

@@ -33,6 +33,13 @@ public final class MQTTClient: Sendable {
     handle.state.finish()
   }
 
+  /// Hands every message to `receiver` on the network thread, as it arrives, instead of as an
+  /// `.message` event: no thread hop and no copy unless the receiver makes one. Set it before
+  /// `connect(timeout:)`.
+  public func deliverMessages(to receiver: @escaping MQTTReceiver) {
+    handle.state.deliver(to: receiver)
+  }
+
   /// Remembered and (re)subscribed on every connect, also after reconnects. Subscribing again
   /// to the same filter replaces its QoS.
   public func subscribe(_ filter: String, qos: Int) throws(MQTTError) {

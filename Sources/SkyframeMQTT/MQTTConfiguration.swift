@@ -45,6 +45,12 @@ public struct MQTTConfiguration: Sendable {
   /// MQTT 5 only, sent with every CONNECT when `cleanSession` is `false`.
   public var sessionExpiry: Duration = .seconds(86_400)
   public var will: Will?
+  /// QoS 1 and 2 messages this client may have in flight to the broker before it waits for
+  /// acknowledgements (libmosquitto's default is 20); 0 means no limit of our own (65 535).
+  public var sendMaximum: Int = 0
+  /// MQTT 5: QoS 1 and 2 messages the broker may have in flight to this client (sent in
+  /// CONNECT; libmosquitto's default is 20); 0 means the protocol's maximum, 65 535.
+  public var receiveMaximum: Int = 0
   /// The wait before the first reconnect attempt; it doubles after every failed attempt up to
   /// `reconnectDelayMax`, and starts over once a connection is accepted.
   public var reconnectDelay: Duration = .seconds(1)

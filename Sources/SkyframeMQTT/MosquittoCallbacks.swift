@@ -22,42 +22,15 @@ enum MosquittoCallbacks {
       ConnectionState.from(context).subackReceived(messageID: messageID, granted: granted)
     }
     mosquitto_message_v5_callback_set(pointer) { _, context, message, properties in
-      guard let message = message?.pointee else { return }
+      guard let message = message?.pointee, let topic = message.topic else { return }
+      let topicBytes = UnsafeBufferPointer(
+        start: UnsafeRawPointer(topic).assumingMemoryBound(to: UInt8.self), count: strlen(topic))
+      let payload = UnsafeRawBufferPointer(
+        start: message.payload, count: message.payload == nil ? 0 : Int(message.payloadlen))
       ConnectionState.from(context).received(
-        MosquittoCallbacks.copy(message, properties: properties))
+        MQTTIncoming(
+          topic: topicBytes, payload: payload, qos: Int(message.qos), retain: message.retain,
+          properties: properties))
     }
-  }
-
-  private static func copy(_ message: mosquitto_message, properties: OpaquePointer?) -> MQTTMessage
-  {
-    let payload =
-      message.payload.map {
-        [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(message.payloadlen)))
-      } ?? []
-    var copied = MQTTMessage(
-      topic: String(cString: message.topic), payload: payload, qos: Int(message.qos),
-      retain: message.retain)
-    // `properties` is NULL on MQTT 3.1.1. The read functions allocate the values they return.
-    if let properties {
-      var responseTopic: UnsafeMutablePointer<CChar>?
-      if mosquitto_property_read_string(
-        properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), &responseTopic, false)
-        != nil, let responseTopic
-      {
-        copied.responseTopic = String(cString: responseTopic)
-        free(responseTopic)
-      }
-      var data: UnsafeMutableRawPointer?
-      var length: UInt16 = 0
-      if mosquitto_property_read_binary(
-        properties, Int32(MQTT_PROP_CORRELATION_DATA.rawValue), &data, &length, false)
-        != nil
-      {
-        copied.correlationData =
-          data.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: Int(length))) } ?? []
-        free(data)
-      }
-    }
-    return copied
   }
 }

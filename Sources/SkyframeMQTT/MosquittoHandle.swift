@@ -72,6 +72,18 @@ final class MosquittoHandle: Sendable {
     // Frames are small and answered at once: without this, Nagle's algorithm holds an answer
     // back until the broker's delayed ACK of the previous packet (~40 ms per request, measured).
     try mosquitto_int_option(pointer, MOSQ_OPT_TCP_NODELAY, 1).check("set TCP_NODELAY")
+    // In-flight windows: 0 is "ours imposes none"; the broker's own limit still applies.
+    guard (0...65_535).contains(configuration.sendMaximum),
+      (0...65_535).contains(configuration.receiveMaximum)
+    else { throw invalid("in-flight windows must be 0-65535") }
+    try mosquitto_int_option(
+      pointer, MOSQ_OPT_SEND_MAXIMUM,
+      Int32(configuration.sendMaximum == 0 ? 65_535 : configuration.sendMaximum)
+    ).check("set the send maximum")
+    try mosquitto_int_option(
+      pointer, MOSQ_OPT_RECEIVE_MAXIMUM,
+      Int32(configuration.receiveMaximum == 0 ? 65_535 : configuration.receiveMaximum)
+    ).check("set the receive maximum")
     // The network thread is ours (mosquitto_loop), so publishes from other threads are only
     // queued and the loop is woken, as with mosquitto_loop_start.
     try mosquitto_threaded_set(pointer, true).check("enable threaded mode")

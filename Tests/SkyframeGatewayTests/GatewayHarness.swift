@@ -116,6 +116,8 @@ final class GatewayHarness: Sendable {
     configuration.openMeteo.forecastURL = http.baseURL + "/v1/forecast"
     configuration.openMeteo.geocodingURL = http.baseURL + "/v1/search"
     configuration.openMeteo.timeoutSeconds = 2
+    // Many gateways run in one test process: no metrics listener unless a test asks for one.
+    configuration.metrics.port = 0
     use(weatherService, &configuration, baseURL: http.baseURL)
     adjust(&configuration)
     return GatewayHarness(

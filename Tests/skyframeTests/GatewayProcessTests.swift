@@ -101,6 +101,8 @@ import Testing
     environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
     environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
     environment["SKYFRAME_OPEN_METEO_GEOCODING_URL"] = http.baseURL + "/v1/search"
+    let metricsPort = try MosquittoBroker.freeLoopbackPort()
+    environment["SKYFRAME_METRICS_PORT"] = "\(metricsPort)"
 
     let watcher = try await Watcher.start(
       port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/loc/+"])
@@ -115,6 +117,19 @@ import Testing
     #expect(asked.status == 0, "\(asked.stderr)")
     #expect(asked.stdout.contains("Oslo, NO"))
     #expect(asked.stdout.contains("-4.5 °C"))
+
+    // What an operator scrapes: the request counted by status, the upstream call by service.
+    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
+    #expect(metrics.status == 200)
+    #expect(metrics.body.contains(#"skyframe_requests_total{status="ok"} 1"#))
+    #expect(
+      metrics.body.contains(#"skyframe_upstream_calls_total{service="open-meteo",result="ok"}"#))
+    #expect(metrics.body.contains("skyframe_broker_connected 1"))
+    #expect(metrics.body.contains("skyframe_request_duration_seconds_bucket"))
+    let health = try MosquittoBroker.httpGet(port: metricsPort, path: "/health")
+    #expect(health.status == 200)
+    #expect(health.body.contains(#""connected":true"#))
+    #expect(health.body.contains(#""name":"open-meteo""#))
 
     // SIGHUP: a new named location appears, the connection stays.
     try """
@@ -148,6 +163,7 @@ import Testing
     let file = try write("mqtt:\n  client-id: gw-term\n")
     var environment = ProcessInfo.processInfo.environment
     environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_METRICS_PORT"] = "0"
     let watcher = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/gateway/state"])
     let gateway = try GatewayProcess.start(config: file.path, environment: environment)
     #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"online"}"#)

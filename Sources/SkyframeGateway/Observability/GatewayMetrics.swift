@@ -1,0 +1,201 @@
+import CoreMetrics
+import Metrics
+import SkyframeCodec
+import Synchronization
+
+import class Prometheus.PrometheusCollectorRegistry
+import struct Prometheus.PrometheusMetricsFactory
+
+/// What the gateway records about itself, through swift-metrics into its own Prometheus registry
+/// (one per gateway, so several can run in one process), plus the running totals the stats
+/// message and `/health` summarize. Every handle is made once, here: recording on a request's
+/// path is an atomic add, never a lookup by label.
+final class GatewayMetrics: Sendable {
+  /// Running totals, for the stats message.
+  struct Totals: Sendable, Codable, Equatable {
+    var answers: [String: Int] = [:]
+    var queueDropped = 0
+    var cacheHits = 0
+    var cacheMisses = 0
+    var cacheStale = 0
+    var upstreamCalls = 0
+    var upstreamFailures = 0
+    var upstreamRefused = 0
+    var publishFailures = 0
+    var reconnects = 0
+  }
+
+  let registry = PrometheusCollectorRegistry()
+  private let factory: PrometheusMetricsFactory
+  private let answers: [Counter]
+  private let answersOther: Counter
+  let requestDuration: CoreMetrics.Timer
+  let queueDepth: Gauge
+  let queueDropped: Counter
+  let cacheHits: Counter
+  let cacheMisses: Counter
+  let cacheStale: Counter
+  let brokerConnected: Gauge
+  let reconnects: Counter
+  let publishFailures: Counter
+  let upstreamRefused: Counter
+  private let totals = Mutex(Totals())
+
+  init() {
+    var factory = PrometheusMetricsFactory(registry: registry)
+    let fine: [Duration] = [
+      .microseconds(100), .microseconds(250), .microseconds(500), .milliseconds(1),
+      .milliseconds(2), .milliseconds(5), .milliseconds(10), .milliseconds(25),
+      .milliseconds(50), .milliseconds(100), .milliseconds(250), .milliseconds(500),
+      .seconds(1), .milliseconds(2_500), .seconds(5), .seconds(10),
+    ]
+    factory.durationHistogramBuckets["skyframe_request_duration_seconds"] = fine
+    factory.durationHistogramBuckets["skyframe_upstream_duration_seconds"] = fine
+    self.factory = factory
+    answers = FrameStatus.allKnown.map { status in
+      Counter(
+        label: "skyframe_requests_total", dimensions: [("status", "\(status.name!)")],
+        factory: factory)
+    }
+    answersOther = Counter(
+      label: "skyframe_requests_total", dimensions: [("status", "other")], factory: factory)
+    requestDuration = CoreMetrics.Timer(
+      label: "skyframe_request_duration_seconds", factory: factory)
+    queueDepth = Gauge(label: "skyframe_queue_depth", factory: factory)
+    queueDropped = Counter(label: "skyframe_queue_dropped_total", factory: factory)
+    cacheHits = Counter(
+      label: "skyframe_cache_lookups_total", dimensions: [("result", "hit")], factory: factory)
+    cacheMisses = Counter(
+      label: "skyframe_cache_lookups_total", dimensions: [("result", "miss")], factory: factory)
+    cacheStale = Counter(
+      label: "skyframe_cache_lookups_total", dimensions: [("result", "stale")], factory: factory)
+    brokerConnected = Gauge(label: "skyframe_broker_connected", factory: factory)
+    reconnects = Counter(label: "skyframe_broker_reconnects_total", factory: factory)
+    publishFailures = Counter(label: "skyframe_publish_failures_total", factory: factory)
+    upstreamRefused = Counter(
+      label: "skyframe_upstream_refused_total", dimensions: [("reason", "new-cell-limit")],
+      factory: factory)
+  }
+
+  // MARK: Requests
+
+  /// One frame sent in answer to a request (a request for several places counts once per place).
+  func answered(_ status: FrameStatus) {
+    let index = Int(status.rawValue)
+    if index < answers.count { answers[index].increment() } else { answersOther.increment() }
+    let name = status.name.map { "\($0)" } ?? "other"
+    totals.withLock { $0.answers[name, default: 0] += 1 }
+  }
+
+  func dropped() {
+    queueDropped.increment()
+    totals.withLock { $0.queueDropped += 1 }
+  }
+
+  func refusedNewCell() {
+    upstreamRefused.increment()
+    totals.withLock { $0.upstreamRefused += 1 }
+  }
+
+  // MARK: Cache
+
+  func cacheHit() {
+    cacheHits.increment()
+    totals.withLock { $0.cacheHits += 1 }
+  }
+
+  func cacheMiss() {
+    cacheMisses.increment()
+    totals.withLock { $0.cacheMisses += 1 }
+  }
+
+  func servedStale() {
+    cacheStale.increment()
+    totals.withLock { $0.cacheStale += 1 }
+  }
+
+  func cacheEntries(_ table: String) -> Gauge {
+    Gauge(label: "skyframe_cache_entries", dimensions: [("table", table)], factory: factory)
+  }
+
+  // MARK: Upstream
+
+  /// The handles for one weather service's calls, made when the service is assembled.
+  struct Upstream: Sendable {
+    let results: [String: Counter]
+    let duration: CoreMetrics.Timer
+    let remainingMinute: Gauge
+    let remainingDay: Gauge
+  }
+
+  static let upstreamResults = [
+    "ok", "rate_limited", "rejected", "unauthorized", "unavailable", "malformed", "over_budget",
+  ]
+
+  func upstream(service: String) -> Upstream {
+    Upstream(
+      results: Dictionary(
+        uniqueKeysWithValues: Self.upstreamResults.map { result in
+          (
+            result,
+            Counter(
+              label: "skyframe_upstream_calls_total",
+              dimensions: [("service", service), ("result", result)], factory: factory)
+          )
+        }),
+      duration: CoreMetrics.Timer(
+        label: "skyframe_upstream_duration_seconds", dimensions: [("service", service)],
+        factory: factory),
+      remainingMinute: Gauge(
+        label: "skyframe_budget_remaining",
+        dimensions: [("service", service), ("window", "minute")],
+        factory: factory),
+      remainingDay: Gauge(
+        label: "skyframe_budget_remaining", dimensions: [("service", service), ("window", "day")],
+        factory: factory))
+  }
+
+  func upstreamCall(_ upstream: Upstream, result: String, duration: Duration?) {
+    upstream.results[result]?.increment()
+    if let duration { upstream.duration.recordNanoseconds(duration.nanoseconds) }
+    totals.withLock { totals in
+      if result == "ok" {
+        totals.upstreamCalls += 1
+      } else if result != "over_budget" {
+        totals.upstreamCalls += 1
+        totals.upstreamFailures += 1
+      }
+    }
+  }
+
+  // MARK: Broker
+
+  func connected() {
+    brokerConnected.record(1)
+  }
+
+  func disconnected() {
+    brokerConnected.record(0)
+    reconnects.increment()
+    totals.withLock { $0.reconnects += 1 }
+  }
+
+  func publishFailed() {
+    publishFailures.increment()
+    totals.withLock { $0.publishFailures += 1 }
+  }
+
+  var snapshot: Totals { totals.withLock { $0 } }
+
+  /// The Prometheus text exposition of everything above.
+  func exposition() -> [UInt8] {
+    registry.emitToBuffer()
+  }
+}
+
+extension Duration {
+  var nanoseconds: Int64 {
+    let (seconds, attoseconds) = components
+    return seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+  }
+}

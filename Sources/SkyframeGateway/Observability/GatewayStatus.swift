@@ -1,0 +1,96 @@
+import CoreMetrics
+import Foundation
+
+/// How the gateway is doing, in one document: what `/health` answers and what goes retained to
+/// `{base}/v1/gateway/stats`. Times are Unix seconds.
+struct GatewayStatus: Codable, Sendable {
+  struct Broker: Codable, Sendable {
+    var connected: Bool
+    var reconnects: Int
+  }
+
+  struct Service: Codable, Sendable {
+    var name: String
+    var lastSuccess: Int64?
+    var lastError: String?
+    var lastErrorAt: Int64?
+    /// Calls left in this minute and today; nil: no limit.
+    var budgetLeftMinute: Int?
+    var budgetLeftDay: Int?
+  }
+
+  struct Queue: Codable, Sendable {
+    var depth: Int
+    var limit: Int
+    var dropped: Int
+  }
+
+  struct Cache: Codable, Sendable {
+    var frames: Int
+    var names: Int
+    var places: Int
+    var hits: Int
+    var misses: Int
+    var stale: Int
+  }
+
+  struct Upstream: Codable, Sendable {
+    var calls: Int
+    var failures: Int
+    var refusedNewCells: Int
+  }
+
+  var healthy: Bool
+  var time: Int64
+  var uptimeSeconds: Int64
+  var broker: Broker
+  var services: [Service]
+  /// Frames sent in answer to requests, by status.
+  var answers: [String: Int]
+  var queue: Queue
+  var cache: Cache
+  var upstream: Upstream
+  var devices: Int
+  var watches: Int
+  var publishFailures: Int
+
+  func json() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys]
+    return (try? encoder.encode(self)).map { [UInt8]($0) } ?? Array("{}".utf8)
+  }
+}
+
+extension Gateway {
+  /// The status now; also brings the budget gauges up to date for a scrape.
+  func status() -> GatewayStatus {
+    let totals = metrics.snapshot
+    let entries = desk.entries
+    let services = self.services.status.map { service in
+      service.health.report(service.budget)
+      let record = service.health.current
+      let remaining = service.budget.remaining
+      return GatewayStatus.Service(
+        name: service.name.rawValue, lastSuccess: record.lastSuccess, lastError: record.lastError,
+        lastErrorAt: record.lastErrorAt, budgetLeftMinute: remaining.minute,
+        budgetLeftDay: remaining.day)
+    }
+    let depth = queue.depth
+    metrics.queueDepth.record(depth)
+    return GatewayStatus(
+      healthy: isConnected, time: clock.unixTime(),
+      uptimeSeconds: clock.now.components.seconds,
+      broker: GatewayStatus.Broker(connected: isConnected, reconnects: totals.reconnects),
+      services: services, answers: totals.answers,
+      queue: GatewayStatus.Queue(depth: depth, limit: queue.limit, dropped: totals.queueDropped),
+      cache: GatewayStatus.Cache(
+        frames: entries.frames, names: entries.names, places: entries.places,
+        hits: totals.cacheHits, misses: totals.cacheMisses, stale: totals.cacheStale),
+      upstream: GatewayStatus.Upstream(
+        calls: totals.upstreamCalls, failures: totals.upstreamFailures,
+        refusedNewCells: totals.upstreamRefused),
+      devices: handler.rememberedDevices, watches: watches.count,
+      publishFailures: totals.publishFailures)
+  }
+}

@@ -1,0 +1,99 @@
+import Logging
+import NIOCore
+import NIOHTTP1
+import NIOPosix
+import ServiceLifecycle
+
+/// The operator's side door: `GET /metrics` (Prometheus text format) and `GET /health` (the
+/// status document; 200 while the broker is connected, 503 otherwise) on `metrics.host` and
+/// `metrics.port`. Nothing on the request path waits for it.
+final class MetricsServer: Service, Sendable {
+  private let host: String
+  private let port: Int
+  private let gateway: Gateway
+  private let logger: Logger
+
+  init(host: String, port: Int, gateway: Gateway, logger: Logger) {
+    self.host = host
+    self.port = port
+    self.gateway = gateway
+    self.logger = logger
+  }
+
+  func run() async throws {
+    let gateway = gateway
+    let respond: @Sendable (String) -> MetricsHandler.Response = { path in
+      switch path.split(separator: "?", maxSplits: 1).first ?? "" {
+      case "/metrics":
+        _ = gateway.status()  // brings the gauges up to date
+        return (.ok, "text/plain; version=0.0.4; charset=utf-8", gateway.metrics.exposition())
+      case "/health":
+        let status = gateway.status()
+        return (
+          status.healthy ? .ok : .serviceUnavailable, "application/json", status.json()
+        )
+      default:
+        return (.notFound, "text/plain; charset=utf-8", Array("try /metrics or /health\n".utf8))
+      }
+    }
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .childChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+          try channel.pipeline.syncOperations.addHandler(MetricsHandler(respond: respond))
+        }
+      }
+      .bind(host: host, port: port).get()
+    logger.info("metrics listening", metadata: ["address": "http://\(host):\(port)/metrics"])
+    try? await gracefulShutdown()
+    try? await channel.close()
+  }
+}
+
+/// Answers each HTTP request with what `respond` gives for its path; GET and HEAD only.
+final class MetricsHandler: ChannelInboundHandler {
+  typealias InboundIn = HTTPServerRequestPart
+  typealias OutboundOut = HTTPServerResponsePart
+  typealias Response = (status: HTTPResponseStatus, contentType: String, body: [UInt8])
+
+  private let respond: @Sendable (String) -> Response
+  private var head: HTTPRequestHead?
+
+  init(respond: @escaping @Sendable (String) -> Response) {
+    self.respond = respond
+  }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    switch unwrapInboundIn(data) {
+    case .head(let head):
+      self.head = head
+    case .body:
+      break
+    case .end:
+      guard let head else { return }
+      self.head = nil
+      var response: Response =
+        head.method == .GET || head.method == .HEAD
+        ? respond(head.uri)
+        : (.methodNotAllowed, "text/plain; charset=utf-8", Array("GET only\n".utf8))
+      if head.method == .HEAD { response.body = [] }
+      var headers = HTTPHeaders()
+      headers.add(name: "Content-Type", value: response.contentType)
+      headers.add(name: "Content-Length", value: "\(response.body.count)")
+      let keepAlive = head.isKeepAlive
+      if !keepAlive { headers.add(name: "Connection", value: "close") }
+      context.write(
+        wrapOutboundOut(
+          .head(HTTPResponseHead(version: head.version, status: response.status, headers: headers))),
+        promise: nil)
+      context.write(
+        wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
+      let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
+      if !keepAlive {
+        let channel = context.channel
+        done.whenComplete { _ in channel.close(promise: nil) }
+      }
+    }
+  }
+}

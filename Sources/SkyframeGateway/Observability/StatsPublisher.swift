@@ -1,0 +1,38 @@
+import Logging
+import ServiceLifecycle
+import SkyframeMQTT
+import Synchronization
+
+/// The status document, retained on `{base}/v1/gateway/stats` every `metrics.stats-seconds`, for
+/// people who only have MQTT: `mosquitto_sub -t skyframe/v1/gateway/stats`.
+final class StatsPublisher: Service, Sendable {
+  private let gateway: Gateway
+  private let logger: Logger
+
+  init(gateway: Gateway, logger: Logger) {
+    self.gateway = gateway
+    self.logger = logger
+  }
+
+  func run() async {
+    // The wait between messages ends at once on shutdown.
+    await cancelWhenGracefulShutdown { await self.publishEvery() }
+  }
+
+  private func publishEvery() async {
+    while !Task.isCancelled {
+      let (seconds, topic) = gateway.configuration.withLock {
+        ($0.metrics.statsSeconds, $0.topics.stats)
+      }
+      // 0 turns it off; a reload may turn it on again.
+      if seconds > 0, gateway.isConnected {
+        do {
+          try gateway.client.publish(topic, payload: gateway.status().json(), qos: 1, retain: true)
+        } catch {
+          logger.warning("could not publish the stats: \(error)")
+        }
+      }
+      try? await gateway.clock.sleep(for: .seconds(seconds > 0 ? seconds : 60))
+    }
+  }
+}

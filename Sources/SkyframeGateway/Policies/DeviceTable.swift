@@ -1,0 +1,81 @@
+import SkyframeCodec
+import Synchronization
+
+/// Everything the gateway remembers about device ids, in one table bounded by
+/// `requests.max-devices`: each device's request window, its last places (for `refresh`), its
+/// frame topic and how many new cells it made the gateway fetch this minute. A flood of made-up
+/// ids pushes out the least recently seen devices; a device pushed out starts afresh (a new
+/// window, and `refresh` answers `bad_request` until it names places again).
+final class DeviceTable: Sendable {
+  struct Record: Sendable {
+    var frameTopic: String
+    var minute: Int64 = -1
+    var requests = 0
+    var lastPlaces: LocationList?
+    var newCellMinute: Int64 = -1
+    var newCells = 0
+  }
+
+  /// What a request may do, decided in one look-up.
+  struct Admission: Sendable {
+    var frameTopic: String
+    /// False when the device is over its requests a minute.
+    var allowed: Bool
+  }
+
+  private let table: Mutex<LRUTable<String, Record>>
+
+  init(capacity: Int) {
+    table = Mutex(LRUTable(capacity: capacity))
+  }
+
+  var count: Int { table.withLock { $0.count } }
+
+  func resize(to capacity: Int) {
+    table.withLock { $0.resize(to: capacity) }
+  }
+
+  /// Counts a request from `device` in the minute `minute`; `perMinute` 0 allows everything.
+  func admit(
+    _ device: String, minute: Int64, perMinute: Int, frameTopic: (String) -> String
+  ) -> Admission {
+    table.withLock { table in
+      var record = table.value(forKey: device) ?? Record(frameTopic: frameTopic(device))
+      if record.minute != minute {
+        record.minute = minute
+        record.requests = 0
+      }
+      let allowed = perMinute == 0 || record.requests < perMinute
+      if allowed { record.requests += 1 }
+      table.set(record, forKey: device)
+      return Admission(frameTopic: record.frameTopic, allowed: allowed)
+    }
+  }
+
+  /// Stores `places` as the device's last request, or, for `refresh` (nil), returns them.
+  func lastPlaces(_ device: String, storing places: LocationList?) -> LocationList? {
+    table.withLock { table in
+      if let places {
+        table.update(device) { $0.lastPlaces = places }
+        return places
+      }
+      return table.peek(device)?.lastPlaces
+    }
+  }
+
+  /// Takes one of the device's new cells for this minute; false when it has none left.
+  func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool {
+    guard perMinute > 0 else { return true }
+    return table.withLock { table in
+      var allowed = true
+      table.update(device) { record in
+        if record.newCellMinute != minute {
+          record.newCellMinute = minute
+          record.newCells = 0
+        }
+        if record.newCells < perMinute { record.newCells += 1 } else { allowed = false }
+      }
+      return allowed
+    }
+  }
+}

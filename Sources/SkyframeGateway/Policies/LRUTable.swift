@@ -1,0 +1,127 @@
+/// A table with a fixed capacity that forgets its least recently used entry to make room: what
+/// every table keyed by something a device sends is built on, so a flood of made-up ids, names
+/// or cells costs at most `capacity` entries. Lookups and updates allocate nothing once the
+/// table has grown to its capacity.
+struct LRUTable<Key: Hashable, Value> {
+  private struct Node {
+    var key: Key
+    var value: Value
+    /// Toward the newest entry; -1 at the newest.
+    var newer: Int
+    /// Toward the oldest entry; -1 at the oldest.
+    var older: Int
+  }
+
+  private var slots: [Key: Int] = [:]
+  private var nodes: [Node?] = []
+  private var free: [Int] = []
+  private var newest = -1
+  private var oldest = -1
+  private(set) var capacity: Int
+  /// Entries dropped to make room, since the table was made.
+  private(set) var evictions = 0
+
+  init(capacity: Int) {
+    self.capacity = max(capacity, 1)
+  }
+
+  var count: Int { slots.count }
+  var isEmpty: Bool { slots.isEmpty }
+
+  /// The value, marked as just used.
+  mutating func value(forKey key: Key) -> Value? {
+    guard let slot = slots[key] else { return nil }
+    touch(slot)
+    return nodes[slot]!.value
+  }
+
+  /// The value, without marking it used.
+  func peek(_ key: Key) -> Value? {
+    slots[key].map { nodes[$0]!.value }
+  }
+
+  func contains(_ key: Key) -> Bool { slots[key] != nil }
+
+  /// Inserts or replaces, marked as just used; the least recently used entry goes when full.
+  mutating func set(_ value: Value, forKey key: Key) {
+    if let slot = slots[key] {
+      nodes[slot]!.value = value
+      touch(slot)
+      return
+    }
+    if slots.count >= capacity { evictOldest() }
+    let node = Node(key: key, value: value, newer: -1, older: newest)
+    let slot: Int
+    if let reused = free.popLast() {
+      slot = reused
+      nodes[slot] = node
+    } else {
+      slot = nodes.count
+      nodes.append(node)
+    }
+    if newest >= 0 { nodes[newest]!.newer = slot }
+    newest = slot
+    if oldest < 0 { oldest = slot }
+    slots[key] = slot
+  }
+
+  /// Changes the value in place if the key is there, without marking it used.
+  mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
+    guard let slot = slots[key] else { return }
+    body(&nodes[slot]!.value)
+  }
+
+  @discardableResult
+  mutating func removeValue(forKey key: Key) -> Value? {
+    guard let slot = slots.removeValue(forKey: key) else { return nil }
+    let node = unlink(slot)
+    return node.value
+  }
+
+  /// A new capacity (after a reload): the oldest entries go until the table fits.
+  mutating func resize(to capacity: Int) {
+    self.capacity = max(capacity, 1)
+    while slots.count > self.capacity { evictOldest() }
+  }
+
+  /// Every entry, newest first.
+  var entries: [(key: Key, value: Value)] {
+    var result: [(key: Key, value: Value)] = []
+    result.reserveCapacity(slots.count)
+    var slot = newest
+    while slot >= 0, let node = nodes[slot] {
+      result.append((node.key, node.value))
+      slot = node.older
+    }
+    return result
+  }
+
+  private mutating func evictOldest() {
+    guard oldest >= 0, let node = nodes[oldest] else { return }
+    slots[node.key] = nil
+    _ = unlink(oldest)
+    evictions += 1
+  }
+
+  private mutating func touch(_ slot: Int) {
+    guard slot != newest else { return }
+    let node = nodes[slot]!
+    // Out of its place...
+    if node.newer >= 0 { nodes[node.newer]!.older = node.older }
+    if node.older >= 0 { nodes[node.older]!.newer = node.newer } else { oldest = node.newer }
+    // ...and in front.
+    nodes[slot]!.older = newest
+    nodes[slot]!.newer = -1
+    if newest >= 0 { nodes[newest]!.newer = slot }
+    newest = slot
+  }
+
+  private mutating func unlink(_ slot: Int) -> Node {
+    let node = nodes[slot]!
+    if node.newer >= 0 { nodes[node.newer]!.older = node.older } else { newest = node.older }
+    if node.older >= 0 { nodes[node.older]!.newer = node.newer } else { oldest = node.newer }
+    nodes[slot] = nil
+    free.append(slot)
+    return node
+  }
+}

@@ -1,0 +1,30 @@
+import ServiceLifecycle
+
+/// A fixed number of workers answering the requests that wait in the bounded queue, oldest first:
+/// those whose places need an upstream call or a name look-up. On graceful shutdown the queue
+/// takes no more requests, and the workers finish the ones already in it before they stop.
+final class RequestWorkers: Service, Sendable {
+  private let queue: BoundedQueue<RequestHandler.Job>
+  private let handler: RequestHandler
+  private let count: Int
+
+  init(queue: BoundedQueue<RequestHandler.Job>, handler: RequestHandler, count: Int) {
+    self.queue = queue
+    self.handler = handler
+    self.count = max(count, 1)
+  }
+
+  func run() async {
+    await withGracefulShutdownHandler {
+      await withDiscardingTaskGroup { group in
+        for _ in 0..<count {
+          group.addTask { [queue, handler] in
+            while let job = await queue.next() { await handler.answer(job) }
+          }
+        }
+      }
+    } onGracefulShutdown: {
+      self.queue.finish()
+    }
+  }
+}

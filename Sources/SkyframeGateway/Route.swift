@@ -1,0 +1,58 @@
+/// What a message's topic asks for, worked out once, on the network thread, from its bytes.
+enum Route: Equatable, Sendable {
+  case request(device: String)
+  case watch(device: String)
+  /// A request or watch topic whose device id is not 1–32 characters of a-z A-Z 0-9 - _ .
+  case invalidDevice
+  /// Not a topic the gateway answers.
+  case unknown
+}
+
+/// Turns topics into routes without building a string per message (a valid device id of up to
+/// 15 bytes is a small string, stored inline).
+struct Router: Sendable {
+  private let request: [UInt8]
+  private let watch: [UInt8]
+
+  init(topics: GatewayConfiguration.Topics) {
+    request = Array("\(topics.base)/v1/req/".utf8)
+    watch = Array("\(topics.base)/v1/watch/".utf8)
+  }
+
+  func route(_ topic: UnsafeBufferPointer<UInt8>) -> Route {
+    if let device = Self.rest(of: topic, after: request) {
+      guard Self.isValidDevice(device) else { return .invalidDevice }
+      return .request(device: String(decoding: device, as: UTF8.self))
+    }
+    if let device = Self.rest(of: topic, after: watch) {
+      guard Self.isValidDevice(device) else { return .invalidDevice }
+      return .watch(device: String(decoding: device, as: UTF8.self))
+    }
+    return .unknown
+  }
+
+  func route(_ topic: String) -> Route {
+    var topic = topic
+    return topic.withUTF8 { route($0) }
+  }
+
+  private static func rest(of topic: UnsafeBufferPointer<UInt8>, after prefix: [UInt8])
+    -> UnsafeBufferPointer<UInt8>.SubSequence?
+  {
+    guard topic.count >= prefix.count, topic.starts(with: prefix) else { return nil }
+    return topic[prefix.count...]
+  }
+
+  static func isValidDevice(_ device: some Collection<UInt8>) -> Bool {
+    (1...32).contains(device.count)
+      && device.allSatisfy { byte in
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+          UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+          UInt8(ascii: "."):
+          true
+        default: false
+        }
+      }
+  }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import SkyframeCodec
+import SkyframeGateway
+import SkyframeMQTT
+import SkyframeTestSupport
+import Testing
+
+/// The runtime around the request path: answer QoS, the bounded queue, the new-cell limit, the
+/// stats message and the metrics endpoint, with a real broker and a stand-in service.
+@Suite(.serialized) struct RuntimeTests {
+  @Test func answersGoOutAtTheRequestsQoS() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    // The device subscribes at QoS 1, so what arrives shows the QoS the gateway published at.
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("#1 52.52,13.41", qos: 1)
+    let first = try await device.next { $0.topic.hasPrefix("skyframe/v1/frame/") }
+    #expect(first.qos == 1)
+    try device.ask("#2 52.52,13.41", qos: 0)  // a cache hit, answered on arrival
+    let second = try await device.next { $0.topic.hasPrefix("skyframe/v1/frame/") }
+    #expect(second.qos == 0)
+    #expect(try WeatherFrame(decoding: second.payload).requestID == 2)
+  }
+
+  @Test func answerQoSCanBeFixedByConfiguration() async throws {
+    let harness = try await GatewayHarness.make { $0.topics.answerQoS = .one }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41", qos: 0)
+    #expect(try await device.next { $0.topic.hasPrefix("skyframe/v1/frame/") }.qos == 1)
+  }
+
+  @Test func aFullQueueIsAnsweredRateLimitedAtOnceWithoutAnUpstreamCall() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.requests.workers = 1
+      $0.requests.queueLimit = 1
+      $0.weather.batchWindowMilliseconds = 0
+    }
+    defer { Task { await harness.shutdown() } }
+    harness.set(.slow(.milliseconds(1_500)))
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("#1 10.5,10.5")  // taken by the one worker, which waits for the service
+    try await Task.sleep(for: .milliseconds(300))
+    try device.ask("#2 11.5,11.5")  // waits in the queue
+    try device.ask("#3 12.5,12.5")  // finds it full
+    let frames = try await device.frames(3)
+    #expect(frames.map(\.requestID) == [3, 1, 2])
+    #expect(frames[0].status == .rateLimited)
+    #expect(frames[0].name.string == "gateway busy")
+    #expect(frames[1].status == .stale || frames[1].status == .ok)
+    #expect(harness.forecastCalls == 2)
+  }
+
+  @Test func newCellsFromOneDeviceAreLimitedAndCachedCellsAreNot() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.upstream.newCellsPerDevicePerMinute = 2
+      $0.weather.batchWindowMilliseconds = 0
+    }
+    defer { Task { await harness.shutdown() } }
+    try await ServiceTests.startEarlyInAMinute()
+    try await harness.start()
+    let greedy = try await Device.frames(port: harness.broker.port)
+    try greedy.ask("1.5,1.5;2.5,2.5;3.5,3.5;4.5,4.5")
+    let frames = try await greedy.frames(4)
+    #expect(frames.map(\.status) == [.ok, .ok, .rateLimited, .rateLimited])
+    #expect(harness.forecastCalls == 2)
+    // A cell already cached costs nothing, so it is never refused.
+    try greedy.ask("1.5,1.5")
+    #expect(try await greedy.frames(1).first?.status == .ok)
+    // Another device still has its own allowance.
+    let other = try await Device.frames(port: harness.broker.port)
+    try other.ask("3.5,3.5")
+    #expect(try await other.frames(1).first?.status == .ok)
+  }
+
+  @Test func theStatsMessageSummarizesTheGatewayRetained() async throws {
+    let harness = try await GatewayHarness.make { $0.metrics.statsSeconds = 1 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41")
+    _ = try await device.frames(1)
+    let watcher = try await Device.connect(
+      port: harness.broker.port, id: "stats-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["skyframe/v1/gateway/stats"])
+    let stats = try await watcher.next(timeout: .seconds(5)) {
+      String(decoding: $0.payload, as: UTF8.self).contains(#""ok":1"#)
+    }
+    let document = try JSONSerialization.jsonObject(with: Data(stats.payload)) as? [String: Any]
+    #expect((document?["broker"] as? [String: Any])?["connected"] as? Bool == true)
+    #expect((document?["answers"] as? [String: Int])?["ok"] == 1)
+    #expect((document?["upstream"] as? [String: Int])?["calls"] == 1)
+    #expect((document?["queue"] as? [String: Int])?["limit"] == 1_024)
+    let services = document?["services"] as? [[String: Any]]
+    #expect(services?.first?["name"] as? String == "open-meteo")
+    #expect(services?.first?["last_success"] is Int)
+  }
+
+  @Test func metricsAndHealthAreServedOverHTTP() async throws {
+    let port = try MosquittoBroker.freeLoopbackPort()
+    let harness = try await GatewayHarness.make { $0.metrics.port = port }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41;Atlantis")
+    _ = try await device.frames(2)
+    let metrics = try MosquittoBroker.httpGet(port: port, path: "/metrics")
+    #expect(metrics.status == 200)
+    for line in [
+      #"skyframe_requests_total{status="ok"} 1"#,
+      #"skyframe_requests_total{status="not_found"} 1"#,
+      #"skyframe_cache_lookups_total{result="miss"} 1"#,
+      #"skyframe_upstream_calls_total{service="open-meteo",result="ok"} 2"#,
+      #"skyframe_budget_remaining{service="open-meteo",window="minute"}"#,
+      "skyframe_queue_depth 0", "skyframe_broker_connected 1",
+      "skyframe_request_duration_seconds_count 1",
+      "skyframe_upstream_duration_seconds_count{service=\"open-meteo\"} 2",
+      #"skyframe_cache_entries{table="frames"} 1"#,
+    ] {
+      #expect(metrics.body.contains(line), "missing: \(line)")
+    }
+    let health = try MosquittoBroker.httpGet(port: port, path: "/health")
+    #expect(health.status == 200)
+    #expect(health.body.contains(#""healthy":true"#))
+    #expect(try MosquittoBroker.httpGet(port: port, path: "/nothing").status == 404)
+  }
+}
