@@ -14,7 +14,7 @@ import Synchronization
 /// `run()` returns only on graceful shutdown (SIGTERM/SIGINT). It is the first of the gateway's
 /// services, so it stops last: after the workers have answered the queued requests it publishes
 /// `{"state":"offline"}` retained and disconnects cleanly.
-public final class Gateway: Service, Sendable {
+public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// The running configuration, replaced whole on reload.
   public let configuration: Mutex<GatewayConfiguration>
   let client: MQTTClient
@@ -99,8 +99,8 @@ public final class Gateway: Service, Sendable {
 
   var isConnected: Bool { connected.withLock { $0 } }
 
-  /// Runs on the MQTT network thread for every message.
-  private func route(_ message: borrowing MQTTIncoming) {
+  /// Runs on the MQTT network thread for every message: the one way in.
+  public func receive(_ message: MQTTIncoming) {
     switch router.route(message.topic) {
     case .request(let device):
       handler.receive(message, from: device)
@@ -118,7 +118,7 @@ public final class Gateway: Service, Sendable {
 
   public func run() async throws {
     let topics = configuration.withLock { $0.topics }
-    client.deliverMessages { [weak self] message in self?.route(message) }
+    client.deliverMessages(to: self)
     try client.subscribe(topics.requests, qos: 1)
     try client.subscribe(topics.watches, qos: 1)
     do {

@@ -129,7 +129,7 @@ final class RequestHandler: Sendable {
 
   /// On the network thread: answers `message` now if it can, else queues it for a worker (or,
   /// when the queue is full, answers `rate_limited` at once).
-  func receive(_ message: borrowing MQTTIncoming, from device: String) {
+  func receive(_ message: MQTTIncoming, from device: String) {
     let arrived = ContinuousClock.now
     let settings = settings.withLock { $0 }
     let logger = DeviceLog(logger: logger, device: device)

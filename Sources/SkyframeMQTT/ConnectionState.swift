@@ -41,7 +41,13 @@ final class ConnectionState: Sendable {
   let protocolVersion: MQTTConfiguration.ProtocolVersion
   private let continuation: AsyncStream<MQTTEvent>.Continuation
   private let state = Mutex(State())
-  private let receiver = Mutex<MQTTReceiver?>(nil)
+  /// Held weakly: the receiver owns the client, not the other way round.
+  private let receiver = Mutex<WeakReceiver?>(nil)
+
+  private struct WeakReceiver: @unchecked Sendable {
+    // Only ever read under `receiver`'s lock and called on the network thread.
+    weak var receiver: (any MQTTMessageReceiver)?
+  }
 
   init(
     endpoint: String, protocolVersion: MQTTConfiguration.ProtocolVersion,
@@ -270,13 +276,13 @@ final class ConnectionState: Sendable {
   }
 
   /// Installs the network-thread receiver; from then on messages are no `.message` events.
-  func deliver(to receiver: @escaping MQTTReceiver) {
-    self.receiver.withLock { $0 = receiver }
+  func deliver(to receiver: any MQTTMessageReceiver) {
+    self.receiver.withLock { $0 = WeakReceiver(receiver: receiver) }
   }
 
-  func received(_ message: borrowing MQTTIncoming) {
-    if let receiver = receiver.withLock({ $0 }) {
-      receiver(message)
+  func received(_ message: MQTTIncoming) {
+    if let slot = receiver.withLock({ $0 }) {
+      slot.receiver?.receive(message)
     } else {
       continuation.yield(.message(message.copy()))
     }

@@ -36,7 +36,7 @@ public final class MQTTClient: Sendable {
   /// Hands every message to `receiver` on the network thread, as it arrives, instead of as an
   /// `.message` event: no thread hop and no copy unless the receiver makes one. Set it before
   /// `connect(timeout:)`.
-  public func deliverMessages(to receiver: @escaping MQTTReceiver) {
+  public func deliverMessages(to receiver: any MQTTMessageReceiver) {
     handle.state.deliver(to: receiver)
   }
 

@@ -48,7 +48,7 @@ public struct MQTTIncoming {
 
   /// Runs `body` with a view of an owned message, as a receiver would see it (benchmarks, tests).
   public static func with<Result>(
-    _ message: MQTTMessage, _ body: (borrowing MQTTIncoming) -> Result
+    _ message: MQTTMessage, _ body: (MQTTIncoming) -> Result
   ) -> Result {
     var topic = message.topic
     return topic.withUTF8 { topic in
@@ -104,4 +104,6 @@ public struct MQTTIncoming {
 
 /// Called on the client's network thread for every message, in arrival order, instead of
 /// yielding `.message` events. It must not block: it answers or hands the message on and returns.
-public typealias MQTTReceiver = @Sendable (borrowing MQTTIncoming) -> Void
+public protocol MQTTMessageReceiver: AnyObject, Sendable {
+  func receive(_ message: MQTTIncoming)
+}

@@ -45,6 +45,8 @@ final class GatewayHarness: Sendable {
   let runner = Mutex<Task<Void, any Error>?>(nil)
   let clientID: String
   let configuration: GatewayConfiguration
+  /// The gateway's clock: the system's, or a `ManualClock` a test advances.
+  let clock: GatewayClock
 
   func set(_ mode: Mode, only failing: ServiceFixtures.Service? = nil) {
     service.failing.withLock { $0 = failing }
@@ -73,8 +75,9 @@ final class GatewayHarness: Sendable {
 
   init(
     broker: MosquittoBroker, http: StubHTTPServer, service: Switch,
-    configuration: GatewayConfiguration, clientID: String
+    configuration: GatewayConfiguration, clientID: String, clock: GatewayClock
   ) {
+    self.clock = clock
     self.broker = broker
     self.http = http
     self.service = service
@@ -85,7 +88,7 @@ final class GatewayHarness: Sendable {
   /// Starts a broker and the stub service; the gateway starts with `start()`.
   static func make(
     broker existing: MosquittoBroker? = nil,
-    service weatherService: ServiceFixtures.Service = .openMeteo,
+    service weatherService: ServiceFixtures.Service = .openMeteo, clock: GatewayClock = .system,
     adjust: (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> GatewayHarness {
     let broker: MosquittoBroker
@@ -121,8 +124,9 @@ final class GatewayHarness: Sendable {
     use(weatherService, &configuration, baseURL: http.baseURL)
     adjust(&configuration)
     return GatewayHarness(
-      broker: broker, http: http, service: service, configuration: configuration, clientID: clientID
-    )
+      broker: broker, http: http, service: service, configuration: configuration,
+      clientID: clientID,
+      clock: clock)
   }
 
   var forecastCalls: Int { http.requests.filter { $0.path.hasSuffix("/forecast") }.count }
@@ -132,10 +136,11 @@ final class GatewayHarness: Sendable {
     var logger = Logger(label: "gateway-test")
     logger.logLevel = .warning
     let configuration = configuration
+    let clock = clock
     let task = Task {
       try await SkyframeApplication.run(
         configuration: configuration, configurationPath: nil, logger: logger, signals: false,
-        started: { started in self.group.withLock { $0 = started } })
+        clock: clock, started: { started in self.group.withLock { $0 = started } })
     }
     runner.withLock { $0 = task }
     // Online means subscribed: the gateway subscribes before it connects.

@@ -128,3 +128,43 @@ import Testing
     #expect(try MosquittoBroker.httpGet(port: port, path: "/nothing").status == 404)
   }
 }
+
+/// Time comes from one injected clock: a test advances it instead of sleeping.
+@Suite(.serialized) struct ClockTests {
+  @Test func namedPlacesAreRefreshedWhenTheGatewayClockSaysSo() async throws {
+    let manual = ManualClock()
+    let start: Int64 = 1_800_000_000
+    let harness = try await GatewayHarness.make(
+      clock: GatewayClock(manual, unixTimeAtStart: start)
+    ) {
+      $0.locations = [
+        .init(
+          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
+          refreshSeconds: 120)
+      ]
+      $0.cache.ttlSeconds = 60
+    }
+    defer { Task { await harness.shutdown() } }
+    let display = try await Device.connect(
+      port: harness.broker.port, id: "epaper-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["skyframe/v1/loc/home"])
+    try await harness.start()
+    let first = try WeatherFrame(decoding: try await display.next().payload)
+    #expect(first.fetchedAt == UInt32(start))
+    #expect(harness.forecastCalls == 1)
+
+    // Ten seconds on: the cached frame is fresh, so whatever is published (the connect may have
+    // made the place due again) comes from the cache.
+    manual.advance(by: .seconds(10))
+    while let again = try? await display.next(timeout: .milliseconds(500)) {
+      #expect(try WeatherFrame(decoding: again.payload).fetchedAt == UInt32(start))
+    }
+    #expect(harness.forecastCalls == 1)
+
+    // Past the interval and the TTL: fetched again, stamped with the clock's time.
+    manual.advance(by: .seconds(200))
+    let second = try WeatherFrame(decoding: try await display.next().payload)
+    #expect(second.fetchedAt == UInt32(start + 210))
+    #expect(harness.forecastCalls == 2)
+  }
+}

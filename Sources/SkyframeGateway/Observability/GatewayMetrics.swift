@@ -12,8 +12,9 @@ import struct Prometheus.PrometheusMetricsFactory
 /// path is an atomic add, never a lookup by label.
 final class GatewayMetrics: Sendable {
   /// Running totals, for the stats message.
-  struct Totals: Sendable, Codable, Equatable {
-    var answers: [String: Int] = [:]
+  struct Totals: Sendable, Equatable {
+    /// By status byte; the last slot counts statuses this version does not know.
+    var answers = [Int](repeating: 0, count: FrameStatus.allKnown.count + 1)
     var queueDropped = 0
     var cacheHits = 0
     var cacheMisses = 0
@@ -81,10 +82,9 @@ final class GatewayMetrics: Sendable {
 
   /// One frame sent in answer to a request (a request for several places counts once per place).
   func answered(_ status: FrameStatus) {
-    let index = Int(status.rawValue)
+    let index = min(Int(status.rawValue), answers.count)
     if index < answers.count { answers[index].increment() } else { answersOther.increment() }
-    let name = status.name.map { "\($0)" } ?? "other"
-    totals.withLock { $0.answers[name, default: 0] += 1 }
+    totals.withLock { $0.answers[index] += 1 }
   }
 
   func dropped() {
@@ -186,6 +186,18 @@ final class GatewayMetrics: Sendable {
   }
 
   var snapshot: Totals { totals.withLock { $0 } }
+
+  /// Answers by status name, for people.
+  static func byName(_ answers: [Int]) -> [String: Int] {
+    var named: [String: Int] = [:]
+    for (index, count) in answers.enumerated() where count > 0 {
+      let name =
+        index < FrameStatus.allKnown.count
+        ? FrameStatus.allKnown[index].name.map { "\($0)" } ?? "other" : "other"
+      named[name, default: 0] += count
+    }
+    return named
+  }
 
   /// The Prometheus text exposition of everything above.
   func exposition() -> [UInt8] {

@@ -82,7 +82,7 @@ extension Gateway {
       healthy: isConnected, time: clock.unixTime(),
       uptimeSeconds: clock.now.components.seconds,
       broker: GatewayStatus.Broker(connected: isConnected, reconnects: totals.reconnects),
-      services: services, answers: totals.answers,
+      services: services, answers: GatewayMetrics.byName(totals.answers),
       queue: GatewayStatus.Queue(depth: depth, limit: queue.limit, dropped: totals.queueDropped),
       cache: GatewayStatus.Cache(
         frames: entries.frames, names: entries.names, places: entries.places,

@@ -11,7 +11,9 @@ final class DeviceTable: Sendable {
     var frameTopic: String
     var minute: Int64 = -1
     var requests = 0
-    var lastPlaces: LocationList?
+    /// Kept as a small array rather than a `LocationList` (room for 16 places inline): most
+    /// devices ask for one place, and a table of 10 000 devices stays small.
+    var lastPlaces: [LocationQuery]?
     var newCellMinute: Int64 = -1
     var newCells = 0
   }
@@ -56,10 +58,14 @@ final class DeviceTable: Sendable {
   func lastPlaces(_ device: String, storing places: LocationList?) -> LocationList? {
     table.withLock { table in
       if let places {
-        table.update(device) { $0.lastPlaces = places }
+        table.update(device) { record in
+          // A device asking for the same places again (the common case) writes nothing.
+          if let last = record.lastPlaces, last.elementsEqual(places) { return }
+          record.lastPlaces = Array(places)
+        }
         return places
       }
-      return table.peek(device)?.lastPlaces
+      return table.peek(device)?.lastPlaces.map { LocationList($0) }
     }
   }
 
