@@ -19,8 +19,9 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
 
   public var description: String {
     let shown = value.map { "'\($0)'" } ?? "nothing"
-    return
-      "\(key) (env \(Self.environmentName(of: key))): \(shown) is not allowed; expected \(allowed)"
+    // A command-line option (`--config`) has no environment variable.
+    let name = key.hasPrefix("--") ? key : "\(key) (env \(Self.environmentName(of: key)))"
+    return "\(name): \(shown) is not allowed; expected \(allowed)"
   }
 }
 

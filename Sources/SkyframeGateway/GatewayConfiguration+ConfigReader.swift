@@ -75,7 +75,13 @@ extension GatewayConfiguration {
     {
       keys.fail("topics.base", topics.base, "a topic without wildcards or a trailing '/'")
     }
-    topics.responsePrefix = keys.text("topics.response-prefix") ?? "\(topics.base)/v1/"
+    topics.responsePrefix = keys.text("topics.response-prefix") ?? "\(topics.base)/v1/resp/"
+    if topics.responsePrefix.contains(where: { "+#".contains($0) }) {
+      keys.fail("topics.response-prefix", topics.responsePrefix, "a topic prefix without wildcards")
+    }
+    topics.responseTopicMaximumLength = keys.integer(
+      "topics.response-topic-max-length", topics.responseTopicMaximumLength, 16...4_096,
+      "bytes, 16-4096")
     topics.debugJSON = keys.flag("topics.debug-json", topics.debugJSON)
     topics.answerQoS =
       Topics.AnswerQoS(

@@ -22,6 +22,7 @@ extension GatewayConfiguration {
       "topics:",
       "  base: \(text(topics.base))",
       "  response-prefix: \(text(topics.responsePrefix))",
+      "  response-topic-max-length: \(topics.responseTopicMaximumLength)",
       "  debug-json: \(topics.debugJSON)",
       "  answer-qos: \(topics.answerQoS.rawValue)",
       "weather:",

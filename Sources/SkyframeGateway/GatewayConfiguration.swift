@@ -45,8 +45,11 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
   public struct Topics: Sendable, Equatable {
     public var base = "skyframe"
-    /// A v5 response topic must start with this, or the device gets `bad_request` on its own topic.
-    public var responsePrefix = "skyframe/v1/"
+    /// A v5 response topic must be `{responsePrefix}{device}` or below it, or the device gets
+    /// `bad_request` on its own frame topic (`ResponseTopicRule`).
+    public var responsePrefix = "skyframe/v1/resp/"
+    /// Longer response topics are refused.
+    public var responseTopicMaximumLength = 128
     /// Mirror each answer as JSON on the same topic + "/json", for `mosquitto_sub -v`.
     public var debugJSON = false
     /// The QoS of answers to requests: the request's own, or always 0 or 1. Retained frames

@@ -22,6 +22,7 @@ final class RequestHandler: Sendable {
     var perDevicePerMinute: Int
     var newCellsPerMinute: Int
     var newCellsPerDevicePerMinute: Int
+    var responseTopics: ResponseTopicRule
 
     init(_ configuration: GatewayConfiguration) {
       topics = configuration.topics
@@ -29,6 +30,7 @@ final class RequestHandler: Sendable {
       perDevicePerMinute = configuration.requests.perDevicePerMinute
       newCellsPerMinute = configuration.upstream.newCellsPerMinute
       newCellsPerDevicePerMinute = configuration.upstream.newCellsPerDevicePerMinute
+      responseTopics = ResponseTopicRule(topics: configuration.topics)
     }
   }
 
@@ -141,11 +143,13 @@ final class RequestHandler: Sendable {
     var reply = Reply(topic: admission.frameTopic, correlationData: nil, qos: qos)
 
     if let responseTopic = message.responseTopic() {
-      guard Self.isAllowedResponseTopic(responseTopic, prefix: settings.topics.responsePrefix)
-      else {
-        logger.warning(
-          "response topic \(responseTopic) is outside the allowed prefix \(settings.topics.responsePrefix): answering bad_request on the device topic"
-        )
+      if let refusal = settings.responseTopics.refusal(of: responseTopic, for: device) {
+        // Counted against the device's limit above; logged once a minute per device, cut short.
+        if devices.shouldWarn(device, minute: minute) {
+          logger.warning(
+            "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(settings.responseTopics.branch(of: device))[/…]): answering bad_request on the device topic"
+          )
+        }
         let id = DeviceRequest.requestID(in: message.payload)
         publish(
           .failure(.badRequest, name: FrameName(truncating: "response topic refused")),
@@ -251,11 +255,6 @@ final class RequestHandler: Sendable {
     }
     metrics.requestDuration.recordNanoseconds((ContinuousClock.now - job.arrived).nanoseconds)
     logger.debug("answered request \(job.requestID) with \(outcomes.count) frame(s)")
-  }
-
-  static func isAllowedResponseTopic(_ topic: String, prefix: String) -> Bool {
-    topic.hasPrefix(prefix) && topic.count > prefix.count && !topic.contains("+")
-      && !topic.contains("#")
   }
 
   /// Every place at once; the outcomes keep the request's order.

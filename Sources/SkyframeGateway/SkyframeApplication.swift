@@ -14,7 +14,11 @@ public enum SkyframeApplication {
     signals: Bool = true, clock: GatewayClock = .system,
     started: (@Sendable (ServiceGroup) -> Void)? = nil
   ) async throws {
-    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton)
+    var http = HTTPClient.Configuration()
+    // A refused connection fails the call at once (and the answer is stale from the cache at
+    // once) instead of being retried until the request's whole timeout has passed.
+    http.connectionPool.retryConnectionEstablishment = false
+    let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     do {
       let gateway = try Gateway(
         configuration: configuration, httpClient: httpClient, logger: logger, clock: clock)

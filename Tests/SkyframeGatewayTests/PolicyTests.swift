@@ -141,6 +141,24 @@ struct PolicyTests {
     #expect(router.route("skyframe/v1/req/esp32-1") == .unknown)
   }
 
+  @Test func responseTopicsStayBelowTheAskingDevicesOwnBranch() {
+    let rule = ResponseTopicRule(topics: GatewayConfiguration.Topics())
+    #expect(rule.refusal(of: "skyframe/v1/resp/mallory", for: "mallory") == nil)
+    #expect(rule.refusal(of: "skyframe/v1/resp/mallory/display-2", for: "mallory") == nil)
+    #expect(rule.refusal(of: "skyframe/v1/resp/victim", for: "mallory") == .notOwnBranch)
+    #expect(rule.refusal(of: "skyframe/v1/resp/mallory2", for: "mallory") == .notOwnBranch)
+    for topic in [
+      "skyframe/v1/frame/victim", "skyframe/v1/loc/home", "skyframe/v1/gateway/state",
+      "skyframe/v1/req/victim", "skyframe/v1/watch/victim",
+    ] {
+      #expect(rule.refusal(of: topic, for: "mallory") == .gatewayTopic, "\(topic)")
+    }
+    #expect(rule.refusal(of: "skyframe/v1/resp/mallory/#", for: "mallory") == .wildcard)
+    let long = "skyframe/v1/resp/mallory/" + String(repeating: "x", count: 65_000)
+    #expect(rule.refusal(of: long, for: "mallory") == .tooLong(128))
+    #expect(rule.refusal(of: "elsewhere/mallory", for: "mallory") == .notOwnBranch)
+  }
+
   @Test func answersFollowTheRequestQoSUnlessConfigured() {
     typealias AnswerQoS = GatewayConfiguration.Topics.AnswerQoS
     #expect(AnswerQoS.request.qos(answering: 0) == 0)

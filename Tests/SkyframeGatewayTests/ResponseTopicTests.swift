@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeMQTT
 import SkyframeTestSupport
 import Testing
 
@@ -43,6 +44,21 @@ import Testing
     let frame = try WeatherFrame(decoding: bytes)
     #expect(frame.status == .ok)
     #expect(frame.requestID == 21)
+  }
+
+  @Test func anotherDevicesTopicIsRefusedAndItsOwnerHearsNothing() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let mallory = try await Device.frames(port: harness.broker.port, id: "mallory")
+    let victim = try await Device.frames(port: harness.broker.port, id: "victim")
+    try mallory.client.publish(
+      "skyframe/v1/req/mallory", payload: Array("#5 52.52,13.41".utf8), qos: 1,
+      responseTopic: "skyframe/v1/frame/victim")
+    let frame = try #require(try await mallory.frames(1).first)
+    #expect(frame.status == .badRequest)
+    #expect(frame.requestID == 5)
+    #expect(try await victim.expectSilence(for: .milliseconds(500)))
   }
 
   @Test func aResponseTopicOutsideThePrefixGetsBadRequestOnTheDeviceTopic() async throws {
