@@ -154,7 +154,7 @@ start_gateway() {
 # ("192 0" for a full ok frame).
 ask() {
   local answer=$TMP/answer-$1
-  mosquitto_rr -h 127.0.0.1 -p "$PORT" -t "skyframe/v1/req/$1" -e "skyframe/v1/frame/$1" -m "$2" \
+  mosquitto_rr -h 127.0.0.1 -p "$PORT" -t "skyframe/v1/req/$1" -e "skyframe/v1/resp/$1" -m "$2" \
     -W 10 -N >"$answer" 2>/dev/null || true
   echo "$(wc -c <"$answer") $(od -An -tu1 -j3 -N1 "$answer" | tr -d ' ')"
 }
