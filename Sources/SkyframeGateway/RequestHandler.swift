@@ -60,9 +60,7 @@ final class RequestHandler: Sendable {
     var country: CountryCode?
 
     init(coordinates: Coordinates, named: Forecast.Place?) {
-      point = GeoPoint(
-        latitude: Double(coordinates.latitude) / 100_000,
-        longitude: Double(coordinates.longitude) / 100_000)
+      point = coordinates.point
       latitude = coordinates.latitude
       longitude = coordinates.longitude
       name =
@@ -276,10 +274,7 @@ final class RequestHandler: Sendable {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
-      let point = GeoPoint(
-        latitude: Double(coordinates.latitude) / 100_000,
-        longitude: Double(coordinates.longitude) / 100_000)
-      guard case .known(let named) = desk.cachedPlaceName(at: point) else { return nil }
+      guard case .known(let named) = desk.cachedPlaceName(at: coordinates.point) else { return nil }
       place = ResolvedPlace(coordinates: coordinates, named: named)
     case .place(let name, let country):
       guard
@@ -298,10 +293,8 @@ final class RequestHandler: Sendable {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
-      let point = GeoPoint(
-        latitude: Double(coordinates.latitude) / 100_000,
-        longitude: Double(coordinates.longitude) / 100_000)
-      place = ResolvedPlace(coordinates: coordinates, named: await desk.placeName(at: point))
+      place = ResolvedPlace(
+        coordinates: coordinates, named: await desk.placeName(at: coordinates.point))
     case .place(let name, let country):
       let cached = desk.cachedPlace(named: name.string, countryCode: country?.string)
       if case .unknown = cached, !admitNew(for: requester) {
@@ -481,5 +474,12 @@ struct DeviceLog {
   }
   func error(_ message: @autoclosure () -> String) {
     logger.error("\(message())", metadata: ["device": "\(device)"])
+  }
+}
+
+extension Coordinates {
+  /// The position in degrees (the wire form is in 1e-5 degrees).
+  var point: GeoPoint {
+    GeoPoint(latitude: Double(latitude) / 100_000, longitude: Double(longitude) / 100_000)
   }
 }
