@@ -31,7 +31,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let clock: GatewayClock
   private let router: Router
   private let connected = Mutex(false)
-  private let invalidDevices = LogThrottle(interval: 60)
+  private let invalidDevices: LogThrottle
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -65,6 +65,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
       logger: logger)
     router = Router(topics: configuration.topics)
+    invalidDevices = LogThrottle(interval: 60, clock: clock)
   }
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
@@ -159,12 +160,16 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
 /// says how many were left out.
 final class LogThrottle: Sendable {
   private let interval: Int64
+  private let clock: GatewayClock
   private let state = Mutex((last: Int64?.none, suppressed: 0))
 
-  init(interval: Int64) { self.interval = interval }
+  init(interval: Int64, clock: GatewayClock) {
+    self.interval = interval
+    self.clock = clock
+  }
 
   func log(_ logger: Logger, _ message: (Int) -> String) {
-    let now = Int64(Date().timeIntervalSince1970)
+    let now = clock.unixTime()
     let suppressed: Int? = state.withLock { state in
       if let last = state.last, now - last < interval {
         state.suppressed += 1

@@ -80,24 +80,6 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     public var state: String { "\(base)/v1/gateway/state" }
     public var stats: String { "\(base)/v1/gateway/stats" }
-
-    /// The device id of a request topic, or nil when the topic is not one.
-    public func device(inRequestTopic topic: String) -> Substring? {
-      device(in: topic, after: "/v1/req/")
-    }
-
-    /// The device id of a watch topic, or nil when the topic is not one.
-    public func device(inWatchTopic topic: String) -> Substring? {
-      device(in: topic, after: "/v1/watch/")
-    }
-
-    /// What follows `{base}{kind}`, compared piecewise so that no prefix string is built per message.
-    private func device(in topic: String, after kind: String) -> Substring? {
-      guard topic.hasPrefix(base) else { return nil }
-      let rest = topic.dropFirst(base.count)
-      guard rest.hasPrefix(kind) else { return nil }
-      return rest.dropFirst(kind.count)
-    }
   }
 
   /// The weather services, by their names in the configuration.

@@ -184,9 +184,10 @@ final class RequestHandler: Sendable {
     let places: LocationList
     switch request.body {
     case .locations(let list):
-      places = devices.lastPlaces(device, storing: list)!
+      places = list
+      devices.remember(list, for: device)
     case .refresh:
-      guard let last = devices.lastPlaces(device, storing: nil) else {
+      guard let last = devices.lastPlaces(of: device) else {
         logger.info("refresh without an earlier request")
         publish(
           .failure(.badRequest, name: FrameName(truncating: "refresh: nothing asked yet")),
@@ -225,6 +226,7 @@ final class RequestHandler: Sendable {
     if places.count == 1 {
       // The common case, kept free of arrays.
       guard let outcome = resolveNow(places[0]) else { return false }
+      metrics.cacheHit()
       publish(outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger)
       return true
     }
@@ -235,6 +237,7 @@ final class RequestHandler: Sendable {
       outcomes.append(outcome)
     }
     for (slot, outcome) in outcomes.enumerated() {
+      metrics.cacheHit()
       publish(
         outcome, requestID: requestID, slot: slot, of: outcomes.count, to: reply, logger: logger)
     }
@@ -284,12 +287,23 @@ final class RequestHandler: Sendable {
       place = ResolvedPlace(found: found)
     }
     guard let frame = desk.cachedFrame(at: place.point) else { return nil }
-    metrics.cacheHit()
     return .weather(frame, stale: false, place: place)
   }
 
   func resolve(_ query: LocationQuery, for requester: Requester) async -> Outcome {
-    if let outcome = resolveNow(query) { return outcome }
+    if let outcome = resolveNow(query) {
+      metrics.cacheHit()
+      return outcome
+    }
+    // Whoever it is for decides which part of the budget its upstream calls may spend.
+    let priority: UpstreamPriority = if case .scheduled = requester { .scheduled } else { .device }
+    return await UpstreamPriority.$current.withValue(priority) {
+      await fetch(query, for: requester)
+    }
+  }
+
+  /// The part of `resolve` that may call upstream: names, then weather.
+  private func fetch(_ query: LocationQuery, for requester: Requester) async -> Outcome {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):

@@ -34,8 +34,7 @@ func runSchedule<Item: Sendable>(
   await withDiscardingTaskGroup { group in
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
       for item in takeDue(clock.now) {
-        // Scheduled refreshes may spend the whole budget, devices only what the reserve leaves.
-        group.addTask { await UpstreamPriority.$current.withValue(.scheduled) { await work(item) } }
+        group.addTask { await work(item) }
       }
       try? await clock.sleep(for: tick)
     }

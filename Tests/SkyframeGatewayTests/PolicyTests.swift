@@ -92,9 +92,9 @@ struct PolicyTests {
     }
     #expect(devices.count == 50)
     _ = devices.admit("display", minute: 1, perPerMinute: 0)
-    #expect(devices.lastPlaces("display", storing: places) == places)
-    #expect(devices.lastPlaces("display", storing: nil) == places)
-    #expect(devices.lastPlaces("flood-0", storing: nil) == nil)
+    devices.remember(places, for: "display")
+    #expect(devices.lastPlaces(of: "display") == places)
+    #expect(devices.lastPlaces(of: "flood-0") == nil)
   }
 
   @Test func newCellsAreLimitedPerDeviceAndInAll() {

@@ -55,19 +55,20 @@ final class DeviceTable: Sendable {
     }
   }
 
-  /// Stores `places` as the device's last request, or, for `refresh` (nil), returns them.
-  func lastPlaces(_ device: String, storing places: LocationList?) -> LocationList? {
+  /// Keeps `places` as the device's last request, for `refresh`.
+  func remember(_ places: LocationList, for device: String) {
     table.withLock { table in
-      if let places {
-        table.update(device) { record in
-          // A device asking for the same places again (the common case) writes nothing.
-          if let last = record.lastPlaces, last.elementsEqual(places) { return }
-          record.lastPlaces = Array(places)
-        }
-        return places
+      table.update(device) { record in
+        // A device asking for the same places again (the common case) writes nothing.
+        if let last = record.lastPlaces, last.elementsEqual(places) { return }
+        record.lastPlaces = Array(places)
       }
-      return table.peek(device)?.lastPlaces.map { LocationList($0) }
     }
+  }
+
+  /// The device's last places, for `refresh`.
+  func lastPlaces(of device: String) -> LocationList? {
+    table.withLock { $0.peek(device)?.lastPlaces.map { LocationList($0) } }
   }
 
   /// True once a minute per device: refusals a device can repeat at will are logged that often.

@@ -7,8 +7,9 @@ enum UpstreamPriority: Sendable {
   case device
   case scheduled
 
-  /// Set by the schedulers around their work; read where the budget is spent. Coalesced and
-  /// batched calls run in tasks started by their first caller, and inherit its priority.
+  /// Set by `RequestHandler.resolve` from whom a place is resolved for; read where the budget is
+  /// spent. Coalesced and batched calls run in tasks started by their first caller, and inherit
+  /// its priority (a batch that carries a scheduled point spends as scheduled).
   @TaskLocal static var current = UpstreamPriority.device
 }
 
