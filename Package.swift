@@ -34,6 +34,8 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+    // Already under swift-configuration's YAML trait; read directly for the file's keys and lines.
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
   ],
   targets: [
     // MQTT in: Debian's libmosquitto (libmosquitto-dev) and a small async wrapper over it.
@@ -74,6 +76,7 @@ let package = Package(
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
         .product(name: "Configuration", package: "swift-configuration"),
+        .product(name: "Yams", package: "Yams"),
         .product(name: "SystemPackage", package: "swift-system"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "DequeModule", package: "swift-collections"),

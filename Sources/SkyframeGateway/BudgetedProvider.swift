@@ -1,68 +1,103 @@
 import CoreMetrics
+import Logging
 import SkyframeCodec
 import SkyframeProviders
 import SkyframeWeather
 import Synchronization
 
-/// A weather service behind its call budget, with its calls counted: past the budget no call is
-/// sent and the answer is `rateLimited`, which the gateway turns into a stale frame from the
-/// cache, the next service in the fallback order, or a `rate_limited` frame.
+/// A weather service behind its circuit breaker and its call budget, with its calls counted.
+/// While the breaker is open no call is sent and the answer is `paused`; past the budget no call
+/// is sent and the answer is `rateLimited`. The gateway turns either into a stale frame from the
+/// cache, the next service in the fallback order, or an error frame, at once.
 struct BudgetedProvider: WeatherProvider {
   let inner: any WeatherProvider
   let budget: CallBudget
   let name: String
   let health: ServiceHealth
+  let breaker: CircuitBreaker
   let scheduled: ScheduledWork
+  let logger: Logger
 
   var service: WeatherService { inner.service }
   var maximumBatchSize: Int { inner.maximumBatchSize }
   var canReverseGeocode: Bool { inner.canReverseGeocode }
   var upstreamCallsPerForecast: Int { inner.upstreamCallsPerForecast }
 
-  private func spend(_ calls: Int) throws(ProviderError) {
+  /// Runs one upstream call (or one batch) of `calls` calls if the breaker and the budget allow
+  /// it, timed and counted by its result, and tells the breaker how it went.
+  private func call<Value>(_ calls: Int, _ body: () async throws(ProviderError) -> Value)
+    async throws(ProviderError) -> Value
+  {
+    let permission = breaker.permission()
+    if case .refused(let remaining) = permission {
+      health.paused()
+      let state = breaker.current
+      throw .paused(
+        "\(name) is held back after \(state.failures) failed call(s)"
+          + (remaining > .zero ? ", next try in \(Self.seconds(remaining))" : ", a probe is out")
+          + " (last: \(state.lastFailure ?? "?")); no call sent")
+    }
     guard budget.take(calls, for: UpstreamPriority.current, reserving: scheduled.exists) else {
+      // The probe did not go out: the next caller may make it.
+      if permission == .probe { breaker.abandonProbe() }
       let limits = budget.limits
       health.refused()
       throw .rateLimited(
         "\(name) call budget spent (\(limits.perMinute) a minute, \(limits.perDay) a day): no call sent"
       )
     }
-  }
-
-  /// Runs one upstream call (or one batch), timed and counted by its result.
-  private func call<Value>(_ body: () async throws(ProviderError) -> Value)
-    async throws(ProviderError) -> Value
-  {
     let start = ContinuousClock.now
     do {
       let value = try await body()
       health.succeeded(after: ContinuousClock.now - start)
+      log(breaker.succeeded())
       return value
     } catch {
       health.failed(error, after: ContinuousClock.now - start)
+      // A refusal of this request (an unknown place, a bad parameter) is the service working.
+      if case .rejected = error { log(breaker.succeeded()) } else { log(breaker.failed(error)) }
       throw error
     }
+  }
+
+  private func log(_ transition: CircuitBreaker.Transition?) {
+    switch transition {
+    case .opened(let pause, let reason)?:
+      health.breakerOpened()
+      logger.warning(
+        "\(name) paused for \(Self.seconds(pause)): no calls until then, answers come from the cache or the next service",
+        metadata: ["reason": "\(reason.prefix(200))"])
+    case .closed?:
+      logger.notice("\(name) answered again: calls resume")
+    case nil:
+      break
+    }
+  }
+
+  private static func seconds(_ duration: Duration) -> String {
+    let (seconds, attoseconds) = duration.components
+    let tenths = (seconds * 10 + attoseconds / 100_000_000_000_000_000)
+    return "\(tenths / 10).\(tenths % 10) s"
   }
 
   func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
     let batch = max(inner.maximumBatchSize, 1)
     let calls = ((points.count + batch - 1) / batch) * inner.upstreamCallsPerForecast
-    try spend(calls)
-    return try await call { () async throws(ProviderError) in try await inner.forecasts(for: points)
+    return try await call(calls) { () async throws(ProviderError) in
+      try await inner.forecasts(for: points)
     }
   }
 
   func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? {
-    try spend(1)
-    return try await call { () async throws(ProviderError) in
+    try await call(1) { () async throws(ProviderError) in
       try await inner.geocode(name: name, countryCode: countryCode)
     }
   }
 
   func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? {
     guard inner.canReverseGeocode else { return nil }
-    try spend(1)
-    return try await call { () async throws(ProviderError) in try await inner.reverseGeocode(point)
+    return try await call(1) { () async throws(ProviderError) in
+      try await inner.reverseGeocode(point)
     }
   }
 }
@@ -105,6 +140,7 @@ final class ServiceHealth: Sendable {
       case .unauthorized: "unauthorized"
       case .unavailable: "unavailable"
       case .malformed: "malformed"
+      case .paused: "paused"
       }
     metrics.upstreamCall(upstream, result: result, duration: duration)
     let time = clock.unixTime()
@@ -119,10 +155,29 @@ final class ServiceHealth: Sendable {
     metrics.upstreamCall(upstream, result: "over_budget", duration: nil)
   }
 
-  /// Publishes what is left of `budget` to the gauges (before a scrape).
-  func report(_ budget: CallBudget) {
+  func breakerOpened() {
+    upstream.breakerOpenings.increment()
+  }
+
+  /// The breaker said no: nothing was sent.
+  func paused() {
+    metrics.upstreamCall(upstream, result: "paused", duration: nil)
+  }
+
+  /// Publishes what is left of `budget` and where `breaker` stands to the gauges (before a
+  /// scrape).
+  func report(_ budget: CallBudget, _ breaker: CircuitBreaker) {
     let remaining = budget.remaining
     upstream.remainingMinute.record(remaining.minute ?? -1)
     upstream.remainingDay.record(remaining.day ?? -1)
+    let state = breaker.current
+    let position: Int =
+      switch state.position {
+      case .closed: 0
+      case .open: 1
+      case .probing: 2
+      }
+    upstream.breakerState.record(position)
+    upstream.breakerFailures.record(state.failures)
   }
 }

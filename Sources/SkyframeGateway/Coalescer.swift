@@ -7,16 +7,61 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private let running = Mutex<[Key: Task<Value, Never>]>([:])
 
   func run(_ key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value {
-    let task = running.withLock { running in
+    let task = start(key, work)
+    let value = await task.value
+    finished(key, task)
+    return value
+  }
+
+  /// The value if it is there by `deadline`, else nil; the work goes on either way, for whoever
+  /// asks next.
+  func run(
+    _ key: Key, until deadline: ContinuousClock.Instant,
+    _ work: @escaping @Sendable () async -> Value
+  ) async -> Value? {
+    let task = start(key, work)
+    return await withCheckedContinuation { continuation in
+      let pending = PendingAnswer(continuation)
+      let timer = Task {
+        try? await Task.sleep(until: deadline, clock: .continuous)
+        pending.resume(returning: nil)
+      }
+      Task {
+        let value = await task.value
+        self.finished(key, task)
+        timer.cancel()
+        pending.resume(returning: value)
+      }
+    }
+  }
+
+  private func start(_ key: Key, _ work: @escaping @Sendable () async -> Value) -> Task<
+    Value, Never
+  > {
+    running.withLock { running in
       if let existing = running[key] { return existing }
       let task = Task { await work() }
       running[key] = task
       return task
     }
-    let value = await task.value
+  }
+
+  private func finished(_ key: Key, _ task: Task<Value, Never>) {
     running.withLock { running in
       if running[key] == task { running[key] = nil }
     }
-    return value
+  }
+}
+
+/// A continuation that two racers may try to resume: the first one does, the other is ignored.
+private final class PendingAnswer<Value: Sendable>: Sendable {
+  private let continuation: Mutex<CheckedContinuation<Value?, Never>?>
+
+  init(_ continuation: CheckedContinuation<Value?, Never>) {
+    self.continuation = Mutex(continuation)
+  }
+
+  func resume(returning value: Value?) {
+    continuation.withLock { $0.take() }?.resume(returning: value)
   }
 }

@@ -20,7 +20,8 @@ final class ConfigReloader: Service, Sendable {
     for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
       logger.info("SIGHUP: reloading the configuration", metadata: ["path": "\(path)"])
       do {
-        gateway.apply(try await GatewayConfiguration.load(path: path))
+        gateway.apply(
+          try await GatewayConfiguration.load(path: path) { logger.warning("\($0)") })
       } catch {
         logger.error("reload refused, keeping the running configuration:\n\(error)")
       }

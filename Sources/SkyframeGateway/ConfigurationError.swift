@@ -1,10 +1,15 @@
 /// A configuration value the gateway cannot run with, named by its key, the environment variable
-/// that overrides it, the value, and what is allowed.
+/// that overrides it, the value, and what is allowed; or a key in the file that means nothing,
+/// named with where it is and the key it probably stands for.
 public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
   public var key: String
   /// The value as given, or nil when the key is missing or the value is secret.
   public var value: String?
   public var allowed: String
+  /// For an unknown key: the file and line it is on.
+  public var location: String?
+  /// For an unknown key: the closest known key, or why it is unknown.
+  public var hint: String?
 
   public init(key: String, value: String?, allowed: String) {
     self.key = key
@@ -12,12 +17,26 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
     self.allowed = allowed
   }
 
+  /// A key that the gateway does not read.
+  public init(unknownKey key: String, at location: String, hint: String?) {
+    self.key = key
+    self.value = nil
+    self.allowed = ""
+    self.location = location
+    self.hint = hint
+  }
+
+  public var isUnknownKey: Bool { location != nil }
+
   /// `SKYFRAME_` and the key in upper case with `.` and `-` as `_`.
   public static func environmentName(of key: String) -> String {
     "SKYFRAME_" + String(key.uppercased().map { $0 == "." || $0 == "-" ? "_" : $0 })
   }
 
   public var description: String {
+    if let location {
+      return "\(key): unknown key" + (hint.map { "; \($0)" } ?? "") + " (\(location))"
+    }
     let shown = value.map { "'\($0)'" } ?? "nothing"
     // A command-line option (`--config`) has no environment variable.
     let name = key.hasPrefix("--") ? key : "\(key) (env \(Self.environmentName(of: key)))"

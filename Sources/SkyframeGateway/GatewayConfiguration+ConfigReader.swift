@@ -7,9 +7,14 @@ extension GatewayConfiguration {
   /// `SKYFRAME_` + the key path in upper case, `.` and `-` as `_` (`mqtt.host` →
   /// `SKYFRAME_MQTT_HOST`). The file is only read, never written.
   ///
-  /// - Throws: `ConfigurationErrors` naming every key whose value is not allowed.
+  /// A key in the file that the gateway does not read is an error that names the key, its line and
+  /// the closest known key; a `SKYFRAME_*` variable that stands for no key is passed to `warn`.
+  ///
+  /// - Throws: `ConfigurationErrors` naming every key whose value is not allowed, and every
+  ///   unknown key.
   public static func load(
-    path: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
+    warn: (String) -> Void = { _ in }
   ) async throws(ConfigurationErrors) -> GatewayConfiguration {
     let file: FileProvider<YAMLSnapshot>
     do {
@@ -26,13 +31,41 @@ extension GatewayConfiguration {
     let variables = EnvironmentVariablesProvider(
       environmentVariables: environment, secretsSpecifier: .specific(secrets)
     ).prefixKeys(with: "skyframe")
-    return try GatewayConfiguration(reading: ConfigReader(providers: [variables, file]))
+    // The same file once more, for its keys and their lines: a key nobody reads is a mistake.
+    let fileKeys: [FileKey]
+    do {
+      fileKeys = try ConfigurationKeys.keys(inYAML: String(contentsOfFile: path, encoding: .utf8))
+    } catch {
+      throw ConfigurationErrors(errors: [
+        ConfigurationError(key: "--config", value: path, allowed: "a readable YAML file (\(error))")
+      ])
+    }
+    let known = KnownKeys()
+    var errors: [ConfigurationError] = []
+    var configuration: GatewayConfiguration?
+    do {
+      configuration = try GatewayConfiguration(
+        reading: ConfigReader(providers: [variables, file]), recording: known)
+    } catch {
+      errors = error.errors
+    }
+    errors += ConfigurationKeys.unknown(fileKeys, known: known.keys, file: path)
+    guard let configuration, errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
+    for line in ConfigurationKeys.unknownVariables(in: environment, known: known.keys) {
+      warn(line)
+    }
+    return configuration
   }
 
   /// Reads every key from `reader`; missing keys keep their defaults.
   public init(reading reader: ConfigReader) throws(ConfigurationErrors) {
+    try self.init(reading: reader, recording: KnownKeys())
+  }
+
+  /// Reads every key from `reader`, and notes in `known` every key it asked for.
+  init(reading reader: ConfigReader, recording known: KnownKeys) throws(ConfigurationErrors) {
     self.init()
-    var keys = KeyReader(reader: reader)
+    var keys = KeyReader(reader: reader, known: known)
 
     mqtt.host = keys.text("mqtt.host") ?? mqtt.host
     mqtt.port = keys.integer("mqtt.port", mqtt.port, 1...65_535, "a TCP port 1-65535")
@@ -120,7 +153,7 @@ extension GatewayConfiguration {
         keys.fail("weather.service", name, "one of " + serviceNames.joined(separator: ", "))
       }
     }
-    for name in keys.reader.stringArray(forKey: "weather.fallback") ?? [] {
+    for name in keys.stringArray("weather.fallback") ?? [] {
       guard let service = ServiceName(rawValue: name) else {
         keys.fail("weather.fallback", name, "names from " + serviceNames.joined(separator: ", "))
         continue
@@ -194,6 +227,9 @@ extension GatewayConfiguration {
     requests.workers = keys.integer("requests.workers", requests.workers, 1...1_024, "1-1024")
     requests.maximumDevices = keys.integer(
       "requests.max-devices", requests.maximumDevices, 1...10_000_000, "device ids, 1-10000000")
+    requests.deadlineMilliseconds = keys.integer(
+      "requests.deadline-ms", requests.deadlineMilliseconds, 0...600_000,
+      "milliseconds, 0 (wait for the fetch) to 600000")
 
     upstream.newCellsPerMinute = keys.integer(
       "upstream.new-cells-per-minute", upstream.newCellsPerMinute, 0...1_000_000,
@@ -203,6 +239,22 @@ extension GatewayConfiguration {
       0...1_000_000, "cells a minute, 0 for no limit")
     upstream.reservePercent = keys.integer(
       "upstream.reserve-percent", upstream.reservePercent, 0...90, "percent, 0-90")
+    upstream.breakerFailures = keys.integer(
+      "upstream.breaker-failures", upstream.breakerFailures, 1...1_000, "failed calls, 1-1000")
+    upstream.backoffInitialSeconds = keys.integer(
+      "upstream.backoff-initial-seconds", upstream.backoffInitialSeconds, 1...3_600,
+      "seconds, 1-3600")
+    upstream.backoffMaximumSeconds = keys.integer(
+      "upstream.backoff-max-seconds", upstream.backoffMaximumSeconds, 1...86_400,
+      "seconds, 1-86400")
+    if upstream.backoffMaximumSeconds < upstream.backoffInitialSeconds {
+      keys.fail(
+        "upstream.backoff-max-seconds", "\(upstream.backoffMaximumSeconds)",
+        "at least upstream.backoff-initial-seconds (\(upstream.backoffInitialSeconds))")
+    }
+    upstream.rateLimitedPauseSeconds = keys.integer(
+      "upstream.rate-limited-pause-seconds", upstream.rateLimitedPauseSeconds, 1...86_400,
+      "seconds, 1-86400")
 
     metrics.host = keys.text("metrics.host") ?? metrics.host
     metrics.port = keys.integer(
@@ -218,7 +270,7 @@ extension GatewayConfiguration {
   }
 
   private static func readLocations(_ keys: inout KeyReader) -> [NamedLocation] {
-    let names = keys.reader.stringArray(forKey: "locations.names") ?? []
+    let names = keys.stringArray("locations.names") ?? []
     var result: [NamedLocation] = []
     for name in names {
       let key = "locations.\(name)"
@@ -265,6 +317,8 @@ extension GatewayConfiguration {
 /// Reads keys as text and checks them, collecting every problem instead of stopping at the first.
 struct KeyReader {
   let reader: ConfigReader
+  /// Every key asked for, so that the others can be called unknown.
+  let known: KnownKeys
   var errors: [ConfigurationError] = []
 
   mutating func fail(_ key: String, _ value: String?, _ allowed: String) {
@@ -273,6 +327,7 @@ struct KeyReader {
 
   /// The value, or nil when the key is absent or empty (YAML `~` and `""` count as absent).
   func text(_ key: String, secret: Bool = false) -> String? {
+    known.insert(key)
     guard let value = reader.string(forKey: ConfigKey(key), isSecret: secret),
       !value.isEmpty, value != "~"
     else { return nil }
@@ -338,8 +393,14 @@ struct KeyReader {
     return text
   }
 
+  func stringArray(_ key: String) -> [String]? {
+    known.insert(key)
+    return reader.stringArray(forKey: ConfigKey(key))
+  }
+
   /// A secret given inline (`KEY`) or in a file (`KEY-file`).
   mutating func secretFromValueOrFile(_ key: String) -> String? {
+    known.insert(key + "-file")
     if let value = text(key, secret: true) { return value }
     guard let path = text(key + "-file") else { return nil }
     do {

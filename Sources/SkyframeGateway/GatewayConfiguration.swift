@@ -211,6 +211,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Device ids remembered (rate limit windows, last places for `refresh`, frame topics); the
     /// least recently seen go first.
     public var maximumDevices = 10_000
+    /// How long a device waits, from its request's arrival, before a place whose weather is
+    /// still being fetched is answered `stale` from the cache (when the cache has a frame within
+    /// `cache.stale-seconds`); the fetch goes on for the next asker. 0: wait for the fetch.
+    public var deadlineMilliseconds = 3_000
 
     public init() {}
   }
@@ -226,8 +230,24 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// The share of every service budget kept for scheduled refreshes: device requests may
     /// spend only the rest.
     public var reservePercent = 25
+    /// Failed calls in a row (refused connection, timeout, 5xx, malformed answer, bad key) after
+    /// which a service's circuit breaker opens.
+    public var breakerFailures = 2
+    /// The first pause after the breaker opens; it doubles with each failed probe, up to
+    /// `backoffMaximumSeconds`. Half of each pause is random (jitter).
+    public var backoffInitialSeconds = 2
+    public var backoffMaximumSeconds = 300
+    /// How long a 429 without `Retry-After` stops calls to the service, at least.
+    public var rateLimitedPauseSeconds = 60
 
     public init() {}
+
+    var breakerPolicy: CircuitBreaker.Policy {
+      CircuitBreaker.Policy(
+        failures: breakerFailures, initial: .seconds(backoffInitialSeconds),
+        maximum: .seconds(max(backoffMaximumSeconds, backoffInitialSeconds)),
+        rateLimitPause: .seconds(rateLimitedPauseSeconds))
+    }
   }
 
   /// The Prometheus endpoint (`/metrics`, `/health`) and the stats message.

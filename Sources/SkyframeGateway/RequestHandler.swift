@@ -23,6 +23,7 @@ final class RequestHandler: Sendable {
     var newCellsPerMinute: Int
     var newCellsPerDevicePerMinute: Int
     var responseTopics: ResponseTopicRule
+    var deadlineMilliseconds: Int
 
     init(_ configuration: GatewayConfiguration) {
       topics = configuration.topics
@@ -31,6 +32,7 @@ final class RequestHandler: Sendable {
       newCellsPerMinute = configuration.upstream.newCellsPerMinute
       newCellsPerDevicePerMinute = configuration.upstream.newCellsPerDevicePerMinute
       responseTopics = ResponseTopicRule(topics: configuration.topics)
+      deadlineMilliseconds = configuration.requests.deadlineMilliseconds
     }
   }
 
@@ -100,6 +102,8 @@ final class RequestHandler: Sendable {
   private let sink: any FrameSink
   private let logger: Logger
   private let devices: DeviceTable
+  /// Lines about devices (refusals, bad requests) are rate limited per device.
+  let logLimiter: DeviceLogLimiter
   private let newCells = NewCellAdmission()
   private let queue: BoundedQueue<Job>
   let metrics: GatewayMetrics
@@ -111,6 +115,7 @@ final class RequestHandler: Sendable {
   ) {
     settings = Mutex(Settings(configuration))
     devices = DeviceTable(capacity: configuration.requests.maximumDevices)
+    logLimiter = DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock)
     self.desk = desk
     self.sink = sink
     self.queue = queue
@@ -122,6 +127,7 @@ final class RequestHandler: Sendable {
   func update(_ configuration: GatewayConfiguration) {
     settings.withLock { $0 = Settings(configuration) }
     devices.resize(to: configuration.requests.maximumDevices)
+    logLimiter.resize(to: configuration.requests.maximumDevices)
     queue.setLimit(configuration.requests.queueLimit)
   }
 
@@ -132,7 +138,7 @@ final class RequestHandler: Sendable {
   func receive(_ message: MQTTIncoming, from device: String) {
     let arrived = ContinuousClock.now
     let settings = settings.withLock { $0 }
-    let logger = DeviceLog(logger: logger, device: device)
+    let logger = DeviceLog(logger: logger, device: device, limiter: logLimiter)
     let minute = clock.unixTime() / 60
     let admission = devices.admit(
       device, minute: minute, perMinute: settings.perDevicePerMinute,
@@ -142,16 +148,19 @@ final class RequestHandler: Sendable {
 
     if let responseTopic = message.responseTopic() {
       if let refusal = settings.responseTopics.refusal(of: responseTopic, for: device) {
-        // Counted against the device's limit above; logged once a minute per device, cut short.
-        if devices.shouldWarn(device, minute: minute) {
-          logger.warning(
-            "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(settings.responseTopics.branch(of: device))[/…]): answering bad_request on the device topic"
-          )
-        }
-        let id = DeviceRequest.requestID(in: message.payload)
+        metrics.refusedResponseTopic()
+        // Counted against the device's limit above; the line is cut short and rate limited.
+        logger.warning(
+          "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(settings.responseTopics.branch(of: device))[/…]): answering bad_request on the device topic"
+        )
+        // On the device's own frame topic: `bad_request`, or `rate_limited` past its limit.
+        let (status, text): (FrameStatus, String) =
+          admission.allowed
+          ? (.badRequest, "response topic refused") : (.rateLimited, "too many requests")
         publish(
-          .failure(.badRequest, name: FrameName(truncating: "response topic refused")),
-          requestID: id, slot: 0, of: 1, to: reply, logger: logger)
+          .failure(status, name: FrameName(truncating: text)),
+          requestID: DeviceRequest.requestID(in: message.payload), slot: 0, of: 1, to: reply,
+          logger: logger)
         return
       }
       reply = Reply(topic: responseTopic, correlationData: message.correlationData(), qos: qos)
@@ -247,8 +256,11 @@ final class RequestHandler: Sendable {
   /// A worker's part: resolves a queued request's places (upstream calls included) and answers.
   func answer(_ job: Job) async {
     metrics.queueDepth.record(queue.depth)
-    let logger = DeviceLog(logger: logger, device: job.device)
-    let outcomes = await resolve(job.places, for: .device(job.device))
+    let logger = DeviceLog(logger: logger, device: job.device, limiter: logLimiter)
+    let deadlineMilliseconds = settings.withLock { $0.deadlineMilliseconds }
+    let deadline =
+      deadlineMilliseconds > 0 ? job.arrived + .milliseconds(deadlineMilliseconds) : nil
+    let outcomes = await resolve(job.places, for: .device(job.device), answerBy: deadline)
     for (slot, outcome) in outcomes.enumerated() {
       publish(
         outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,
@@ -258,12 +270,16 @@ final class RequestHandler: Sendable {
     logger.debug("answered request \(job.requestID) with \(outcomes.count) frame(s)")
   }
 
-  /// Every place at once; the outcomes keep the request's order.
-  func resolve(_ places: LocationList, for requester: Requester) async -> [Outcome] {
-    if places.count == 1 { return [await resolve(places[0], for: requester)] }
+  /// Every place at once; the outcomes keep the request's order. A place whose fetch is still
+  /// running at `deadline` is answered `stale` if the cache has a frame for it.
+  func resolve(
+    _ places: LocationList, for requester: Requester,
+    answerBy deadline: ContinuousClock.Instant? = nil
+  ) async -> [Outcome] {
+    if places.count == 1 { return [await resolve(places[0], for: requester, answerBy: deadline)] }
     return await withTaskGroup(of: (Int, Outcome).self) { group in
       for (index, query) in places.enumerated() {
-        group.addTask { (index, await self.resolve(query, for: requester)) }
+        group.addTask { (index, await self.resolve(query, for: requester, answerBy: deadline)) }
       }
       var outcomes = [Outcome?](repeating: nil, count: places.count)
       for await (index, outcome) in group { outcomes[index] = outcome }
@@ -290,7 +306,10 @@ final class RequestHandler: Sendable {
     return .weather(frame, stale: false, place: place)
   }
 
-  func resolve(_ query: LocationQuery, for requester: Requester) async -> Outcome {
+  func resolve(
+    _ query: LocationQuery, for requester: Requester,
+    answerBy deadline: ContinuousClock.Instant? = nil
+  ) async -> Outcome {
     if let outcome = resolveNow(query) {
       metrics.cacheHit()
       return outcome
@@ -298,12 +317,14 @@ final class RequestHandler: Sendable {
     // Whoever it is for decides which part of the budget its upstream calls may spend.
     let priority: UpstreamPriority = if case .scheduled = requester { .scheduled } else { .device }
     return await UpstreamPriority.$current.withValue(priority) {
-      await fetch(query, for: requester)
+      await fetch(query, for: requester, answerBy: deadline)
     }
   }
 
   /// The part of `resolve` that may call upstream: names, then weather.
-  private func fetch(_ query: LocationQuery, for requester: Requester) async -> Outcome {
+  private func fetch(
+    _ query: LocationQuery, for requester: Requester, answerBy deadline: ContinuousClock.Instant?
+  ) async -> Outcome {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
@@ -328,7 +349,7 @@ final class RequestHandler: Sendable {
       return .failure(.rateLimited, name: place.name)
     }
     metrics.cacheMiss()
-    switch await desk.frame(at: place.point) {
+    switch await desk.frame(at: place.point, answerBy: deadline) {
     case .fresh(let frame): return .weather(frame, stale: false, place: place)
     case .stale(let frame):
       metrics.servedStale()
@@ -350,7 +371,7 @@ final class RequestHandler: Sendable {
       newCells.take(minute: minute, perMinute: settings.newCellsPerMinute)
     else {
       metrics.refusedNewCell()
-      DeviceLog(logger: logger, device: device).info(
+      DeviceLog(logger: logger, device: device, limiter: logLimiter).info(
         "new-cell limit reached: rate_limited, nothing sent upstream")
       return false
     }
@@ -361,7 +382,7 @@ final class RequestHandler: Sendable {
   static func status(of error: ProviderError, geocoding: Bool) -> FrameStatus {
     switch error {
     case .rateLimited: .rateLimited
-    case .unavailable, .malformed: .upstreamUnavailable
+    case .unavailable, .malformed, .paused: .upstreamUnavailable
     // The device's request was valid; a refused upstream call is the gateway's (or its
     // configuration's) fault, except a geocoding refusal, which is about the name asked for.
     case .rejected: geocoding ? .badRequest : .internalError
@@ -468,26 +489,6 @@ final class RequestHandler: Sendable {
     [UInt8](json).withUnsafeBytes { bytes in
       try? sink.publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
     }
-  }
-}
-
-/// A logger for one device's request: the device id is attached only to lines that are written,
-/// so a request that logs nothing builds no metadata.
-struct DeviceLog {
-  let logger: Logger
-  let device: String
-
-  func debug(_ message: @autoclosure () -> String) {
-    logger.debug("\(message())", metadata: ["device": "\(device)"])
-  }
-  func info(_ message: @autoclosure () -> String) {
-    logger.info("\(message())", metadata: ["device": "\(device)"])
-  }
-  func warning(_ message: @autoclosure () -> String) {
-    logger.warning("\(message())", metadata: ["device": "\(device)"])
-  }
-  func error(_ message: @autoclosure () -> String) {
-    logger.error("\(message())", metadata: ["device": "\(device)"])
   }
 }
 

@@ -98,7 +98,7 @@ final class WatchScheduler: Service, Sendable {
   /// A retained watch message (or its removal) arrived from `device`.
   func receive(device: String, payload: [UInt8]) {
     let (topics, limits, maximumLocations) = settings.withLock { $0 }
-    let log = DeviceLog(logger: logger, device: device)
+    let log = DeviceLog(logger: logger, device: device, limiter: handler.logLimiter)
     guard !payload.isEmpty else {
       let count = state.withLock { state in
         state.watches[device] = nil

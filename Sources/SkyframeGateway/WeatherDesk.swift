@@ -195,14 +195,29 @@ final class WeatherDesk: Sendable {
   }
 
   /// The frame for the cell that holds `point`: from the cache while fresh, else fetched (one call
-  /// per cell however many ask), else the last good one as stale, else the failure.
-  func frame(at point: GeoPoint) async -> FrameLookup {
+  /// per cell however many ask), else the last good one as stale, else the failure. When the
+  /// fetch is still running at `deadline` and the cache has a frame young enough to serve stale,
+  /// that frame is the answer and the fetch goes on for the next asker.
+  func frame(at point: GeoPoint, answerBy deadline: ContinuousClock.Instant? = nil) async
+    -> FrameLookup
+  {
     let cell = cell(of: point)
     let (ttl, stale) = settings.withLock { ($0.ttlSeconds, $0.staleSeconds) }
     let cached = frames.withLock { $0.value(forKey: cell) }
     if let cached, now() - cached.fetchedAt < ttl { return .fresh(cached) }
 
-    let result = await frameFetches.run(cell) { [self] in await fetch(cell) }
+    let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
+      await fetch(cell)
+    }
+    let result: Result<CachedFrame, ProviderError>
+    if let deadline, let cached, now() - cached.fetchedAt <= stale {
+      guard let finished = await frameFetches.run(cell, until: deadline, work) else {
+        return .stale(cached)
+      }
+      result = finished
+    } else {
+      result = await frameFetches.run(cell, work)
+    }
     switch result {
     case .success(let frame):
       return .fresh(frame)
@@ -242,6 +257,9 @@ final class WeatherDesk: Sendable {
         }
         frameEntries?.record(count)
         return .success(entry)
+      case .failure(.paused(let reason)):
+        // Said once, when the breaker opened; not again for every request while it is open.
+        if firstError == nil { firstError = .paused(reason) }
       case .failure(let error):
         logger.warning(
           "weather service failed",
@@ -311,7 +329,10 @@ final class WeatherDesk: Sendable {
           placeEntries?.record(count)
           return .success(place)
         } catch {
-          logger.warning("geocoding failed", metadata: ["name": "\(name)", "error": "\(error)"])
+          if case .paused = error {
+          } else {
+            logger.warning("geocoding failed", metadata: ["name": "\(name)", "error": "\(error)"])
+          }
           if firstError == nil { firstError = error }
           if case .rejected = error { break }
         }

@@ -12,6 +12,7 @@ final class WeatherServices: Sendable {
   let logger: Logger
   let budgets: [GatewayConfiguration.ServiceName: CallBudget]
   let health: [GatewayConfiguration.ServiceName: ServiceHealth]
+  let breakers: [GatewayConfiguration.ServiceName: CircuitBreaker]
   let scheduled = ScheduledWork()
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
   /// The services the running configuration uses, in fallback order.
@@ -36,12 +37,24 @@ final class WeatherServices: Sendable {
       uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
         (name, ServiceHealth(name: name.rawValue, metrics: metrics, clock: clock))
       })
+    breakers = Dictionary(
+      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
+        (
+          name,
+          CircuitBreaker(
+            service: name.rawValue, policy: configuration.upstream.breakerPolicy, clock: clock)
+        )
+      })
   }
 
-  /// Each service in use: its health and budget, for `/health` and the stats message.
-  var status: [(name: GatewayConfiguration.ServiceName, health: ServiceHealth, budget: CallBudget)]
+  /// Each service in use: its health, budget and breaker, for `/health` and the stats message.
+  var status:
+    [(
+      name: GatewayConfiguration.ServiceName, health: ServiceHealth, budget: CallBudget,
+      breaker: CircuitBreaker
+    )]
   {
-    inUse.withLock { $0 }.map { ($0, health[$0]!, budgets[$0]!) }
+    inUse.withLock { $0 }.map { ($0, health[$0]!, budgets[$0]!, breakers[$0]!) }
   }
 
   /// The services in fallback order, each behind its budget and batcher, and the reverse geocoder.
@@ -52,6 +65,7 @@ final class WeatherServices: Sendable {
     for name in GatewayConfiguration.ServiceName.allCases {
       budgets[name]?.update(
         configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent)
+      breakers[name]?.update(configuration.upstream.breakerPolicy)
     }
     func provider(_ name: GatewayConfiguration.ServiceName) -> (any WeatherProvider)? {
       let inner: any WeatherProvider
@@ -70,7 +84,7 @@ final class WeatherServices: Sendable {
       }
       return BudgetedProvider(
         inner: inner, budget: budgets[name]!, name: name.rawValue, health: health[name]!,
-        scheduled: scheduled)
+        breaker: breakers[name]!, scheduled: scheduled, logger: logger)
     }
     var names: [GatewayConfiguration.ServiceName] = []
     for name in configuration.weather.order {

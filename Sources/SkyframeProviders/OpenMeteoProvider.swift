@@ -108,7 +108,7 @@ public struct OpenMeteoProvider: WeatherProvider {
       let reason =
         (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.reason
         ?? excerpt(of: response.body, orElse: response.reasonPhrase)
-      throw ProviderError.forStatus(response.status, reason: reason)
+      throw response.error(reason: reason)
     }
     return response.body
   }

@@ -131,7 +131,7 @@ public struct OpenWeatherMapProvider: WeatherProvider {
       let reason =
         (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.message
         ?? excerpt(of: response.body, orElse: response.reasonPhrase)
-      throw ProviderError.forStatus(response.status, reason: reason)
+      throw response.error(reason: reason)
     }
     return response.body
   }

@@ -2,8 +2,9 @@
 /// (`rateLimited`, `unavailable`), fix the request or the configuration (`rejected`,
 /// `unauthorized`), or report the service (`malformed`).
 public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
-  /// HTTP 429, with the service's reason.
-  case rateLimited(String)
+  /// HTTP 429 (or a quota the service says is spent), with the service's reason and the seconds
+  /// its `Retry-After` header asks to wait, when it sends one.
+  case rateLimited(String, retryAfterSeconds: Int? = nil)
   /// Any other 4xx, with the service's reason. Status 0: refused before sending (the request could
   /// not be formed, e.g. a coordinate that is not a finite number in range).
   case rejected(status: Int, reason: String)
@@ -13,15 +14,21 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
   case unavailable(String)
   /// HTTP 200, but the body is not in the expected shape; the text names the key or path.
   case malformed(String)
+  /// Not sent: the gateway holds calls to this service back after failures or a 429 (its circuit
+  /// breaker is open), with what it is waiting for.
+  case paused(String)
 
   public var description: String {
     switch self {
-    case .rateLimited(let reason): "rate limited: \(reason)"
+    case .rateLimited(let reason, nil): "rate limited: \(reason)"
+    case .rateLimited(let reason, let seconds?):
+      "rate limited: \(reason) (retry after \(seconds) s)"
     case .rejected(0, let reason): "rejected before sending: \(reason)"
     case .rejected(let status, let reason): "rejected (HTTP \(status)): \(reason)"
     case .unauthorized(let reason): "unauthorized: \(reason)"
     case .unavailable(let reason): "unavailable: \(reason)"
     case .malformed(let reason): "malformed response: \(reason)"
+    case .paused(let reason): "paused: \(reason)"
     }
   }
 }

@@ -27,6 +27,13 @@ struct UpstreamCall {
     var reasonPhrase: String
     /// The whole body, or for an error status at most its first `maximumErrorBodyBytes`.
     var body: ByteBuffer
+    /// `Retry-After` in seconds from now (delay-seconds, or an HTTP date), when sent.
+    var retryAfterSeconds: Int? = nil
+
+    /// The error for a non-2xx answer, with the service's reason text.
+    func error(reason: String) -> ProviderError {
+      .forStatus(status, reason: reason, retryAfterSeconds: retryAfterSeconds)
+    }
   }
 
   /// The answer, whatever its status; throws only when there is none (timeout, connection
@@ -65,18 +72,35 @@ struct UpstreamCall {
     let response = try await client.execute(
       request, deadline: .now() + TimeAmount(timeout), logger: logger)
     let isSuccess = response.status.code / 100 == 2
+    let retryAfter = response.headers.first(name: "Retry-After").flatMap {
+      Self.retryAfterSeconds($0, now: Date())
+    }
     do {
       let body = try await collect(
         response.body, upTo: isSuccess ? Self.maximumBodyBytes : Self.maximumErrorBodyBytes,
         before: started + timeout)
       return Response(
-        status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase, body: body)
+        status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase, body: body,
+        retryAfterSeconds: retryAfter)
     } catch is NIOTooManyBytesError where !isSuccess {
       // Only the reason text is lost; the status still says what happened.
       return Response(
         status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase,
-        body: ByteBuffer())
+        body: ByteBuffer(), retryAfterSeconds: retryAfter)
     }
+  }
+
+  /// RFC 9110 `Retry-After`: a number of seconds, or an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37
+  /// GMT`) turned into seconds from `now` (0 when it has passed); nil when it is neither.
+  static func retryAfterSeconds(_ value: String, now: Date) -> Int? {
+    let text = value.trimmingCharacters(in: .whitespaces)
+    if let seconds = Int(text) { return seconds >= 0 ? seconds : nil }
+    let parser = DateFormatter()
+    parser.locale = Locale(identifier: "en_US_POSIX")
+    parser.timeZone = TimeZone(identifier: "GMT")
+    parser.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    guard let date = parser.date(from: text) else { return nil }
+    return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
   }
 
   private func collect(
@@ -130,9 +154,11 @@ private func secondsText(_ duration: Duration) -> String {
 
 extension ProviderError {
   /// The error for a non-2xx answer, with the service's own reason text.
-  static func forStatus(_ status: Int, reason: String) -> ProviderError {
+  static func forStatus(_ status: Int, reason: String, retryAfterSeconds: Int? = nil)
+    -> ProviderError
+  {
     switch status {
-    case 429: return .rateLimited(reason)
+    case 429: return .rateLimited(reason, retryAfterSeconds: retryAfterSeconds)
     case 401, 403: return .unauthorized(reason)
     case 400..<500: return .rejected(status: status, reason: reason)
     default: return .unavailable("HTTP \(status): \(reason)")

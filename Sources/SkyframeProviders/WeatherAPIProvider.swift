@@ -91,7 +91,9 @@ public struct WeatherAPIProvider: WeatherProvider {
       return .failure(
         ServiceError(
           code: detail?.code,
-          error: Self.failure(status: response.status, code: detail?.code, reason: reason)))
+          error: Self.failure(
+            status: response.status, code: detail?.code, reason: reason,
+            retryAfterSeconds: response.retryAfterSeconds)))
     }
     return .success(response.body)
   }
@@ -105,19 +107,21 @@ public struct WeatherAPIProvider: WeatherProvider {
 
   /// The service's error code says more than the HTTP status: quota exhausted (2007) and a
   /// disabled key (2008, 2009) share 403, but only the first passes by waiting.
-  private static func failure(status: Int, code: Int?, reason: String) -> ProviderError {
+  private static func failure(status: Int, code: Int?, reason: String, retryAfterSeconds: Int?)
+    -> ProviderError
+  {
     switch code {
     case 1002, 2006, 2008, 2009:
       return .unauthorized(reason)
     case 2007:
-      return .rateLimited(reason)
+      return .rateLimited(reason, retryAfterSeconds: retryAfterSeconds)
     case 1003, 1005, 1006:
       return .rejected(status: (400..<500).contains(status) ? status : 400, reason: reason)
     case 9999:
       // "Internal application error", sent with HTTP 400.
       return .unavailable("error 9999: \(reason)")
     default:
-      return .forStatus(status, reason: reason)
+      return .forStatus(status, reason: reason, retryAfterSeconds: retryAfterSeconds)
     }
   }
 

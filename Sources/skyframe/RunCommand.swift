@@ -54,7 +54,9 @@ enum ConfigLoading {
   /// The checked configuration, or every problem on standard error and exit status 1.
   static func load(_ path: String) async throws -> GatewayConfiguration {
     do {
-      return try await GatewayConfiguration.load(path: path)
+      return try await GatewayConfiguration.load(path: path) { warning in
+        Diagnostics.report("configuration: warning: \(warning)")
+      }
     } catch {
       for problem in error.errors { Diagnostics.report("configuration: \(problem)") }
       throw ExitCode.failure

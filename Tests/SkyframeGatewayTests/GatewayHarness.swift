@@ -17,6 +17,10 @@ final class GatewayHarness: Sendable {
     case slow(Duration)
     case garbage
     case drop
+    /// This answer, headers and all.
+    case response(StubHTTPResponse)
+    /// Every call waits until the test calls `release()`, then is answered normally.
+    case held
   }
 
   static let places = [
@@ -36,7 +40,40 @@ final class GatewayHarness: Sendable {
     /// Which service `mode` applies to; nil: all of them.
     let failing = Mutex<ServiceFixtures.Service?>(nil)
     let temperature = Mutex(12.5)
+    /// Calls waiting in `.held` mode.
+    let waiting = Mutex<[CheckedContinuation<Void, Never>]>([])
+    let released = Mutex(false)
+
+    func hold() async {
+      await withCheckedContinuation { continuation in
+        let resumeNow = released.withLock { released in
+          if released { return true }
+          waiting.withLock { $0.append(continuation) }
+          return false
+        }
+        if resumeNow { continuation.resume() }
+      }
+    }
+
+    func release() {
+      let waiters = released.withLock { released in
+        released = true
+        return waiting.withLock { waiting in
+          defer { waiting = [] }
+          return waiting
+        }
+      }
+      for waiter in waiters { waiter.resume() }
+    }
   }
+
+  /// Every log line the gateway writes at `logLevel` and above, as "level message metadata".
+  final class LogLines: Sendable {
+    let lines = Mutex<[String]>([])
+    var all: [String] { lines.withLock { $0 } }
+  }
+
+  let logs = LogLines()
 
   let broker: MosquittoBroker
   let http: StubHTTPServer
@@ -108,6 +145,8 @@ final class GatewayHarness: Sendable {
         return response
       case .garbage: return .json("<html>502 Bad Gateway</html>")
       case .drop: return StubHTTPResponse(status: 0, body: [], headers: [], delay: nil)
+      case .response(let response): return response
+      case .held: await service.hold()
       }
       return ServiceFixtures.answer(
         request, places: places, temperature: service.temperature.withLock { $0 })
@@ -132,9 +171,13 @@ final class GatewayHarness: Sendable {
   var forecastCalls: Int { http.requests.filter { $0.path.hasSuffix("/forecast") }.count }
   var searchCalls: Int { http.requests.filter { $0.path.hasSuffix("/search") }.count }
 
-  func start() async throws {
-    var logger = Logger(label: "gateway-test")
-    logger.logLevel = .warning
+  /// Releases the calls held in `.held` mode, and any made later.
+  func release() { service.release() }
+
+  func start(logLevel: Logger.Level = .warning) async throws {
+    let logs = logs
+    var logger = Logger(label: "gateway-test") { _ in CapturingLogHandler(lines: logs) }
+    logger.logLevel = logLevel
     let configuration = configuration
     let clock = clock
     let task = Task {
@@ -222,5 +265,26 @@ final class Device: Sendable {
   /// Nothing more arrives on the device's own topic within `time`.
   func expectSilence(for time: Duration = .milliseconds(500)) async throws -> Bool {
     (try? await next(timeout: time) { $0.topic == "skyframe/v1/frame/\(self.id)" }) == nil
+  }
+}
+
+/// Keeps each line in `lines` and, from warning up, also prints it, as the default handler would.
+struct CapturingLogHandler: LogHandler {
+  let lines: GatewayHarness.LogLines
+  var logLevel: Logger.Level = .warning
+  var metadata: Logger.Metadata = [:]
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    let merged = metadata.merging(event.metadata ?? [:]) { $1 }
+    let text =
+      "\(event.level) \(event.message)"
+      + merged.sorted { $0.key < $1.key }.map { " \($0.key)=\($0.value)" }.joined()
+    lines.lines.withLock { $0.append(text) }
+    if event.level >= .warning { print(text) }
   }
 }

@@ -114,13 +114,13 @@ import Testing
   }
 
   @Test func everyServiceErrorHasItsStatus() async throws {
-    let harness = try await GatewayHarness.make()
+    // Every call is made: the breaker would otherwise pause the service after two failures.
+    let harness = try await GatewayHarness.make { $0.upstream.breakerFailures = 1_000 }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
     let device = try await Device.frames(port: harness.broker.port)
     let cases: [(GatewayHarness.Mode, FrameStatus)] = [
       (.status(400, OpenMeteoFixtures.badRequest), .internalError),
-      (.status(429, OpenMeteoFixtures.rateLimited), .rateLimited),
       (.status(500, "oops"), .upstreamUnavailable),
       (.status(503, ""), .upstreamUnavailable),
       (.slow(.seconds(4)), .upstreamUnavailable),
@@ -141,6 +141,10 @@ import Testing
     harness.set(.status(503, ""))
     try device.ask("Metropolis")
     #expect(try await device.frames(1).first?.status == .upstreamUnavailable)
+    // Last, as a 429 stops all calls for a while (the circuit breaker).
+    harness.set(.status(429, OpenMeteoFixtures.rateLimited))
+    try device.ask("#99 9.5,9.5")
+    #expect(try await device.frames(1).first?.status == .rateLimited)
   }
 
   @Test func refreshRepeatsTheLastPlaces() async throws {

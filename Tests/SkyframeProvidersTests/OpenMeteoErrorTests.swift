@@ -1,4 +1,5 @@
 import AsyncHTTPClient
+import Foundation
 import Logging
 import SkyframeProviders
 import SkyframeTestSupport
@@ -46,6 +47,28 @@ struct OpenMeteoErrorTests {
   func rateLimited() async throws {
     let error = try await forecastError(for: .json(ProviderFixtures.error429, status: 429))
     #expect(error == .rateLimited("Too many requests from this address. Slow down."))
+  }
+
+  @Test("A 429's Retry-After, in seconds or as a date, is passed on")
+  func rateLimitedWithRetryAfter() async throws {
+    var response = StubHTTPResponse.json(ProviderFixtures.error429, status: 429)
+    response.headers.append(("Retry-After", "120"))
+    #expect(
+      try await forecastError(for: response)
+        == .rateLimited("Too many requests from this address. Slow down.", retryAfterSeconds: 120))
+    response.headers.removeLast()
+    // A date 30 s ahead; the header has whole seconds, so 29-31 s are left by the time it is read.
+    let ahead = Date().addingTimeInterval(30)
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    response.headers.append(("Retry-After", formatter.string(from: ahead)))
+    guard case .rateLimited(_, let seconds?) = try await forecastError(for: response) else {
+      Issue.record("no Retry-After read from an HTTP date")
+      return
+    }
+    #expect((29...31).contains(seconds))
   }
 
   @Test("HTTP 401 and 403 are unauthorized")

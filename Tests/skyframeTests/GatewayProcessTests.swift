@@ -70,6 +70,38 @@ import Testing
     #expect(!missing.stderr.contains("SKYFRAME_"))
   }
 
+  @Test func misspeltKeysAreRefusedWithTheirLineAndTheKeyMeant() async throws {
+    let file = try write(
+      """
+      mqtt:
+        prot: 1884
+      cache:
+        ttl-second: 5
+      """)
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_HOTS"] = "broker.local"
+    for arguments in [["config", "check", "--config", file.path], ["run", "--config", file.path]] {
+      let result = try await Tool.run(arguments, environment: environment)
+      #expect(result.status == 1)
+      #expect(
+        result.stderr.contains(
+          "mqtt.prot: unknown key; did you mean mqtt.port? (\(file.path), line 2)"),
+        "\(result.stderr)")
+      #expect(
+        result.stderr.contains(
+          "cache.ttl-second: unknown key; did you mean cache.ttl-seconds? (\(file.path), line 4)"))
+    }
+    // A variable that stands for no key is a warning: the file itself is fine.
+    let fine = try write("mqtt:\n  port: 1884\n")
+    let checked = try await Tool.run(
+      ["config", "check", "--config", fine.path], environment: environment)
+    #expect(checked.status == 0)
+    #expect(
+      checked.stderr.contains(
+        "SKYFRAME_MQTT_HOTS is set but is no configuration variable; ignored; did you mean SKYFRAME_MQTT_HOST?"
+      ), "\(checked.stderr)")
+  }
+
   @Test func theGatewayProcessEndToEnd() async throws {
     let broker = try await MosquittoBroker.start()
     let http = try await StubHTTPServer.start { request in

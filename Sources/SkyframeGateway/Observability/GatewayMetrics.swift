@@ -22,6 +22,8 @@ final class GatewayMetrics: Sendable {
     var upstreamCalls = 0
     var upstreamFailures = 0
     var upstreamRefused = 0
+    var upstreamPaused = 0
+    var responseTopicsRefused = 0
     var publishFailures = 0
     var reconnects = 0
   }
@@ -40,6 +42,7 @@ final class GatewayMetrics: Sendable {
   let reconnects: Counter
   let publishFailures: Counter
   let upstreamRefused: Counter
+  let responseTopicsRefused: Counter
   private let totals = Mutex(Totals())
 
   init() {
@@ -76,6 +79,8 @@ final class GatewayMetrics: Sendable {
     upstreamRefused = Counter(
       label: "skyframe_upstream_refused_total", dimensions: [("reason", "new-cell-limit")],
       factory: factory)
+    responseTopicsRefused = Counter(
+      label: "skyframe_response_topics_refused_total", factory: factory)
   }
 
   // MARK: Requests
@@ -90,6 +95,13 @@ final class GatewayMetrics: Sendable {
   func dropped() {
     queueDropped.increment()
     totals.withLock { $0.queueDropped += 1 }
+  }
+
+  /// A request whose MQTT v5 response topic was not the device's own: answered `bad_request` on
+  /// its frame topic.
+  func refusedResponseTopic() {
+    responseTopicsRefused.increment()
+    totals.withLock { $0.responseTopicsRefused += 1 }
   }
 
   func refusedNewCell() {
@@ -126,10 +138,17 @@ final class GatewayMetrics: Sendable {
     let duration: CoreMetrics.Timer
     let remainingMinute: Gauge
     let remainingDay: Gauge
+    /// 0 closed, 1 open, 2 half-open (a probe is out).
+    let breakerState: Gauge
+    /// Failed calls in a row.
+    let breakerFailures: Gauge
+    let breakerOpenings: Counter
   }
 
+  /// `over_budget` and `paused` were not sent.
   static let upstreamResults = [
     "ok", "rate_limited", "rejected", "unauthorized", "unavailable", "malformed", "over_budget",
+    "paused",
   ]
 
   func upstream(service: String) -> Upstream {
@@ -152,6 +171,15 @@ final class GatewayMetrics: Sendable {
         factory: factory),
       remainingDay: Gauge(
         label: "skyframe_budget_remaining", dimensions: [("service", service), ("window", "day")],
+        factory: factory),
+      breakerState: Gauge(
+        label: "skyframe_upstream_breaker_state", dimensions: [("service", service)],
+        factory: factory),
+      breakerFailures: Gauge(
+        label: "skyframe_upstream_consecutive_failures", dimensions: [("service", service)],
+        factory: factory),
+      breakerOpenings: Counter(
+        label: "skyframe_upstream_breaker_openings_total", dimensions: [("service", service)],
         factory: factory))
   }
 
@@ -161,6 +189,8 @@ final class GatewayMetrics: Sendable {
     totals.withLock { totals in
       if result == "ok" {
         totals.upstreamCalls += 1
+      } else if result == "paused" {
+        totals.upstreamPaused += 1
       } else if result != "over_budget" {
         totals.upstreamCalls += 1
         totals.upstreamFailures += 1

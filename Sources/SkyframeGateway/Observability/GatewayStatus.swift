@@ -17,6 +17,10 @@ struct GatewayStatus: Codable, Sendable {
     /// Calls left in this minute and today; nil: no limit.
     var budgetLeftMinute: Int?
     var budgetLeftDay: Int?
+    /// `closed`, `open` (no calls until `breaker_open_until`) or `half_open` (a probe is out).
+    var breaker: String
+    var breakerOpenUntil: Int64?
+    var consecutiveFailures: Int
   }
 
   struct Queue: Codable, Sendable {
@@ -38,6 +42,8 @@ struct GatewayStatus: Codable, Sendable {
     var calls: Int
     var failures: Int
     var refusedNewCells: Int
+    /// Calls not sent because a breaker was open.
+    var paused: Int
   }
 
   var healthy: Bool
@@ -53,6 +59,8 @@ struct GatewayStatus: Codable, Sendable {
   var devices: Int
   var watches: Int
   var publishFailures: Int
+  /// Requests whose MQTT v5 response topic was refused.
+  var responseTopicsRefused: Int
 
   func json() -> [UInt8] {
     let encoder = JSONEncoder()
@@ -68,13 +76,18 @@ extension Gateway {
     let totals = metrics.snapshot
     let entries = desk.entries
     let services = self.services.status.map { service in
-      service.health.report(service.budget)
+      service.health.report(service.budget, service.breaker)
       let record = service.health.current
       let remaining = service.budget.remaining
+      let breaker = service.breaker.current
+      let openUntil: Int64? =
+        breaker.position == .open
+        ? clock.unixTime() + max(0, (breaker.openUntil - clock.now).components.seconds) : nil
       return GatewayStatus.Service(
         name: service.name.rawValue, lastSuccess: record.lastSuccess, lastError: record.lastError,
         lastErrorAt: record.lastErrorAt, budgetLeftMinute: remaining.minute,
-        budgetLeftDay: remaining.day)
+        budgetLeftDay: remaining.day, breaker: breaker.position.rawValue,
+        breakerOpenUntil: openUntil, consecutiveFailures: breaker.failures)
     }
     let depth = queue.depth
     metrics.queueDepth.record(depth)
@@ -89,8 +102,8 @@ extension Gateway {
         hits: totals.cacheHits, misses: totals.cacheMisses, stale: totals.cacheStale),
       upstream: GatewayStatus.Upstream(
         calls: totals.upstreamCalls, failures: totals.upstreamFailures,
-        refusedNewCells: totals.upstreamRefused),
+        refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused),
       devices: handler.rememberedDevices, watches: watches.count,
-      publishFailures: totals.publishFailures)
+      publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused)
   }
 }

@@ -16,7 +16,6 @@ final class DeviceTable: Sendable {
     var lastPlaces: [LocationQuery]?
     var newCellMinute: Int64 = -1
     var newCells = 0
-    var warnedMinute: Int64 = -1
   }
 
   /// What a request may do, decided in one look-up.
@@ -69,20 +68,6 @@ final class DeviceTable: Sendable {
   /// The device's last places, for `refresh`.
   func lastPlaces(of device: String) -> LocationList? {
     table.withLock { $0.peek(device)?.lastPlaces.map { LocationList($0) } }
-  }
-
-  /// True once a minute per device: refusals a device can repeat at will are logged that often.
-  func shouldWarn(_ device: String, minute: Int64) -> Bool {
-    table.withLock { table in
-      var warn = false
-      table.update(device) { record in
-        if record.warnedMinute != minute {
-          record.warnedMinute = minute
-          warn = true
-        }
-      }
-      return warn
-    }
   }
 
   /// Takes one of the device's new cells for this minute; false when it has none left.

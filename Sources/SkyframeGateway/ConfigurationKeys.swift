@@ -1,0 +1,120 @@
+import Foundation
+import Yams
+
+/// Keys the configuration reader asked for, so that whatever else a file or the environment
+/// holds can be named as unknown: a misspelt key is refused, not silently ignored.
+final class KnownKeys {
+  private(set) var keys: Set<String> = []
+
+  func insert(_ key: String) { keys.insert(key) }
+}
+
+/// A key as written in the configuration file: its dotted path and the line it is on.
+struct FileKey: Equatable {
+  var path: String
+  var line: Int
+}
+
+enum ConfigurationKeys {
+  /// Every key in a YAML document, nested mappings joined with `.`; a sequence or a scalar ends a
+  /// path. Throws when the text is not YAML.
+  static func keys(inYAML text: String) throws -> [FileKey] {
+    guard let root = try Yams.compose(yaml: text), case .mapping(let mapping) = root else {
+      return []
+    }
+    var found: [FileKey] = []
+    func walk(_ mapping: Node.Mapping, prefix: String) {
+      for (key, value) in mapping {
+        let name = key.string ?? "?"
+        let path = prefix.isEmpty ? name : "\(prefix).\(name)"
+        if case .mapping(let nested) = value, !nested.isEmpty {
+          walk(nested, prefix: path)
+        } else {
+          found.append(FileKey(path: path, line: key.mark?.line ?? 0))
+        }
+      }
+    }
+    walk(mapping, prefix: "")
+    return found
+  }
+
+  /// The problems with keys in the file that the reader never asked for.
+  static func unknown(_ fileKeys: [FileKey], known: Set<String>, file: String)
+    -> [ConfigurationError]
+  {
+    fileKeys.filter { !known.contains($0.path) }.map { key in
+      ConfigurationError(
+        unknownKey: key.path, at: "\(file), line \(key.line)", hint: hint(for: key.path, in: known))
+    }
+  }
+
+  /// Warnings for `SKYFRAME_*` variables that stand for no key.
+  static func unknownVariables(in environment: [String: String], known: Set<String>) -> [String] {
+    let names = Dictionary(
+      known.map { (ConfigurationError.environmentName(of: $0), $0) },
+      uniquingKeysWith: { a, _ in a }
+    )
+    return environment.keys.filter { $0.hasPrefix("SKYFRAME_") && names[$0] == nil }.sorted().map {
+      variable in
+      let closest = closest(to: variable, among: names.keys)
+      return "\(variable) is set but is no configuration variable; ignored"
+        + (closest.map { "; did you mean \($0)?" } ?? "")
+    }
+  }
+
+  /// What to say after "unknown key": the closest known key, or why a place's key is unknown.
+  static func hint(for key: String, in known: Set<String>) -> String? {
+    let parts = key.split(separator: ".")
+    if parts.count == 3, parts[0] == "locations",
+      ["latitude", "longitude", "place", "country", "refresh-seconds"].contains(parts[2])
+    {
+      return "'\(parts[1])' is not listed in locations.names"
+    }
+    if let closest = closest(to: key, among: known) { return "did you mean \(closest)?" }
+    // The right key in the wrong section: `mqtt.ttl-seconds` for `cache.ttl-seconds`.
+    if let leaf = parts.last,
+      let moved = known.sorted().first(where: { $0.split(separator: ".").last == leaf })
+    {
+      return "did you mean \(moved)?"
+    }
+    return nil
+  }
+
+  /// The candidate within a few edits of `text` (fewest first, then alphabetical), if any.
+  static func closest(to text: String, among candidates: some Sequence<String>) -> String? {
+    let limit = max(2, text.count / 4)
+    var best: (distance: Int, key: String)?
+    for candidate in candidates {
+      let distance = editDistance(text, candidate)
+      guard distance <= limit else { continue }
+      if best == nil || (distance, candidate) < (best!.distance, best!.key) {
+        best = (distance, candidate)
+      }
+    }
+    return best?.key
+  }
+
+  /// Insertions, deletions, substitutions and swaps of two neighbours that turn `a` into `b`
+  /// (optimal string alignment distance).
+  static func editDistance(_ a: String, _ b: String) -> Int {
+    let a = Array(a.utf8)
+    let b = Array(b.utf8)
+    if a.isEmpty { return b.count }
+    if b.isEmpty { return a.count }
+    var before = [Int](repeating: 0, count: b.count + 1)
+    var previous = Array(0...b.count)
+    var current = [Int](repeating: 0, count: b.count + 1)
+    for i in 1...a.count {
+      current[0] = i
+      for j in 1...b.count {
+        let cost = a[i - 1] == b[j - 1] ? 0 : 1
+        current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+        if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+          current[j] = min(current[j], before[j - 2] + 1)
+        }
+      }
+      (before, previous, current) = (previous, current, before)
+    }
+    return previous[b.count]
+  }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import SkyframeProviders
+import SkyframeTestSupport
+import Testing
+
+@testable import SkyframeGateway
+
+/// The circuit breaker, the device log limiter and the configuration's key check on their own.
+struct BreakerTests {
+  let manual = ManualClock()
+  var clock: GatewayClock { GatewayClock(manual, unixTimeAtStart: 1_800_000_000) }
+
+  func breaker(jitter: Double = 1.0) -> CircuitBreaker {
+    CircuitBreaker(
+      service: "open-meteo",
+      policy: .init(
+        failures: 2, initial: .seconds(2), maximum: .seconds(10), rateLimitPause: .seconds(60)),
+      clock: clock, random: { _ in jitter })
+  }
+
+  @Test func opensAfterFailuresInARowAndSendsOneProbeWhenThePauseIsOver() {
+    let breaker = breaker()
+    #expect(breaker.permission() == .call)
+    #expect(breaker.failed(.unavailable("HTTP 500")) == nil)
+    #expect(breaker.permission() == .call)
+    #expect(
+      breaker.failed(.malformed("not JSON"))
+        == .opened(for: .seconds(2), reason: "malformed response: not JSON"))
+    #expect(breaker.permission() == .refused(remaining: .seconds(2)))
+    manual.advance(by: .milliseconds(1_999))
+    #expect(breaker.permission() == .refused(remaining: .milliseconds(1)))
+    manual.advance(by: .milliseconds(1))
+    #expect(breaker.permission() == .probe)
+    // While the probe is out, everyone else is refused.
+    #expect(breaker.permission() == .refused(remaining: .zero))
+    #expect(breaker.current.position == .probing)
+    #expect(breaker.succeeded() == .closed)
+    #expect(breaker.permission() == .call)
+    #expect(breaker.current == CircuitBreaker.State())
+  }
+
+  @Test func theBackOffDoublesUpToItsCapAndHalfOfItIsJitter() {
+    let breaker = breaker()
+    _ = breaker.failed(.unavailable("refused"))
+    var pauses: [Duration] = []
+    for _ in 0..<5 {
+      guard case .opened(let pause, _)? = breaker.failed(.unavailable("refused")) else {
+        Issue.record("did not open")
+        return
+      }
+      pauses.append(pause)
+      manual.advance(by: pause)
+      #expect(breaker.permission() == .probe)
+    }
+    #expect(pauses == [.seconds(2), .seconds(4), .seconds(8), .seconds(10), .seconds(10)])
+
+    let lowest = self.breaker(jitter: 0.5)
+    _ = lowest.failed(.unavailable("refused"))
+    #expect(
+      lowest.failed(.unavailable("refused"))
+        == .opened(for: .seconds(1), reason: "unavailable: refused"))
+  }
+
+  @Test func a429PausesForItsRetryAfterOrTheDefaultPause() {
+    let named = breaker()
+    #expect(
+      named.failed(.rateLimited("slow down", retryAfterSeconds: 120))
+        == .opened(for: .seconds(120), reason: "rate limited: slow down (retry after 120 s)"))
+    let unnamed = breaker()
+    guard case .opened(let pause, _)? = unnamed.failed(.rateLimited("slow down")) else {
+      Issue.record("a 429 did not open the breaker")
+      return
+    }
+    #expect(pause == .seconds(60))
+  }
+
+  @Test func aCallAlreadyOutWhenTheBreakerOpenedDoesNotExtendThePause() {
+    let breaker = breaker()
+    _ = breaker.failed(.unavailable("1"))
+    _ = breaker.failed(.unavailable("2"))
+    #expect(breaker.failed(.unavailable("late")) == nil)
+    #expect(breaker.permission() == .refused(remaining: .seconds(2)))
+  }
+
+  @Test func anAbandonedProbeLetsTheNextCallerProbe() {
+    let breaker = breaker()
+    _ = breaker.failed(.unavailable("1"))
+    _ = breaker.failed(.unavailable("2"))
+    manual.advance(by: .seconds(2))
+    #expect(breaker.permission() == .probe)
+    breaker.abandonProbe()
+    #expect(breaker.permission() == .probe)
+  }
+
+  @Test func deviceLinesAreLimitedPerDeviceAndInAll() {
+    let limiter = DeviceLogLimiter(capacity: 1_000, clock: clock)
+    #expect(limiter.admit("kitchen") == 0)
+    for _ in 0..<50 { #expect(limiter.admit("kitchen") == nil) }
+    #expect(limiter.admit("hall") == 0)
+    manual.advance(by: .seconds(60))
+    #expect(limiter.admit("kitchen") == 50)
+    // A swarm of made-up ids: at most `linesPerMinute` lines a minute in all.
+    var written = 1
+    for index in 0..<1_000 where limiter.admit("made-up-\(index)") != nil { written += 1 }
+    #expect(written == DeviceLogLimiter.linesPerMinute)
+  }
+
+  @Test func unknownKeysAreNamedWithTheirLineAndTheClosestKnownKey() async throws {
+    let yaml = """
+      mqtt:
+        prot: 1884
+        host: 127.0.0.1
+      mqt:
+        keepalive-seconds: 30
+      cache:
+        ttl-second: 5
+      weather:
+        ttl-seconds: 5
+      locations:
+        names: [home]
+        home:
+          latitude: 52.5
+          longitude: 13.4
+        work:
+          latitude: 52.4
+      zzzzzz: 1
+      """
+    let keys = try ConfigurationKeys.keys(inYAML: yaml)
+    #expect(keys.first == FileKey(path: "mqtt.prot", line: 2))
+    #expect(keys.contains(FileKey(path: "locations.names", line: 11)))
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-\(UUID().uuidString).yaml")
+    try yaml.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    var problems: [String] = []
+    do {
+      _ = try await GatewayConfiguration.load(path: file.path, environment: [:])
+    } catch {
+      problems = error.errors.filter(\.isUnknownKey).map {
+        $0.description.replacingOccurrences(of: file.path, with: "x.yaml")
+      }
+    }
+    #expect(
+      problems == [
+        "mqtt.prot: unknown key; did you mean mqtt.port? (x.yaml, line 2)",
+        "mqt.keepalive-seconds: unknown key; did you mean mqtt.keepalive-seconds? (x.yaml, line 5)",
+        "cache.ttl-second: unknown key; did you mean cache.ttl-seconds? (x.yaml, line 7)",
+        "weather.ttl-seconds: unknown key; did you mean cache.ttl-seconds? (x.yaml, line 9)",
+        "locations.work.latitude: unknown key; 'work' is not listed in locations.names (x.yaml, line 16)",
+        "zzzzzz: unknown key (x.yaml, line 17)",
+      ])
+  }
+
+  @Test func editDistanceCountsASwapOfNeighboursAsOne() {
+    #expect(ConfigurationKeys.editDistance("mqtt.prot", "mqtt.port") == 1)
+    #expect(ConfigurationKeys.editDistance("kitten", "sitting") == 3)
+    #expect(ConfigurationKeys.editDistance("", "abc") == 3)
+    #expect(ConfigurationKeys.editDistance("same", "same") == 0)
+  }
+}
