@@ -81,7 +81,14 @@ final class WatchScheduler: Service, Sendable {
       let digits = String(decoding: text[(at + 1)...], as: UTF8.self).trimmingCharacters(in: [
         " ", "\n", "\r", "\t",
       ])
-      guard let seconds = Int(digits), seconds > 0 else { throw .interval(digits) }
+      guard let seconds = Int(digits), seconds > 0 else {
+        // Device text in a log line: cut short, control characters out.
+        let shown = digits.prefix(16).map { character -> Character in
+          character.isASCII && (character.isLetter || character.isNumber || character.isPunctuation)
+            ? character : "?"
+        }
+        throw .interval(String(shown) + (digits.count > 16 ? "…" : ""))
+      }
       interval = min(max(seconds, watches.minimumSeconds), 86_400)
       text = text[..<at]
     }

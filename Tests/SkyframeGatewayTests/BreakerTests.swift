@@ -151,6 +151,19 @@ struct BreakerTests {
       ])
   }
 
+  @Test func aWatchIntervalInALogLineIsCutShort() {
+    let payload = Array(("Paris @" + String(repeating: "\u{1}x", count: 5_000)).utf8)
+    do {
+      _ = try WatchScheduler.parse(
+        payload, watches: GatewayConfiguration.Watches(), maximumLocations: 7)
+      Issue.record("a bad interval was accepted")
+    } catch {
+      let text = "\(error)"
+      #expect(text.utf8.count < 80, "\(text.prefix(100))")
+      #expect(!text.contains("\u{1}"))
+    }
+  }
+
   @Test func editDistanceCountsASwapOfNeighboursAsOne() {
     #expect(ConfigurationKeys.editDistance("mqtt.prot", "mqtt.port") == 1)
     #expect(ConfigurationKeys.editDistance("kitten", "sitting") == 3)
