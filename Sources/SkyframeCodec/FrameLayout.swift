@@ -3,13 +3,14 @@
 public enum FrameField: UInt8, CaseIterable, Sendable {
   case magic, version, status, requestID, slotIndex, slotCount, service, isDay, sun, hourlyStep
   case latitude, longitude, observedAt, fetchedAt, hourlyStart, utcOffset, dailyStart, country
-  case reservedHeader, name
+  case airQuality, name
   case temperature, feelsLike, pressure, windSpeed, windGust, windDirection, visibility
-  case precipitation, humidity, weatherCode, cloudCover, uvIndex, reservedCurrent
+  case precipitation, humidity, weatherCode, cloudCover, uvIndex
+  case alerts, moon, precipitationNextHour, reserved87
   case sunrise, sunset
   case hourlyTemperature, hourlyWeatherCode, hourlyPrecipitationProbability
   case dailyMinimum, dailyMaximum, dailyWeatherCode, dailyPrecipitationProbability
-  case reservedTail, crc
+  case nextUpdate, crc
 
   /// Byte offset from the start of the frame.
   public var offset: Int {
@@ -32,7 +33,7 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .utcOffset: 32
     case .dailyStart: 34
     case .country: 36
-    case .reservedHeader: 38
+    case .airQuality: 38
     case .name: 40
     case .temperature: 64
     case .feelsLike: 66
@@ -46,7 +47,10 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .weatherCode: 81
     case .cloudCover: 82
     case .uvIndex: 83
-    case .reservedCurrent: 84
+    case .alerts: 84
+    case .moon: 85
+    case .precipitationNextHour: 86
+    case .reserved87: 87
     case .sunrise: 88
     case .sunset: 92
     case .hourlyTemperature: 96
@@ -56,7 +60,7 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .dailyMaximum: 158
     case .dailyWeatherCode: 172
     case .dailyPrecipitationProbability: 179
-    case .reservedTail: 186
+    case .nextUpdate: 186
     case .crc: 188
     }
   }
@@ -67,7 +71,7 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .latitude, .longitude, .observedAt, .fetchedAt, .hourlyStart, .sunrise, .sunset, .crc: 4
     case .requestID, .utcOffset, .dailyStart, .temperature, .feelsLike, .pressure, .windSpeed,
       .windGust, .windDirection, .visibility, .precipitation, .hourlyTemperature, .dailyMinimum,
-      .dailyMaximum:
+      .dailyMaximum, .airQuality, .nextUpdate:
       2
     default: 1
     }
@@ -76,8 +80,7 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
   /// Number of elements: the forecast blocks are arrays, text and reserved fields byte arrays.
   public var count: Int {
     switch self {
-    case .magic, .country, .reservedHeader, .reservedTail: 2
-    case .reservedCurrent: 4
+    case .magic, .country: 2
     case .name: 24
     case .hourlyTemperature, .hourlyWeatherCode, .hourlyPrecipitationProbability:
       WeatherFrame.hourlyCount
@@ -110,7 +113,7 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .utcOffset: "utc_offset_min"
     case .dailyStart: "daily_start"
     case .country: "country"
-    case .reservedHeader: "reserved_38"
+    case .airQuality: "air_quality"
     case .name: "name"
     case .temperature: "temperature"
     case .feelsLike: "feels_like"
@@ -124,7 +127,10 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .weatherCode: "weather_code"
     case .cloudCover: "cloud_cover"
     case .uvIndex: "uv_index"
-    case .reservedCurrent: "reserved_84"
+    case .alerts: "alerts"
+    case .moon: "moon"
+    case .precipitationNextHour: "precip_next_hour"
+    case .reserved87: "reserved_87"
     case .sunrise: "sunrise"
     case .sunset: "sunset"
     case .hourlyTemperature: "hourly_temperature"
@@ -134,7 +140,7 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .dailyMaximum: "daily_max"
     case .dailyWeatherCode: "daily_weather_code"
     case .dailyPrecipitationProbability: "daily_precip_probability"
-    case .reservedTail: "reserved_186"
+    case .nextUpdate: "next_update"
     case .crc: "crc32"
     }
   }
@@ -168,6 +174,7 @@ extension FrameField {
     case .utcOffset: "min"
     case .dailyStart: "days since 1970-01-01"
     case .hourlyStep: "h"
+    case .nextUpdate: "s"
     default: ""
     }
   }

@@ -62,6 +62,11 @@ extension WeatherFrame {
     current.uvIndex = present(input.u8(.uvIndex))
     sunrise = time(input.u32(.sunrise))
     sunset = time(input.u32(.sunset))
+    airQuality = AirQuality(wire: input.u16(.airQuality))
+    alerts = AlertSummary(wire: input.u8(.alerts))
+    moon = MoonPhase(wire: input.u8(.moon))
+    precipitationNextHour = NextHourPrecipitation(wire: input.u8(.precipitationNextHour))
+    nextUpdateSeconds = time16(input.u16(.nextUpdate))
 
     for index in 0..<Self.hourlyCount {
       hourly[index] = HourlySlot(
@@ -95,6 +100,8 @@ extension WeatherFrame {
 }
 
 @inline(__always) private func time(_ value: UInt32) -> UInt32? { value == 0 ? nil : value }
+
+@inline(__always) private func time16(_ value: UInt16) -> UInt16? { value == 0 ? nil : value }
 
 /// Little-endian loads at the offsets of `FrameField`; the caller checked the buffer's length.
 struct FrameReader {

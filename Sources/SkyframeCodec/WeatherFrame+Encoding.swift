@@ -28,7 +28,10 @@ extension WeatherFrame {
     out.u16(try checked(dailyStart, 0...0xFFFE, .dailyStart), .dailyStart)
     out.u8(country?.first ?? 0, .country)
     out.u8(country?.second ?? 0, .country, 1)
-    out.u16(0, .reservedHeader)
+    if let airQuality, airQuality.index > AirQuality.maximumIndex {
+      throw .outOfRange(.airQuality, value: Int(airQuality.index))
+    }
+    out.u16(airQuality?.wire ?? 0, .airQuality)
     name.write(to: buffer, at: FrameField.name.offset)
 
     out.i16(try checked(current.temperature, Self.temperatureRange, .temperature), .temperature)
@@ -43,7 +46,13 @@ extension WeatherFrame {
     out.u8(try checked(current.weatherCode, Self.weatherCodeRange, .weatherCode), .weatherCode)
     out.u8(try checked(current.cloudCover, 0...100, .cloudCover), .cloudCover)
     out.u8(try checked(current.uvIndex, 0...250, .uvIndex), .uvIndex)
-    out.u32(0, .reservedCurrent)
+    out.u8(alerts?.wire ?? 0, .alerts)
+    out.u8(moon?.wire ?? 0, .moon)
+    if let minutes = precipitationNextHour?.minutesUntilChange, minutes > 60 {
+      throw .outOfRange(.precipitationNextHour, value: Int(minutes))
+    }
+    out.u8(precipitationNextHour?.wire ?? 0, .precipitationNextHour)
+    out.u8(0, .reserved87)
     out.u32(try checked(sunrise, .sunrise), .sunrise)
     out.u32(try checked(sunset, .sunset), .sunset)
 
@@ -70,7 +79,8 @@ extension WeatherFrame {
         try checked(slot.precipitationProbability, 0...100, .dailyPrecipitationProbability),
         .dailyPrecipitationProbability, index)
     }
-    out.u16(0, .reservedTail)
+    if nextUpdateSeconds == 0 { throw .outOfRange(.nextUpdate, value: 0) }
+    out.u16(nextUpdateSeconds ?? 0, .nextUpdate)
 
     let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<FrameField.crc.offset]))
     out.u32(crc, .crc)

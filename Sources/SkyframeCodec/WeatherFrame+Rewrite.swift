@@ -8,7 +8,8 @@ extension WeatherFrame {
   public static func rewrite(
     _ frame: UnsafeMutableRawBufferPointer, status: FrameStatus, requestID: UInt16,
     slotIndex: UInt8,
-    slotCount: UInt8, latitude: Int32?, longitude: Int32?, name: FrameName, country: CountryCode?
+    slotCount: UInt8, latitude: Int32?, longitude: Int32?, name: FrameName, country: CountryCode?,
+    nextUpdateSeconds: UInt16 = 0
   ) {
     precondition(frame.count >= size, "a frame has 192 bytes")
     assert(slotIndex < slotCount)
@@ -22,6 +23,7 @@ extension WeatherFrame {
     out.u8(country?.first ?? 0, .country)
     out.u8(country?.second ?? 0, .country, 1)
     name.write(to: frame, at: FrameField.name.offset)
+    out.u16(nextUpdateSeconds, .nextUpdate)
     seal(frame)
   }
 

@@ -53,6 +53,15 @@ public struct WeatherFrame: Sendable, Equatable {
   public var dailyStart: UInt16?
   public var daily = InlineArray<7, DailySlot>(repeating: DailySlot())
 
+  // v1.1 (nil: absent, as in every v1.0 frame)
+  public var airQuality: AirQuality?
+  public var alerts: AlertSummary?
+  /// On the place's local date (`dailyStart`) at 12:00 local time.
+  public var moon: MoonPhase?
+  public var precipitationNextHour: NextHourPrecipitation?
+  /// Seconds from sending until the gateway expects newer data for the place.
+  public var nextUpdateSeconds: UInt16?
+
   public init() {}
 
   /// Conditions now.
@@ -144,7 +153,10 @@ public struct WeatherFrame: Sendable, Equatable {
       lhs.utcOffsetMinutes == rhs.utcOffsetMinutes, lhs.current == rhs.current,
       lhs.isDay == rhs.isDay, lhs.sun == rhs.sun, lhs.sunrise == rhs.sunrise,
       lhs.sunset == rhs.sunset, lhs.hourlyStart == rhs.hourlyStart,
-      lhs.hourlyStepHours == rhs.hourlyStepHours, lhs.dailyStart == rhs.dailyStart
+      lhs.hourlyStepHours == rhs.hourlyStepHours, lhs.dailyStart == rhs.dailyStart,
+      lhs.airQuality == rhs.airQuality, lhs.alerts == rhs.alerts, lhs.moon == rhs.moon,
+      lhs.precipitationNextHour == rhs.precipitationNextHour,
+      lhs.nextUpdateSeconds == rhs.nextUpdateSeconds
     else { return false }
     for index in 0..<hourlyCount where lhs.hourly[index] != rhs.hourly[index] { return false }
     for index in 0..<dailyCount where lhs.daily[index] != rhs.daily[index] { return false }

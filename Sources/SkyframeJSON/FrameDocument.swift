@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeCodec
 import SkyframeWeather
 
@@ -28,6 +29,12 @@ public struct FrameDocument: Codable, Equatable, Sendable {
   /// ISO date, e.g. "2024-01-15".
   public var dailyStart: String?
   public var daily: [Day]
+  // v1.1; nil (absent) in every v1.0 frame.
+  public var airQuality: AirQualityIndex?
+  public var alerts: Alerts?
+  public var moon: Moon?
+  public var precipitationNextHour: NextHour?
+  public var nextUpdateSeconds: Int?
 
   enum CodingKeys: String, CodingKey {
     case status, service, latitude, longitude, name, country, sun, sunrise, sunset, current
@@ -42,6 +49,52 @@ public struct FrameDocument: Codable, Equatable, Sendable {
     case hourlyStart = "hourly_start"
     case hourlyStepHours = "hourly_step_h"
     case dailyStart = "daily_start"
+    case airQuality = "air_quality"
+    case alerts, moon
+    case precipitationNextHour = "precip_next_hour"
+    case nextUpdateSeconds = "next_update_s"
+  }
+
+  /// `{"index": 42, "scale": "us_aqi"}`.
+  public struct AirQualityIndex: Codable, Equatable, Sendable {
+    public var index: Int
+    /// `european_aqi` or `us_aqi`.
+    public var scale: String
+  }
+
+  /// `{"count": 2, "severity": "severe"}`: alerts in force and the worst of them.
+  public struct Alerts: Codable, Equatable, Sendable {
+    public var count: Int
+    /// `none`, `unknown`, `minor`, `moderate`, `severe` or `extreme`.
+    public var severity: String
+  }
+
+  /// `{"phase": 0.5, "name": "full_moon", "illumination_pct": 100}`; only `phase` is read back.
+  public struct Moon: Codable, Equatable, Sendable {
+    /// Fraction of the synodic month since new moon, as the frame carries it: (wire − 1) / 255.
+    public var phase: Double
+    /// One of the eight icons (frame-v1.md §5.7).
+    public var name: String?
+    /// The lit part of the disc, (1 − cos 2π·phase) / 2, in whole percent.
+    public var illuminationPercent: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case phase, name
+      case illuminationPercent = "illumination_pct"
+    }
+  }
+
+  /// `{"now": "dry", "change_in_min": 15}`: precipitation starts in 15 minutes; `null` minutes:
+  /// no change within the hour.
+  public struct NextHour: Codable, Equatable, Sendable {
+    /// `dry` or `precipitation`.
+    public var now: String
+    public var changeInMinutes: Int?
+
+    enum CodingKeys: String, CodingKey {
+      case now
+      case changeInMinutes = "change_in_min"
+    }
   }
 
   public struct Current: Codable, Equatable, Sendable {
@@ -166,6 +219,23 @@ extension FrameDocument {
         precipitationProbability: slot.precipitationProbability.map(Int.init))
     }
     dailyStart = frame.dailyStart.map { CivilDate(daysSinceEpoch: Int($0)).iso }
+    airQuality = frame.airQuality.map {
+      AirQualityIndex(index: Int($0.index), scale: $0.scale.name.description)
+    }
+    alerts = frame.alerts.map {
+      Alerts(count: Int($0.count), severity: $0.highest.name.description)
+    }
+    moon = frame.moon.map { moon in
+      Moon(
+        phase: moon.fraction, name: moon.icon.name.description,
+        illuminationPercent: Int((100 * (1 - cos(2 * Double.pi * moon.fraction)) / 2).rounded()))
+    }
+    precipitationNextHour = frame.precipitationNextHour.map {
+      NextHour(
+        now: $0.precipitatingNow ? "precipitation" : "dry",
+        changeInMinutes: $0.minutesUntilChange.map(Int.init))
+    }
+    nextUpdateSeconds = frame.nextUpdateSeconds.map(Int.init)
     daily = (0..<WeatherFrame.dailyCount).map { index in
       let slot = frame.daily[index]
       return Day(
@@ -263,7 +333,68 @@ extension FrameDocument {
         precipitationProbability: try optionalWhole(
           day.precipitationProbability, key + ".precip_probability_pct"))
     }
+    try readV11Fields(into: &frame)
     return frame
+  }
+
+  private func readV11Fields(into frame: inout WeatherFrame) throws(DocumentError) {
+    if let airQuality {
+      guard
+        let scale = AirQuality.Scale.allCases.first(where: {
+          $0.name.description == airQuality.scale
+        })
+      else {
+        throw DocumentError(
+          key: "air_quality.scale", value: airQuality.scale, allowed: "european_aqi or us_aqi")
+      }
+      guard (0...Int(AirQuality.maximumIndex)).contains(airQuality.index) else {
+        throw DocumentError(
+          key: "air_quality.index", value: "\(airQuality.index)", allowed: "0...999")
+      }
+      frame.airQuality = AirQuality(index: UInt16(airQuality.index), scale: scale)
+    }
+    if let alerts {
+      guard
+        let severity = AlertSummary.Severity.allCases.first(where: {
+          $0.name.description == alerts.severity
+        })
+      else {
+        throw DocumentError(
+          key: "alerts.severity", value: alerts.severity,
+          allowed: "none, unknown, minor, moderate, severe or extreme")
+      }
+      guard alerts.count >= 0, (alerts.count == 0) == (severity == .none) else {
+        throw DocumentError(
+          key: "alerts.count", value: "\(alerts.count)",
+          allowed: "0 with severity none, else at least 1")
+      }
+      frame.alerts = AlertSummary(count: UInt8(clamping: alerts.count), highest: severity)
+    }
+    if let moon {
+      guard moon.phase.isFinite, (0..<1).contains(moon.phase) else {
+        throw DocumentError(key: "moon.phase", value: "\(moon.phase)", allowed: "0 <= phase < 1")
+      }
+      frame.moon = MoonPhase(fraction: moon.phase)
+    }
+    if let next = precipitationNextHour {
+      guard next.now == "dry" || next.now == "precipitation" else {
+        throw DocumentError(
+          key: "precip_next_hour.now", value: next.now, allowed: "dry or precipitation")
+      }
+      if let minutes = next.changeInMinutes, !(0...60).contains(minutes) {
+        throw DocumentError(
+          key: "precip_next_hour.change_in_min", value: "\(minutes)", allowed: "0...60 or null")
+      }
+      frame.precipitationNextHour = NextHourPrecipitation(
+        precipitatingNow: next.now == "precipitation",
+        minutesUntilChange: next.changeInMinutes.map { UInt8($0) })
+    }
+    if let seconds = nextUpdateSeconds {
+      guard (1...65_535).contains(seconds) else {
+        throw DocumentError(key: "next_update_s", value: "\(seconds)", allowed: "1...65535 or null")
+      }
+      frame.nextUpdateSeconds = UInt16(seconds)
+    }
   }
 
   static func label(_ raw: UInt8, _ name: StaticString?) -> Label {

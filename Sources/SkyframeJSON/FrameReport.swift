@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeCodec
 import SkyframeWeather
 
@@ -68,6 +69,8 @@ public enum FrameReport {
       }
     }
 
+    lines += v11Lines(doc)
+
     if let start = frame.hourlyStart, frame.hourlyStepHours > 0 {
       var cells: [String] = []
       for (index, hour) in doc.hourly.enumerated() {
@@ -95,6 +98,43 @@ public enum FrameReport {
       }
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// Air quality, alerts, moon, the next hour's precipitation and the next-update hint (v1.1),
+  /// each only when the frame has it.
+  static func v11Lines(_ doc: FrameDocument) -> [String] {
+    var lines: [String] = []
+    if let air = doc.airQuality {
+      let scale = air.scale == "us_aqi" ? "US AQI" : "European AQI"
+      lines.append("air    \(scale) \(air.index)")
+    }
+    if let alerts = doc.alerts {
+      lines.append(
+        alerts.count == 0
+          ? "alerts none in force"
+          : "alerts \(alerts.count == 31 ? "31 or more" : "\(alerts.count)") in force, worst \(alerts.severity)"
+      )
+    }
+    if let moon = doc.moon {
+      let name = (moon.name ?? "").replacingOccurrences(of: "_", with: " ")
+      lines.append("moon   \(name), \(moon.illuminationPercent ?? 0) % lit")
+    }
+    if let next = doc.precipitationNextHour {
+      let text: String
+      switch (next.now == "precipitation", next.changeInMinutes) {
+      case (false, nil): text = "none in the next hour"
+      case (false, let minutes?): text = minutes == 0 ? "starting now" : "starts in \(minutes) min"
+      case (true, nil): text = "all of the next hour"
+      case (true, let minutes?): text = minutes == 0 ? "stopping now" : "stops in \(minutes) min"
+      }
+      lines.append("rain   " + text)
+    }
+    if let seconds = doc.nextUpdateSeconds {
+      lines.append(
+        "update newer data expected in "
+          + (seconds >= 120 ? "\(seconds / 60) min (\(seconds) s)" : "\(seconds) s"))
+    }
+    return lines
   }
 
   static func label(_ label: FrameDocument.Label) -> String {

@@ -30,14 +30,79 @@ import Testing
       Array(bytes[FrameField.observedAt.offset..<FrameField.observedAt.offset + 4]) == [0, 0, 0, 0])
   }
 
-  @Test func reservedBytesAreZeroAndIgnoredOnDecode() throws {
+  @Test func theLastReservedByteIsZeroAndIgnoredOnDecode() throws {
     var bytes = try WeatherFrame(status: .ok).encoded()
-    for field in [FrameField.reservedHeader, .reservedCurrent, .reservedTail] {
-      #expect(bytes[field.offset..<field.offset + field.size].allSatisfy { $0 == 0 })
-      for index in field.offset..<field.offset + field.size { bytes[index] = 0xA5 }
-    }
+    #expect(bytes[FrameField.reserved87.offset] == 0)
+    bytes[FrameField.reserved87.offset] = 0xA5
     rewriteCRC(&bytes)
     #expect(try WeatherFrame(decoding: bytes) == WeatherFrame(status: .ok))
+  }
+
+  @Test func aV10FrameReadsEveryV11FieldAsAbsent() throws {
+    // What a v1.0 gateway wrote: zeros in 38-39, 84-87, 186-187.
+    let bytes = try WeatherFrame(status: .ok).encoded()
+    for field in [FrameField.airQuality, .alerts, .moon, .precipitationNextHour, .nextUpdate] {
+      #expect(bytes[field.offset..<field.offset + field.size].allSatisfy { $0 == 0 })
+    }
+    let frame = try WeatherFrame(decoding: bytes)
+    #expect(frame.airQuality == nil && frame.alerts == nil && frame.moon == nil)
+    #expect(frame.precipitationNextHour == nil && frame.nextUpdateSeconds == nil)
+  }
+
+  @Test func v11FieldsRoundTripAndAnAQIOfZeroIsNotAbsent() throws {
+    var frame = WeatherFrame(status: .ok)
+    frame.airQuality = AirQuality(index: 0, scale: .usAQI)
+    frame.alerts = AlertSummary(count: 3, highest: .severe)
+    frame.moon = MoonPhase(fraction: 0.5)
+    frame.precipitationNextHour = NextHourPrecipitation(
+      precipitatingNow: false, minutesUntilChange: 45)
+    frame.nextUpdateSeconds = 600
+    let bytes = try frame.encoded()
+    #expect(bytes[38] == 0x01 && bytes[39] == 0x80)
+    #expect(bytes[84] == 3 << 3 | 5)
+    #expect(bytes[85] == 129)
+    #expect(bytes[86] == 46)
+    #expect(bytes[186] == 0x58 && bytes[187] == 0x02)
+    #expect(try WeatherFrame(decoding: bytes) == frame)
+    #expect(try WeatherFrame(decoding: bytes).moon?.icon == .fullMoon)
+  }
+
+  @Test func valuesNoEncoderSendsReadAsAbsent() throws {
+    var bytes = try WeatherFrame(status: .ok).encoded()
+    for (alerts, precipitation) in [(UInt8(0x10), UInt8(62)), (0x17, 0x80 | 126), (0x08, 0x80)] {
+      bytes[FrameField.alerts.offset] = alerts
+      bytes[FrameField.precipitationNextHour.offset] = precipitation
+      rewriteCRC(&bytes)
+      let frame = try WeatherFrame(decoding: bytes)
+      #expect(frame.alerts == nil)
+      #expect(frame.precipitationNextHour == nil)
+    }
+  }
+
+  @Test func v11ValuesOutOfRangeAreRefused() {
+    var frame = WeatherFrame(status: .ok)
+    frame.airQuality = AirQuality(index: 1_000, scale: .europeanAQI)
+    #expect(throws: FrameError.outOfRange(.airQuality, value: 1_000)) { try frame.encoded() }
+    frame.airQuality = nil
+    frame.precipitationNextHour = NextHourPrecipitation(
+      precipitatingNow: true, minutesUntilChange: 61)
+    #expect(throws: FrameError.outOfRange(.precipitationNextHour, value: 61)) {
+      try frame.encoded()
+    }
+    frame.precipitationNextHour = nil
+    frame.nextUpdateSeconds = 0
+    #expect(throws: FrameError.outOfRange(.nextUpdate, value: 0)) { try frame.encoded() }
+  }
+
+  @Test func moonIconsFollowRoundingOfPhaseTimesEight() {
+    for wire in UInt8(1)...255 {
+      let moon = MoonPhase(wire: wire)!
+      let expected = Int((moon.fraction * 8).rounded()) % 8
+      #expect(Int(moon.icon.rawValue) == expected, "wire \(wire)")
+      #expect(MoonPhase(fraction: moon.fraction) == moon)
+    }
+    #expect(MoonPhase(fraction: 0.999).wire == 1)
+    #expect(MoonPhase(fraction: 1.25).wire == MoonPhase(fraction: 0.25).wire)
   }
 
   @Test func lengthMagicVersionAndCRCAreCheckedInThatOrder() throws {

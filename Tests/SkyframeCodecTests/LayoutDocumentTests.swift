@@ -127,6 +127,14 @@ import Testing
     set("daily_max", 28, at: 6) { $0.daily[6].maximum = 28 }
     set("daily_weather_code", 3, at: 6) { $0.daily[6].weatherCode = 3 }
     set("daily_precip_probability", 55, at: 6) { $0.daily[6].precipitationProbability = 55 }
+    set("air_quality", 0x8000 | 43) { $0.airQuality = AirQuality(index: 42, scale: .usAQI) }
+    set("alerts", 2 << 3 | 6) { $0.alerts = AlertSummary(count: 2, highest: .extreme) }
+    set("moon", 65) { $0.moon = MoonPhase(wire: 65) }
+    set("precip_next_hour", 0x80 | 16) {
+      $0.precipitationNextHour = NextHourPrecipitation(
+        precipitatingNow: true, minutesUntilChange: 15)
+    }
+    set("next_update", 540) { $0.nextUpdateSeconds = 540 }
 
     let written = try frame.encoded()
     let empty = try WeatherFrame().encoded()

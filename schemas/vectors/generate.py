@@ -17,6 +17,49 @@ STATUS = ["ok", "stale", "not_found", "bad_request", "upstream_unavailable", "ra
           "too_many_locations", "internal_error"]
 SERVICE = ["none", "open-meteo", "openweathermap", "weatherapi"]
 SUN = {"normal": 0, "polar_day": 1, "polar_night": 2, None: 0xFF}
+# v1.1 (frame-v1.md §5.5-5.8, §6.9): every field 0 when absent.
+AQI_SCALE = {"european_aqi": 0, "us_aqi": 1}
+SEVERITY = ["absent", "none", "unknown", "minor", "moderate", "severe", "extreme"]
+MOON = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
+        "waning_gibbous", "last_quarter", "waning_crescent"]
+
+
+def air_quality(value):
+    if value is None:
+        return 0
+    assert 0 <= value["index"] <= 999
+    return (AQI_SCALE[value["scale"]] << 15) | (value["index"] + 1)
+
+
+def alerts(value):
+    if value is None:
+        return 0
+    severity = SEVERITY.index(value["severity"])
+    assert (severity == 1) == (value["count"] == 0)
+    return (min(value["count"], 31) << 3) | severity
+
+
+def moon_byte(phase):
+    """Phase as a fraction of the synodic month since new moon -> 1...255."""
+    value = 1 + round(phase * 255)
+    return 1 if value == 256 else value
+
+
+def moon_document(phase):
+    import math
+    if phase is None:
+        return None
+    wire = (moon_byte(phase) - 1) / 255
+    return {"phase": wire, "name": MOON[round(wire * 8) % 8],
+            "illumination_pct": round(100 * (1 - math.cos(2 * math.pi * wire)) / 2)}
+
+
+def next_hour(value):
+    if value is None:
+        return 0
+    now = 0x80 if value["now"] == "precipitation" else 0
+    minutes = value["change_in_min"]
+    return now | (127 if minutes is None else minutes + 1)
 
 
 def steps(value, scale, sentinel):
@@ -69,6 +112,11 @@ def encode_frame(f):
         struct.pack_into("<h", out, 158 + 2 * i, steps(d["max_c"], 0.1, -2**15))
         out[172 + i] = steps(d["weather_code"], 1, 0xFF)
         out[179 + i] = steps(d["precip_probability_pct"], 1, 0xFF)
+    struct.pack_into("<H", out, 38, air_quality(f["air_quality"]))
+    out[84] = alerts(f["alerts"])
+    out[85] = 0 if f["moon"] is None else moon_byte(f["moon"]["phase"])
+    out[86] = next_hour(f["precip_next_hour"])
+    struct.pack_into("<H", out, 186, f["next_update_s"] or 0)
     struct.pack_into("<I", out, 188, zlib.crc32(bytes(out[:188])))
     return bytes(out)
 
@@ -87,13 +135,15 @@ def error_frame(status, request_id=0, slot_index=0, slot_count=1, name=""):
             "current": empty_current(), "hourly_start": None, "hourly_step_h": 0,
             "hourly": [{"temperature_c": None, "weather_code": None, "precip_probability_pct": None}] * 12,
             "daily_start": None,
-            "daily": [{"min_c": None, "max_c": None, "weather_code": None, "precip_probability_pct": None}] * 7}
+            "daily": [{"min_c": None, "max_c": None, "weather_code": None, "precip_probability_pct": None}] * 7,
+            "air_quality": None, "alerts": None, "moon": None, "precip_next_hour": None,
+            "next_update_s": None}
 
 
 def weather(status="ok", service="open-meteo", *, lat, lon, name, country, observed, offset,
             temperature, feels, humidity, pressure, wind, gust, direction, code, clouds, rain, uv,
             visibility, is_day, sun, sunrise, sunset, hourly, daily, step=1, request_id=0,
-            slot_index=0, slot_count=1, fetched_after=300):
+            slot_index=0, slot_count=1, fetched_after=300, v11=None):
     fetched = observed + fetched_after
     hour_start = fetched - fetched % 3600 if step == 1 else fetched - fetched % 10800
     local_day = (fetched + offset * 60) // 86400
@@ -112,6 +162,12 @@ def weather(status="ok", service="open-meteo", *, lat, lon, name, country, obser
         "hourly": [{"temperature_c": t, "weather_code": w, "precip_probability_pct": p} for t, w, p in hourly],
         "daily": [{"min_c": lo, "max_c": hi, "weather_code": w, "precip_probability_pct": p} for lo, hi, w, p in daily],
     })
+    for key, value in (v11 or {}).items():
+        if key == "moon":
+            value = moon_document(value["phase"])
+        elif key == "alerts":
+            value = dict(value, count=min(value["count"], 31))  # the wire keeps 31 = 31 or more
+        frame[key] = value
     return frame
 
 
@@ -227,6 +283,53 @@ FRAMES = [
     ("18-internal-error", "The gateway failed.", error_frame("internal_error", request_id=4242)),
     ("19-unknown-status-from-v1x", "Status 9 from a newer v1.x gateway: decoders show the number, not reject the frame.",
      error_frame(9, request_id=5)),
+    ("20-ok-v1-1-berlin-all-fields", "v1.1: European AQI 27, two alerts (worst moderate), waxing gibbous moon, rain in 30 min, newer data in 540 s.",
+     weather(lat=52.52, lon=13.405, name="Berlin", country="DE", observed=1717236000, offset=120,
+             temperature=18.4, feels=18.0, humidity=64, pressure=1012.8, wind=3.1, gust=7.4,
+             direction=240, code=3, clouds=90, rain=0.0, uv=3.8, visibility=24140, is_day=True,
+             sun="normal", sunrise=1717210200, sunset=1717269900, request_id=11,
+             hourly=ramp(18.4, 0.3, [3, 61, 63], [30, 70, 85]),
+             daily=[(12.2, 21.0, 61, 80), (11.0, 19.4, 3, 30), (10.5, 22.3, 2, 10), (13.0, 24.8, 1, 0),
+                    (14.1, 26.0, 95, 60), (13.3, 21.5, 80, 55), (12.0, 20.1, 3, 20)],
+             v11={"air_quality": {"index": 27, "scale": "european_aqi"},
+                  "alerts": {"count": 2, "severity": "moderate"}, "moon": {"phase": 0.36},
+                  "precip_next_hour": {"now": "dry", "change_in_min": 30}, "next_update_s": 540})),
+    ("21-ok-v1-1-us-aqi-zero-raining", "v1.1: US AQI 0 (cleanest air, not absent), no alerts, new moon, raining and stopping in 15 min, hint at its maximum.",
+     weather(service="weatherapi", lat=47.6062, lon=-122.3321, name="Seattle", country="US",
+             observed=1705330800, offset=-480, temperature=7.2, feels=4.9, humidity=93, pressure=1004.1,
+             wind=5.0, gust=9.9, direction=200, code=63, clouds=100, rain=2.1, uv=0.2, visibility=4000,
+             is_day=True, sun="normal", sunrise=1705334580, sunset=1705367040,
+             hourly=ramp(7.2, 0.1, [63, 61, 3], [100, 90, 40]),
+             daily=[(4.0, 8.1, 63, 100), (3.2, 7.7, 61, 80), (2.0, 9.0, 3, 20), (1.1, 8.4, 2, 5),
+                    (0.5, 7.9, 1, 0), (2.2, 9.1, 61, 60), (3.0, 8.8, 63, 85)],
+             v11={"air_quality": {"index": 0, "scale": "us_aqi"},
+                  "alerts": {"count": 0, "severity": "none"}, "moon": {"phase": 0.0},
+                  "precip_next_hour": {"now": "precipitation", "change_in_min": 15},
+                  "next_update_s": 65535})),
+    ("22-ok-v1-1-extremes", "v1.1: European AQI 999, 31 or more alerts (worst extreme), full moon, rain that does not stop within the hour, hint 1 s; no minute data absent elsewhere.",
+     weather(service="openweathermap", lat=28.6139, lon=77.209, name="New Delhi", country="IN",
+             observed=1730700000, offset=330, temperature=24.0, feels=25.3, humidity=55, pressure=1013.0,
+             wind=0.8, gust=None, direction=320, code=45, clouds=20, rain=0.0, uv=2.5, visibility=300,
+             is_day=True, sun="normal", sunrise=1730680980, sunset=1730721240, step=3,
+             hourly=ramp(24.0, 0.4, [45, 48], [0, 5]),
+             daily=[(16.0, 30.2, 45, 0), (15.4, 30.0, 45, 0), (15.1, 29.8, 45, 5), (14.9, 29.5, 1, 0),
+                    (14.0, 29.0, 1, 0), (13.8, 28.7, 0, 0), (13.5, 28.2, 0, 0)],
+             v11={"air_quality": {"index": 999, "scale": "european_aqi"},
+                  "alerts": {"count": 40, "severity": "extreme"}, "moon": {"phase": 0.499},
+                  "precip_next_hour": {"now": "precipitation", "change_in_min": None},
+                  "next_update_s": 1})),
+    ("23-ok-v1-1-dry-hour-no-aqi", "v1.1: some fields absent (no AQI, no alerts), waning crescent, a dry hour ahead, newer data in 600 s.",
+     weather(lat=-33.86882, lon=151.20929, name="Sydney", country="AU", observed=1705290000,
+             offset=660, temperature=27.4, feels=29.0, humidity=62, pressure=1009.8, wind=6.3, gust=11.2,
+             direction=45, code=2, clouds=40, rain=0.0, uv=11.3, visibility=24140, is_day=True,
+             sun="normal", sunrise=1705257420, sunset=1705308960,
+             hourly=ramp(27.4, 0.3, [2, 1, 80], [10, 20, 35]),
+             daily=[(21.0, 29.5, 2, 20), (20.4, 31.2, 1, 5), (22.0, 33.0, 95, 60), (19.8, 24.1, 81, 85),
+                    (18.7, 23.9, 3, 30), (19.0, 25.5, 1, 0), (20.2, 27.8, 0, 0)],
+             v11={"moon": {"phase": 0.93}, "precip_next_hour": {"now": "dry", "change_in_min": None},
+                  "next_update_s": 600})),
+    ("24-rate-limited-v1-1-hint", "v1.1: an error frame with a hint: ask again in 42 s.",
+     dict(error_frame("rate_limited", request_id=12), next_update_s=42)),
 ]
 
 
