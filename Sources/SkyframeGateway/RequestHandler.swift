@@ -24,6 +24,7 @@ final class RequestHandler: Sendable {
     var newCellsPerDevicePerMinute: Int
     var responseTopics: ResponseTopicRule
     var deadlineMilliseconds: Int
+    var cacheTTLSeconds: Int64
 
     init(_ configuration: GatewayConfiguration) {
       topics = configuration.topics
@@ -33,6 +34,7 @@ final class RequestHandler: Sendable {
       newCellsPerDevicePerMinute = configuration.upstream.newCellsPerDevicePerMinute
       responseTopics = ResponseTopicRule(topics: configuration.topics)
       deadlineMilliseconds = configuration.requests.deadlineMilliseconds
+      cacheTTLSeconds = Int64(configuration.cache.ttlSeconds)
     }
   }
 
@@ -439,10 +441,12 @@ final class RequestHandler: Sendable {
     logger: DeviceLog,
     retain: Bool = false
   ) {
-    let debugJSON = settings.withLock { $0.topics.debugJSON }
+    let (debugJSON, ttl) = settings.withLock { ($0.topics.debugJSON, $0.cacheTTLSeconds) }
     if !retain { metrics.answered(outcome.status) }
+    let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
     withUnsafeTemporaryAllocation(byteCount: WeatherFrame.size, alignment: 8) { buffer in
-      Self.write(outcome, requestID: requestID, slot: slot, of: count, into: buffer)
+      Self.write(
+        outcome, requestID: requestID, slot: slot, of: count, nextUpdate: hint, into: buffer)
       do throws(MQTTError) {
         try sink.publish(
           reply.topic, payload: UnsafeRawBufferPointer(buffer), qos: retain ? 1 : reply.qos,
@@ -458,8 +462,27 @@ final class RequestHandler: Sendable {
     }
   }
 
+  /// The frame's `next_update`: for weather, the seconds until the cached frame expires (then a
+  /// request fetches newer data); for `stale` and `upstream_unavailable` a minute, when the
+  /// service may be asked again; for `rate_limited` the start of the next minute, when the
+  /// device's limit resets; 0 (no hint) otherwise.
+  static func nextUpdate(for outcome: Outcome, ttl: Int64, now: Int64) -> UInt16 {
+    switch outcome {
+    case .weather(let frame, false, _):
+      return UInt16(clamping: max(1, frame.fetchedAt + ttl - now))
+    case .weather(_, true, _):
+      return 60
+    case .failure(.upstreamUnavailable, _):
+      return 60
+    case .failure(.rateLimited, _):
+      return UInt16(60 - now % 60)
+    case .failure:
+      return 0
+    }
+  }
+
   static func write(
-    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int,
+    _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, nextUpdate: UInt16 = 0,
     into buffer: UnsafeMutableRawBufferPointer
   ) {
     let slotCount = UInt8(clamping: count)
@@ -471,11 +494,12 @@ final class RequestHandler: Sendable {
         buffer, status: stale ? .stale : .ok, requestID: requestID, slotIndex: slotIndex,
         slotCount: slotCount, latitude: place.latitude, longitude: place.longitude,
         name: place.name,
-        country: place.country)
+        country: place.country, nextUpdateSeconds: nextUpdate)
     case .failure(let status, let name):
-      let frame = WeatherFrame(
+      var frame = WeatherFrame(
         status: status, requestID: requestID, slotIndex: slotIndex, slotCount: slotCount, name: name
       )
+      frame.nextUpdateSeconds = nextUpdate == 0 ? nil : nextUpdate
       // Every value of an error frame is in range by construction.
       try! frame.encode(into: buffer)
     }

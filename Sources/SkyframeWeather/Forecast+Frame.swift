@@ -71,6 +71,7 @@ extension Forecast {
     let today = CivilDate.localDay(now, utcOffsetSeconds: utcOffsetSeconds)
     guard (0...0xFFFE).contains(today) else { return }
     frame.dailyStart = UInt16(today)
+    frame.moon = Moon.phase(onLocalDay: today, utcOffsetSeconds: utcOffsetSeconds)
     for day in daily {
       let slot = day.date - today
       guard slot >= 0, slot < WeatherFrame.dailyCount else { continue }

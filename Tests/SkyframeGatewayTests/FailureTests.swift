@@ -4,6 +4,7 @@ import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
 import SkyframeTestSupport
+import SkyframeWeather
 import Synchronization
 import Testing
 
@@ -191,6 +192,38 @@ import Testing
     #expect(frame.current.temperature == 215)
     #expect(frame.fetchedAt == UInt32(Self.start + 61))
     #expect(harness.forecastCalls == 2)
+  }
+
+  @Test func framesSayWhenNewerDataIsExpectedAndCarryTheMoon() async throws {
+    let (harness, clock) = try await Self.manualHarness {
+      $0.cache.ttlSeconds = 600
+      $0.requests.perDevicePerMinute = 3
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41")
+    let fresh = try #require(try await device.frames(1).first)
+    #expect(fresh.status == .ok)
+    #expect(fresh.nextUpdateSeconds == 600)
+    #expect(fresh.moon == Moon.phase(onLocalDay: Int(fresh.dailyStart!), utcOffsetSeconds: 3_600))
+    // A cache hit 100 s later: the hint counts down with it.
+    clock.advance(by: .seconds(100))
+    try device.ask("52.52,13.41")
+    #expect(try await device.frames(1).first?.nextUpdateSeconds == 500)
+    // Over the device's limit (3 a minute; this minute began at start + 60 s): ask again when the
+    // minute turns, 20 s from now.
+    for _ in 0..<3 { try device.ask("52.52,13.41") }
+    let limited = try await device.frames(3)
+    #expect(limited[2].status == .rateLimited)
+    #expect(limited[2].nextUpdateSeconds == 20)
+    // Stale: a minute.
+    harness.set(.status(500, "oops"))
+    clock.advance(by: .seconds(600))
+    try device.ask("52.52,13.41")
+    let stale = try #require(try await device.frames(1).first)
+    #expect(stale.status == .stale)
+    #expect(stale.nextUpdateSeconds == 60)
   }
 
   @Test func breakerAndRefusedResponseTopicsShowInMetricsAndHealth() async throws {

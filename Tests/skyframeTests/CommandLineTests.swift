@@ -71,6 +71,32 @@ struct Tool {
     #expect(result.stdout.contains("UTC+01:00"))
   }
 
+  @Test func decodeShowsTheV11Fields() async throws {
+    let hex = try Tool.vectorHex("20-ok-v1-1-berlin-all-fields")
+    let text = try await Tool.run(["decode"], input: Data((hex + "\n").utf8))
+    #expect(text.status == 0)
+    for line in [
+      "air    European AQI 27", "alerts 2 in force, worst moderate",
+      "moon   waxing gibbous, 82 % lit",
+      "rain   starts in 30 min", "update newer data expected in 9 min (540 s)",
+    ] {
+      #expect(text.stdout.contains(line), "missing: \(line)")
+    }
+    let json = try await Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
+    for fragment in [
+      #""air_quality":{"index":27,"scale":"european_aqi"}"#,
+      #""alerts":{"count":2,"severity":"moderate"}"#, #""next_update_s":540"#,
+      #""precip_next_hour":{"change_in_min":30,"now":"dry"}"#,
+    ] {
+      #expect(json.stdout.contains(fragment), "missing: \(fragment) in \(json.stdout)")
+    }
+    // A v1.0 frame has none of them: nothing is shown, nothing invented.
+    let old = try await Tool.run(
+      ["decode"], input: Data((try Tool.vectorHex("01-ok-berlin") + "\n").utf8))
+    #expect(
+      !old.stdout.contains("AQI") && !old.stdout.contains("moon") && !old.stdout.contains("alerts"))
+  }
+
   @Test func aBadLineIsNamedAndTheNextIsStillDecoded() async throws {
     let good = try Tool.vectorHex("13-not-found")
     var corrupt = Array(good)
