@@ -9,10 +9,18 @@ struct OpenMeteoForecastResponse: Decodable {
   var current: Current?
   var hourly: Hourly?
   var daily: Daily?
+  var minutely15: Minutely15?
 
   enum CodingKeys: String, CodingKey {
     case utcOffsetSeconds = "utc_offset_seconds"
     case current, hourly, daily
+    case minutely15 = "minutely_15"
+  }
+
+  /// `minutely_15=precipitation`: each value is the sum of the 15 minutes before its time.
+  struct Minutely15: Decodable {
+    var time: [Double?]?
+    var precipitation: [Double?]?
   }
 
   struct Current: Decodable {
@@ -92,6 +100,9 @@ struct OpenMeteoForecastResponse: Decodable {
     "wind_gusts_10m", "uv_index", "visibility",
   ]
   static let hourlyVariables = ["temperature_2m", "weather_code", "precipitation_probability"]
+  static let minutely15Variables = ["precipitation"]
+  /// Steps from the current quarter hour on: two hours, enough to say what the next hour does.
+  static let minutely15Steps = 8
   static let dailyVariables = [
     "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max",
     "sunrise", "sunset", "daylight_duration",
@@ -109,7 +120,8 @@ struct OpenMeteoForecastResponse: Decodable {
       utcOffsetSeconds: utcOffsetSeconds,
       current: current.map(\.model) ?? Forecast.Current(),
       hourly: hourly?.model ?? [],
-      daily: daily?.model(utcOffsetSeconds: Int64(utcOffsetSeconds)) ?? [])
+      daily: daily?.model(utcOffsetSeconds: Int64(utcOffsetSeconds)) ?? [],
+      precipitationSteps: minutely15?.model)
   }
 }
 
@@ -135,6 +147,17 @@ extension OpenMeteoForecastResponse.Hourly {
         time: start, temperature: temperature.element(index),
         weatherCode: wmoCode(weatherCode.element(index)),
         precipitationProbability: precipitationProbability.element(index))
+    }
+  }
+}
+
+extension OpenMeteoForecastResponse.Minutely15 {
+  fileprivate var model: [Forecast.PrecipitationStep]? {
+    guard let time, !time.isEmpty else { return nil }
+    return time.indices.compactMap { index in
+      guard let end = unixSeconds(time[index]) else { return nil }
+      return Forecast.PrecipitationStep(
+        start: end - 900, seconds: 900, millimetres: precipitation.element(index))
     }
   }
 }

@@ -66,6 +66,9 @@ public struct OpenMeteoProvider: WeatherProvider {
     query.append("current", OpenMeteoForecastResponse.currentVariables.joined(separator: ","))
     query.append("hourly", OpenMeteoForecastResponse.hourlyVariables.joined(separator: ","))
     query.append("daily", OpenMeteoForecastResponse.dailyVariables.joined(separator: ","))
+    query.append(
+      "minutely_15", OpenMeteoForecastResponse.minutely15Variables.joined(separator: ","))
+    query.append("forecast_minutely_15", "\(OpenMeteoForecastResponse.minutely15Steps)")
     query.append("timezone", "auto")
     query.append("timeformat", "unixtime")
     query.append("wind_speed_unit", "ms")

@@ -42,7 +42,30 @@ extension Forecast {
 
     fillHourly(&frame, now: fetchedAt)
     fillDaily(&frame, now: fetchedAt)
+    frame.precipitationNextHour = nextHourPrecipitation(at: fetchedAt)
     return frame
+  }
+
+  /// Whether it is wet at `now` and in how many minutes that changes, from the short steps; nil
+  /// when the steps do not say what it is like now and over the whole next hour.
+  func nextHourPrecipitation(at now: Int64) -> NextHourPrecipitation? {
+    guard let steps = precipitationSteps,
+      let current = steps.firstIndex(where: { $0.start <= now && now < $0.start + $0.seconds }),
+      let wetNow = steps[current].isWet
+    else { return nil }
+    var coveredUntil = steps[current].start + steps[current].seconds
+    for step in steps[(current + 1)...] {
+      // A gap or a missing value: what happens after it is unknown.
+      guard step.start == coveredUntil, let wet = step.isWet else { break }
+      if step.start - now > 3_600 { break }
+      if wet != wetNow {
+        return NextHourPrecipitation(
+          precipitatingNow: wetNow, minutesUntilChange: UInt8((step.start - now + 59) / 60))
+      }
+      coveredUntil = step.start + step.seconds
+    }
+    guard coveredUntil >= now + 3_600 else { return nil }
+    return NextHourPrecipitation(precipitatingNow: wetNow, minutesUntilChange: nil)
   }
 
   private func fillHourly(_ frame: inout WeatherFrame, now: Int64) {

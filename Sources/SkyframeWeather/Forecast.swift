@@ -11,17 +11,41 @@ public struct Forecast: Sendable, Equatable, Codable {
   public var hourlyStepHours: Int
   /// Daily points, in date order, starting at or before today.
   public var daily: [Day]
+  /// Precipitation in short steps (Open-Meteo's 15 minutes, One Call's minute) from now on, in
+  /// time order; nil when the service has none.
+  public var precipitationSteps: [PrecipitationStep]?
 
   public init(
     place: Place, utcOffsetSeconds: Int, current: Current, hourly: [Hour], hourlyStepHours: Int = 1,
-    daily: [Day]
+    daily: [Day], precipitationSteps: [PrecipitationStep]? = nil
   ) {
+    self.precipitationSteps = precipitationSteps
     self.place = place
     self.utcOffsetSeconds = utcOffsetSeconds
     self.current = current
     self.hourly = hourly
     self.hourlyStepHours = hourlyStepHours
     self.daily = daily
+  }
+
+  /// Precipitation over `[start, start + seconds)`.
+  public struct PrecipitationStep: Sendable, Equatable, Codable {
+    public var start: Int64
+    public var seconds: Int64
+    /// Millimetres in the step; nil when the service gave no value.
+    public var millimetres: Double?
+
+    public init(start: Int64, seconds: Int64, millimetres: Double?) {
+      self.start = start
+      self.seconds = seconds
+      self.millimetres = millimetres
+    }
+
+    /// At least 0.4 mm/h: 0.1 mm in 15 minutes (frame-v1.md §5.8).
+    public var isWet: Bool? {
+      guard let millimetres, millimetres.isFinite, seconds > 0 else { return nil }
+      return millimetres * 3_600 / Double(seconds) >= 0.4 - 1e-9
+    }
   }
 
   public struct Place: Sendable, Equatable, Codable {

@@ -26,6 +26,14 @@ import Testing
     #expect(frame.fetchedAt != nil)
     let forecast = try #require(harness.http.requests.first { $0.path.hasSuffix("/forecast") })
     #expect(forecast.query["timezone"] == "auto")
+    // v1.1: the stand-in service is dry for two quarter hours, then rain; the moon is computed;
+    // the cache's 600 s say when newer data comes.
+    let next = try #require(frame.precipitationNextHour)
+    #expect(!next.precipitatingNow)
+    #expect((15...30).contains(next.minutesUntilChange ?? 99))
+    #expect(frame.moon != nil)
+    #expect((599...600).contains(frame.nextUpdateSeconds ?? 0))
+    #expect(frame.airQuality == nil && frame.alerts == nil)
   }
 
   @Test func cityNamesAreResolvedAndSeveralPlacesComeInOrder() async throws {

@@ -30,7 +30,7 @@ struct OpenMeteoForecastTests {
         "daily": "weather_code,temperature_2m_max,temperature_2m_min,"
           + "precipitation_probability_max,sunrise,sunset,daylight_duration",
         "timezone": "auto", "timeformat": "unixtime", "wind_speed_unit": "ms",
-        "forecast_days": "7",
+        "forecast_days": "7", "minutely_15": "precipitation", "forecast_minutely_15": "8",
       ])
 
     let midnight: Int64 = 1_741_544_100  // 2025-03-10 00:00 at UTC+5:45
@@ -78,6 +78,26 @@ struct OpenMeteoForecastTests {
     #expect(frame.utcOffsetMinutes == 345)
     #expect(frame.sun == .normal)
     #expect(frame.sunrise == 1_741_567_140)
+  }
+
+  @Test("quarter hours become precipitation steps that end at each time given")
+  func quarterHours() async throws {
+    let now = 1_741_600_000
+    let body = OpenMeteoFixtures.forecast(
+      latitude: 52.52, longitude: 13.41, temperature: 5, now: now,
+      minutely15: [0, 0.1, nil, 0.6])
+    let point = GeoPoint(latitude: 52.52, longitude: 13.41)
+    let forecasts = try await withStubbedOpenMeteo(answering: .json(body)) { provider, _ in
+      try await provider.forecasts(for: [point])
+    }
+    let quarter = Int64(now - now % 900)
+    #expect(
+      forecasts.first?.precipitationSteps == [
+        .init(start: quarter, seconds: 900, millimetres: 0),
+        .init(start: quarter + 900, seconds: 900, millimetres: 0.1),
+        .init(start: quarter + 1_800, seconds: 900, millimetres: nil),
+        .init(start: quarter + 2_700, seconds: 900, millimetres: 0.6),
+      ])
   }
 
   @Test("nulls, short arrays, a null time and a missing current block become nil, never a crash")

@@ -21,7 +21,7 @@ public enum OpenMeteoFixtures {
   /// UTC day, 7 days; `utcOffset` in seconds.
   public static func forecast(
     latitude: Double, longitude: Double, temperature: Double, utcOffset: Int = 3_600,
-    now: Int = Int(Date().timeIntervalSince1970)
+    now: Int = Int(Date().timeIntervalSince1970), minutely15: [Double?]? = nil
   ) -> String {
     let hourStart = now - now % 3_600 - 6 * 3_600
     let localMidnight = (now + utcOffset) / 86_400 * 86_400 - utcOffset
@@ -30,6 +30,14 @@ public enum OpenMeteoFixtures {
     func list<T>(_ values: [T]) -> String {
       "[" + values.map { "\($0)" }.joined(separator: ",") + "]"
     }
+    // `minutely_15` from the current quarter hour: each time ends the 15 minutes it sums.
+    let quarterEnds = (minutely15 ?? []).indices.map { now - now % 900 + 900 * ($0 + 1) }
+    let minutely =
+      minutely15.map { values in
+        #","minutely_15_units":{"time":"unixtime","precipitation":"mm"},"#
+          + #""minutely_15":{"time":\#(list(quarterEnds)),"precipitation":["#
+          + values.map { $0.map { "\($0)" } ?? "null" }.joined(separator: ",") + "]}"
+      } ?? ""
     let hourlyTemperatures = hours.indices.map { index in
       index == 3 ? "null" : String(format: "%.1f", temperature + Double(index % 5) * 0.5)
     }
@@ -50,7 +58,7 @@ public enum OpenMeteoFixtures {
       "temperature_2m_max":[9.5,10.1,11.8,8.0,7.7,6.4,9.9],"temperature_2m_min":[2.1,3.0,4.4,1.2,-0.5,-1.8,0.3],\
       "precipitation_probability_max":[80,40,10,5,0,20,65],\
       "sunrise":\(list(days.map { $0 + 28_000 })),"sunset":\(list(days.map { $0 + 58_000 })),\
-      "daylight_duration":\(list(days.map { _ in "30000.0" }))}}
+      "daylight_duration":\(list(days.map { _ in "30000.0" }))}\(minutely)}
       """
   }
 
@@ -59,8 +67,11 @@ public enum OpenMeteoFixtures {
   public static func forecast(query: [String: String], temperature: Double) -> String {
     let latitudes = (query["latitude"] ?? "").split(separator: ",").compactMap { Double($0) }
     let longitudes = (query["longitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+    // Asked for quarter hours: dry now and for the next quarter, then rain.
+    let minutely: [Double?]? =
+      query["minutely_15"] == nil ? nil : [0, 0, 0.4, 1.2, 0.8, 0, 0, 0]
     let bodies = zip(latitudes, longitudes).map {
-      forecast(latitude: $0, longitude: $1, temperature: temperature)
+      forecast(latitude: $0, longitude: $1, temperature: temperature, minutely15: minutely)
     }
     return bodies.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]"
   }

@@ -19,6 +19,45 @@ import Testing
       hourly: hours, hourlyStepHours: step, daily: days)
   }
 
+  /// Quarter hours from `start`, dry (0) or wet (millimetres), nil for a missing value.
+  func withQuarters(_ values: [Double?], from start: Int64) -> Forecast {
+    var source = forecast()
+    source.precipitationSteps = values.enumerated().map {
+      Forecast.PrecipitationStep(
+        start: start + Int64($0.offset) * 900, seconds: 900, millimetres: $0.element)
+    }
+    return source
+  }
+
+  @Test func theNextHoursPrecipitationSaysWhenItStartsOrStops() {
+    let start = Self.midnight
+    let now = start + 300  // 5 minutes into the first quarter
+    // Dry now, 0.1 mm (the threshold) in the third quarter: starts in 25 minutes.
+    #expect(
+      withQuarters([0, 0.05, 0.1, 0.3, 0], from: start).nextHourPrecipitation(at: now)
+        == NextHourPrecipitation(precipitatingNow: false, minutesUntilChange: 25))
+    // Wet now, dry from the second quarter: stops in 10 minutes.
+    #expect(
+      withQuarters([0.8, 0, 0, 0, 0], from: start).nextHourPrecipitation(at: now)
+        == NextHourPrecipitation(precipitatingNow: true, minutesUntilChange: 10))
+    // Dry for the whole hour, and wet all of it.
+    #expect(
+      withQuarters([0, 0, 0, 0, 0, 0.4], from: start).nextHourPrecipitation(at: now)
+        == NextHourPrecipitation(precipitatingNow: false, minutesUntilChange: nil))
+    #expect(
+      withQuarters([1, 1, 1, 1, 1], from: start).nextHourPrecipitation(at: now)
+        == NextHourPrecipitation(precipitatingNow: true, minutesUntilChange: nil))
+    // Not enough to say: a gap in the hour, steps that end too soon, or none for now.
+    #expect(withQuarters([0, nil, 0, 0, 0], from: start).nextHourPrecipitation(at: now) == nil)
+    #expect(withQuarters([0, 0, 0], from: start).nextHourPrecipitation(at: now) == nil)
+    #expect(withQuarters([0, 0, 0, 0, 0], from: start + 900).nextHourPrecipitation(at: now) == nil)
+    #expect(forecast().nextHourPrecipitation(at: now) == nil)
+    // And the frame carries it.
+    let frame = withQuarters([0, 0.05, 0.1, 0.3, 0], from: start).frame(
+      fetchedAt: now, service: .openMeteo)
+    #expect(frame.precipitationNextHour?.minutesUntilChange == 25)
+  }
+
   @Test func valuesAreRoundedToTheFrameUnits() throws {
     var source = forecast()
     source.current.apparentTemperature = -0.04
