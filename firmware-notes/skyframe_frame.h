@@ -1,5 +1,6 @@
 /*
  * skyframe_frame.h - decoder for the Skyframe weather frame v1 (192 bytes), single header, C99.
+ * Reads frame v1.1 (schemas/frame-v1.md); see VERSIONS below.
  *
  * USAGE (stb style)
  *   Every file that needs the types and functions:
@@ -11,7 +12,7 @@
  *   "undefined reference".) The header compiles as C99 and as C++ (Arduino sketches).
  *
  * WHAT IT DOES NOT DO
- *   No malloc, no stdio, no floating point, no global state. Includes only <stdint.h>,
+ *   No malloc, no stdio, no floating point, no libm, no global state. Includes only <stdint.h>,
  *   <stddef.h> and <string.h>. Fields are read byte by byte, little-endian, so the input buffer
  *   may sit at any address (the MQTT library's payload pointer usually is unaligned) and the
  *   code works on big- and little-endian CPUs alike.
@@ -21,6 +22,25 @@
  *   pressure 0.1 hPa, wind 0.1 m/s, precipitation 0.1 mm, UV index 0.1, visibility 10 m,
  *   latitude/longitude 1e-5 degree, times Unix seconds (UTC), daily_start days since 1970-01-01.
  *   A missing value holds its sentinel: test with the SKYFRAME_HAS_* macros before showing it.
+ *
+ * v1.1 FIELDS (frame-v1.md sections 5.5-5.8, 6.9)
+ *   Air quality, weather alerts, moon phase, precipitation in the next hour and a "next update"
+ *   hint live in bytes that v1.0 reserved. On the wire each is 0 when absent, so a frame from a
+ *   v1.0 gateway reads as "absent" everywhere. skyframe_frame holds them as wire values at its
+ *   end (air_quality, alerts, moon, precip_next_hour, next_update; 0 = absent); read them with
+ *   the skyframe_has_*() tests and the helpers below, which also decode the bit fields. Every
+ *   value helper returns -1 when the field is absent (and for a NULL frame).
+ *
+ * VERSIONS
+ *   v1.1  Reads the v1.1 fields: new struct members appended to skyframe_frame, helpers
+ *         skyframe_has_air_quality() ... skyframe_next_update_seconds(), SKYFRAME_AQI_*,
+ *         SKYFRAME_ALERT_*, SKYFRAME_MOON_*, SKYFRAME_PRECIP_NO_CHANGE and
+ *         SKYFRAME_FRAME_MINOR_VERSION (1; the v1.0 header lacks it: #ifdef). Every v1.0
+ *         name, field and function is unchanged, so v1.0 code compiles as before. Byte 87 is
+ *         still reserved and ignored.
+ *   v1.0  First version. It ignores bytes 38-39, 84-87 and 186-187, so it still reads every v1.1
+ *         frame (all v1.0 fields, none of the new ones): updating the header is optional.
+ *   The wire `version` byte is 1 for both: a v2 frame is rejected (SKYFRAME_ERR_BAD_VERSION).
  *
  * Source of truth: Sources/SkyframeCodec/FrameLayout.swift and WeatherFrame+Decoding.swift.
  */
@@ -37,6 +57,7 @@ extern "C" {
 /* ---- Sizes and identification ------------------------------------------------------------- */
 #define SKYFRAME_FRAME_SIZE 192   /* every frame, success or error, is exactly this long */
 #define SKYFRAME_FRAME_VERSION 1
+#define SKYFRAME_FRAME_MINOR_VERSION 1 /* this header reads frame v1.1 (not on the wire) */
 #define SKYFRAME_FRAME_MAGIC0 0x53 /* 'S' */
 #define SKYFRAME_FRAME_MAGIC1 0x46 /* 'F' */
 #define SKYFRAME_CRC_OFFSET 188    /* CRC-32 of bytes 0..187, little-endian, in bytes 188..191 */
@@ -144,6 +165,14 @@ typedef struct skyframe_frame {
     skyframe_hourly hourly[SKYFRAME_HOURLY_COUNT]; /* hourly[i] at hourly_start + i*step h */
     skyframe_daily daily[SKYFRAME_DAILY_COUNT];    /* daily[0] is "today" at the place */
     uint32_t crc32;         /* the frame's CRC: equal CRC = identical frame (skip a redraw) */
+
+    /* v1.1: wire values, 0 = absent (always 0 in a frame from a v1.0 gateway). A value the
+     * spec says a decoder reads as absent is stored as 0 too. Use the helpers below. */
+    uint16_t air_quality;     /* bit 15 scale, bits 0..14 index + 1 (skyframe_air_quality_*) */
+    uint8_t alerts;           /* bits 0..2 highest severity 1..6, bits 3..7 count (_alert_*) */
+    uint8_t moon;             /* 1..255: phase (moon - 1) / 255 of a synodic month (_moon_*) */
+    uint8_t precip_next_hour; /* bit 7 precipitation now; bits 0..6 1..61 or 127 (_precip_*) */
+    uint16_t next_update;     /* s until newer data is expected (65535: that long or longer) */
 } skyframe_frame;
 
 /* CRC-32/ISO-HDLC (zlib, PNG, Ethernet) of n bytes; 16-entry table, 64 bytes of flash. */
@@ -153,7 +182,7 @@ uint32_t skyframe_crc32(const uint8_t *p, size_t n);
  * *out. Returns SKYFRAME_OK or a SKYFRAME_ERR_* code; on error *out is left untouched. */
 int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out);
 
-/* Names: never NULL. Unknown values give "unknown". */
+/* Names: never NULL. Unknown values give "unknown" (the v1.1 names below: "absent"). */
 const char *skyframe_error_name(int err);          /* "crc_mismatch", ... */
 const char *skyframe_status_name(uint8_t status);  /* "ok", "not_found", ... */
 const char *skyframe_service_name(uint8_t service); /* "open-meteo", ... */
@@ -192,6 +221,72 @@ int32_t skyframe_local_day(uint32_t unix_s, int16_t utc_offset_min);
 uint8_t skyframe_weekday(int32_t days);
 /* Calendar date of a day number (proleptic Gregorian). Any pointer may be NULL. */
 void skyframe_date_from_days(int32_t days, int32_t *year, uint8_t *month, uint8_t *day);
+
+/* ---- v1.1 fields ------------------------------------------------------------------------------
+ * All take the decoded frame and accept NULL. skyframe_has_*() return 1 or 0; the value helpers
+ * return -1 when the field is absent, so "if (v >= 0) show(v)" is always safe. */
+
+/* Air quality (byte 38, frame-v1.md 5.5). An index of 0 is the cleanest air, not "absent". */
+#define SKYFRAME_AQI_EUROPEAN 0 /* European AQI (EEA/CAMS): 0-20 good ... 80-100 very poor, >100 */
+#define SKYFRAME_AQI_US 1       /* US EPA AQI: 0-50 good ... 301+ hazardous (500 = top) */
+int skyframe_has_air_quality(const skyframe_frame *f);
+/* 0..999 (a decoder does not range-check: up to 32766 as sent), -1 absent */
+int skyframe_air_quality_index(const skyframe_frame *f);
+int skyframe_air_quality_scale(const skyframe_frame *f); /* SKYFRAME_AQI_*, -1 absent */
+/* "european_aqi", "us_aqi"; any other value (-1 included) gives "absent". */
+const char *skyframe_air_quality_scale_name(int scale);
+
+/* Weather alerts in force at the place (byte 84, 5.6): how many and the highest severity. */
+#define SKYFRAME_ALERT_NONE 1     /* no alert in force (count 0) */
+#define SKYFRAME_ALERT_UNKNOWN 2  /* alerts in force, severity not given */
+#define SKYFRAME_ALERT_MINOR 3
+#define SKYFRAME_ALERT_MODERATE 4
+#define SKYFRAME_ALERT_SEVERE 5
+#define SKYFRAME_ALERT_EXTREME 6
+#define SKYFRAME_ALERT_COUNT_MAX 31 /* a count of 31 means "31 or more" */
+int skyframe_has_alerts(const skyframe_frame *f);     /* 1 also when none are in force */
+int skyframe_alert_count(const skyframe_frame *f);    /* 0..31, -1 absent */
+int skyframe_alert_severity(const skyframe_frame *f); /* SKYFRAME_ALERT_* 1..6, -1 absent */
+/* "none", "unknown", "minor", "moderate", "severe", "extreme" for 1..6; any other value
+ * (-1, and the 0 and 7 that are never sent) gives "absent" ("unknown" is a real severity). */
+const char *skyframe_alert_severity_name(int severity);
+
+/* Moon (byte 85, 5.7): the phase on the place's local date at 12:00 local time. */
+#define SKYFRAME_MOON_NEW 0
+#define SKYFRAME_MOON_WAXING_CRESCENT 1
+#define SKYFRAME_MOON_FIRST_QUARTER 2
+#define SKYFRAME_MOON_WAXING_GIBBOUS 3
+#define SKYFRAME_MOON_FULL 4
+#define SKYFRAME_MOON_WANING_GIBBOUS 5
+#define SKYFRAME_MOON_LAST_QUARTER 6
+#define SKYFRAME_MOON_WANING_CRESCENT 7
+int skyframe_has_moon(const skyframe_frame *f);
+/* One of 8 icons, SKYFRAME_MOON_*: round(phase * 8) mod 8 in integers (no phase is a tie).
+ * -1 absent. */
+int skyframe_moon_phase_icon(const skyframe_frame *f);
+/* "new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
+ * "waning_gibbous", "last_quarter", "waning_crescent" for 0..7; any other value gives "absent". */
+const char *skyframe_moon_phase_name(int icon);
+/* Illuminated part of the disc, 0..100 %: round(100 * (1 - cos(2 pi phase)) / 2), computed
+ * with 32-bit integers (no libm, no float). It is EXACT: equal to that formula for all 255
+ * wire values (the self-test checks each against libm), never off by one. -1 absent. */
+int skyframe_moon_illumination_pct(const skyframe_frame *f);
+
+/* Precipitation in the next hour (byte 86, 5.8). */
+#define SKYFRAME_PRECIP_NO_CHANGE (-2) /* skyframe_precip_change_in_min(): none within 60 min */
+int skyframe_has_precip_next_hour(const skyframe_frame *f);
+int skyframe_precip_now(const skyframe_frame *f); /* 1 rain/snow now, 0 dry now, -1 absent */
+/* Minutes 0..60 until it starts (dry now) or stops (precipitation now), counted from
+ * fetched_at (rounded up) to the start of the first data step that differs from now.
+ * SKYFRAME_PRECIP_NO_CHANGE (-2) when it does not change within the next 60 minutes (a dry
+ * hour, or it does not stop). -1 absent. */
+int skyframe_precip_change_in_min(const skyframe_frame *f);
+
+/* Next update (bytes 186-187, 6.9): seconds from sending until the gateway expects newer data
+ * for the place (on stale, upstream_unavailable, rate_limited: when asking again may help).
+ * A battery display may sleep that long. 1..65535 (65535 = that long or longer), -1 absent. */
+int skyframe_has_next_update(const skyframe_frame *f);
+int32_t skyframe_next_update_seconds(const skyframe_frame *f);
 
 /* ---- Binary request v1 (64 bytes), published to skyframe/v1/req/{device} ------------------
  * The text form ("52.52,13.41", "Berlin,DE", "#7 Berlin;Paris", "refresh") is simpler; these
@@ -238,13 +333,14 @@ enum {
     SKYFRAME_OFF_HOURLY_STEP = 11, SKYFRAME_OFF_LATITUDE = 12, SKYFRAME_OFF_LONGITUDE = 16,
     SKYFRAME_OFF_OBSERVED_AT = 20, SKYFRAME_OFF_FETCHED_AT = 24, SKYFRAME_OFF_HOURLY_START = 28,
     SKYFRAME_OFF_UTC_OFFSET = 32, SKYFRAME_OFF_DAILY_START = 34, SKYFRAME_OFF_COUNTRY = 36,
-    /* 38..39 reserved */
+    SKYFRAME_OFF_AIR_QUALITY = 38,         /* v1.1, u16 */
     SKYFRAME_OFF_NAME = 40,
     SKYFRAME_OFF_TEMPERATURE = 64, SKYFRAME_OFF_FEELS_LIKE = 66, SKYFRAME_OFF_PRESSURE = 68,
     SKYFRAME_OFF_WIND_SPEED = 70, SKYFRAME_OFF_WIND_GUST = 72, SKYFRAME_OFF_WIND_DIRECTION = 74,
     SKYFRAME_OFF_VISIBILITY = 76, SKYFRAME_OFF_PRECIPITATION = 78, SKYFRAME_OFF_HUMIDITY = 80,
     SKYFRAME_OFF_WEATHER_CODE = 81, SKYFRAME_OFF_CLOUD_COVER = 82, SKYFRAME_OFF_UV_INDEX = 83,
-    /* 84..87 reserved */
+    SKYFRAME_OFF_ALERTS = 84, SKYFRAME_OFF_MOON = 85, SKYFRAME_OFF_PRECIP_NEXT_HOUR = 86, /* v1.1 */
+    /* 87 reserved */
     SKYFRAME_OFF_SUNRISE = 88, SKYFRAME_OFF_SUNSET = 92,
     SKYFRAME_OFF_HOURLY_TEMPERATURE = 96,  /* 12 x i16 */
     SKYFRAME_OFF_HOURLY_CODE = 120,        /* 12 x u8 */
@@ -252,7 +348,8 @@ enum {
     SKYFRAME_OFF_DAILY_MIN = 144,          /* 7 x i16 */
     SKYFRAME_OFF_DAILY_MAX = 158,          /* 7 x i16 */
     SKYFRAME_OFF_DAILY_CODE = 172,         /* 7 x u8 */
-    SKYFRAME_OFF_DAILY_PRECIP = 179        /* 7 x u8; 186..187 reserved; 188 CRC */
+    SKYFRAME_OFF_DAILY_PRECIP = 179,       /* 7 x u8 */
+    SKYFRAME_OFF_NEXT_UPDATE = 186         /* v1.1, u16; 188 CRC */
 };
 
 static uint16_t skyframe_priv_u16(const uint8_t *p) {
@@ -280,6 +377,17 @@ static void skyframe_priv_put_u32(uint8_t *p, uint32_t v) {
     p[1] = (uint8_t)((v >> 8) & 0xFFu);
     p[2] = (uint8_t)((v >> 16) & 0xFFu);
     p[3] = (uint8_t)((v >> 24) & 0xFFu);
+}
+
+/* v1.1 values a decoder reads as absent (frame-v1.md 5.5, 5.6, 5.8): 0, an air quality with
+ * bits 0..14 zero, an alert severity of 0 or 7, a precipitation time other than 1..61 and 127. */
+static int skyframe_priv_aqi_ok(uint16_t v) { return (v & 0x7FFFu) != 0; }
+static int skyframe_priv_alerts_ok(uint8_t v) {
+    return (v & 0x07u) >= SKYFRAME_ALERT_NONE && (v & 0x07u) <= SKYFRAME_ALERT_EXTREME;
+}
+static int skyframe_priv_precip_ok(uint8_t v) {
+    uint8_t m = (uint8_t)(v & 0x7Fu);
+    return (m >= 1u && m <= 61u) || m == 127u;
 }
 
 uint32_t skyframe_crc32(const uint8_t *p, size_t n) {
@@ -378,6 +486,16 @@ int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
         f.daily[i].weather_code = buf[SKYFRAME_OFF_DAILY_CODE + i];
         f.daily[i].precip_probability = buf[SKYFRAME_OFF_DAILY_PRECIP + i];
     }
+
+    /* v1.1: 0 in a v1.0 frame = absent; values the spec reads as absent are stored as 0 */
+    f.air_quality = skyframe_priv_u16(buf + SKYFRAME_OFF_AIR_QUALITY);
+    if (!skyframe_priv_aqi_ok(f.air_quality)) f.air_quality = 0;
+    b = buf[SKYFRAME_OFF_ALERTS];
+    f.alerts = skyframe_priv_alerts_ok(b) ? b : (uint8_t)0;
+    f.moon = buf[SKYFRAME_OFF_MOON];
+    b = buf[SKYFRAME_OFF_PRECIP_NEXT_HOUR];
+    f.precip_next_hour = skyframe_priv_precip_ok(b) ? b : (uint8_t)0;
+    f.next_update = skyframe_priv_u16(buf + SKYFRAME_OFF_NEXT_UPDATE);
     f.crc32 = stored;
     *out = f;
     return SKYFRAME_OK;
@@ -539,6 +657,113 @@ void skyframe_date_from_days(int32_t days, int32_t *year, uint8_t *month, uint8_
     if (year != NULL) *year = y;
     if (month != NULL) *month = (uint8_t)m;
     if (day != NULL) *day = (uint8_t)d;
+}
+
+/* ---- v1.1 fields ---------------------------------------------------------------------------- */
+
+int skyframe_has_air_quality(const skyframe_frame *f) {
+    return f != NULL && skyframe_priv_aqi_ok(f->air_quality);
+}
+int skyframe_air_quality_index(const skyframe_frame *f) {
+    if (!skyframe_has_air_quality(f)) return -1;
+    return (int)(f->air_quality & 0x7FFFu) - 1; /* <= 32766: fits a 16-bit int */
+}
+int skyframe_air_quality_scale(const skyframe_frame *f) {
+    if (!skyframe_has_air_quality(f)) return -1;
+    return (f->air_quality & 0x8000u) != 0 ? SKYFRAME_AQI_US : SKYFRAME_AQI_EUROPEAN;
+}
+const char *skyframe_air_quality_scale_name(int scale) {
+    switch (scale) {
+    case SKYFRAME_AQI_EUROPEAN: return "european_aqi";
+    case SKYFRAME_AQI_US: return "us_aqi";
+    default: return "absent";
+    }
+}
+
+int skyframe_has_alerts(const skyframe_frame *f) {
+    return f != NULL && skyframe_priv_alerts_ok(f->alerts);
+}
+int skyframe_alert_count(const skyframe_frame *f) {
+    return skyframe_has_alerts(f) ? (int)(f->alerts >> 3) : -1;
+}
+int skyframe_alert_severity(const skyframe_frame *f) {
+    return skyframe_has_alerts(f) ? (int)(f->alerts & 0x07u) : -1;
+}
+const char *skyframe_alert_severity_name(int severity) {
+    switch (severity) {
+    case SKYFRAME_ALERT_NONE: return "none";
+    case SKYFRAME_ALERT_UNKNOWN: return "unknown";
+    case SKYFRAME_ALERT_MINOR: return "minor";
+    case SKYFRAME_ALERT_MODERATE: return "moderate";
+    case SKYFRAME_ALERT_SEVERE: return "severe";
+    case SKYFRAME_ALERT_EXTREME: return "extreme";
+    default: return "absent";
+    }
+}
+
+int skyframe_has_moon(const skyframe_frame *f) { return f != NULL && f->moon != 0; }
+int skyframe_moon_phase_icon(const skyframe_frame *f) {
+    uint16_t k;
+    if (!skyframe_has_moon(f)) return -1;
+    k = (uint16_t)(f->moon - 1u); /* phase = k / 255 */
+    /* round(8k / 255) = floor((16k + 255) / 510); 8k / 255 is never exactly x.5 */
+    return (int)(((16u * k + 255u) / 510u) % 8u);
+}
+const char *skyframe_moon_phase_name(int icon) {
+    switch (icon) {
+    case SKYFRAME_MOON_NEW: return "new_moon";
+    case SKYFRAME_MOON_WAXING_CRESCENT: return "waxing_crescent";
+    case SKYFRAME_MOON_FIRST_QUARTER: return "first_quarter";
+    case SKYFRAME_MOON_WAXING_GIBBOUS: return "waxing_gibbous";
+    case SKYFRAME_MOON_FULL: return "full_moon";
+    case SKYFRAME_MOON_WANING_GIBBOUS: return "waning_gibbous";
+    case SKYFRAME_MOON_LAST_QUARTER: return "last_quarter";
+    case SKYFRAME_MOON_WANING_CRESCENT: return "waning_crescent";
+    default: return "absent";
+    }
+}
+int skyframe_moon_illumination_pct(const skyframe_frame *f) {
+    /* (1 - cos(2 pi k/255)) / 2 = sin^2(pi m/255), m = k folded onto the waxing half 0..127.
+     * Up to the first quarter (m <= 63) that is sin^2(pi a/510) with a = 2m; after it,
+     * 1 - sin^2(pi a/510) with a = 255 - 2m. So the angle is at most pi/4 and a 4-term Taylor
+     * series of sin (error < 4e-7) in Q16 fixed point suffices: 100 sin^2 comes out within
+     * 0.0025 of the exact value, and no exact value lies closer than 0.0058 to a rounding
+     * boundary (x.5), so the result is exactly rounded for every wire value. Every product
+     * below stays under 2^32. */
+    const uint32_t one = (uint32_t)65536UL, half = (uint32_t)32768UL; /* Q16 1 and 1/2 */
+    uint32_t k, m, a, t, t2, p, s, x;
+    if (!skyframe_has_moon(f)) return -1;
+    k = (uint32_t)f->moon - 1u;
+    m = k <= 127u ? k : 255u - k;
+    a = m <= 63u ? 2u * m : 255u - 2u * m;                /* 0..127 */
+    t = (a * (uint32_t)103347UL + 128u) >> 8;             /* angle pi a/510, Q16: <= 51270 */
+    t2 = (t * t + half) >> 16;                            /* angle^2, Q16 */
+    p = one - (t2 + 21u) / 42u;                           /* sin(x)/x = 1 - x^2/6 (1 - */
+    p = one - (((t2 * p + half) >> 16) + 10u) / 20u;      /*   x^2/20 (1 - x^2/42)), Q16 */
+    p = one - (((t2 * p + half) >> 16) + 3u) / 6u;
+    s = (t * p + half) >> 16;                             /* sin, Q16: <= 46341 */
+    s = (s * s + 128u) >> 8;                              /* sin^2, Q24 */
+    x = (s * 100u + (uint32_t)0x800000UL) >> 24;          /* 100 sin^2, rounded */
+    return (int)(m <= 63u ? x : 100u - x);
+}
+
+int skyframe_has_precip_next_hour(const skyframe_frame *f) {
+    return f != NULL && skyframe_priv_precip_ok(f->precip_next_hour);
+}
+int skyframe_precip_now(const skyframe_frame *f) {
+    if (!skyframe_has_precip_next_hour(f)) return -1;
+    return (f->precip_next_hour & 0x80u) != 0 ? 1 : 0;
+}
+int skyframe_precip_change_in_min(const skyframe_frame *f) {
+    uint8_t m;
+    if (!skyframe_has_precip_next_hour(f)) return -1;
+    m = (uint8_t)(f->precip_next_hour & 0x7Fu);
+    return m == 127u ? SKYFRAME_PRECIP_NO_CHANGE : (int)m - 1;
+}
+
+int skyframe_has_next_update(const skyframe_frame *f) { return f != NULL && f->next_update != 0; }
+int32_t skyframe_next_update_seconds(const skyframe_frame *f) {
+    return skyframe_has_next_update(f) ? (int32_t)f->next_update : -1;
 }
 
 static void skyframe_priv_request_start(uint8_t *out, uint8_t kind, uint16_t request_id) {

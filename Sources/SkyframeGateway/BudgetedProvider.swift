@@ -5,12 +5,45 @@ import SkyframeProviders
 import SkyframeWeather
 import Synchronization
 
-/// A weather service behind its circuit breaker and its call budget, with its calls counted.
-/// While the breaker is open no call is sent and the answer is `paused`; past the budget no call
-/// is sent and the answer is `rateLimited`. The gateway turns either into a stale frame from the
-/// cache, the next service in the fallback order, or an error frame, at once.
+/// A weather service behind its circuit breaker and its call budget (`UpstreamGuard`), with its
+/// calls counted.
 struct BudgetedProvider: WeatherProvider {
   let inner: any WeatherProvider
+  let guarded: UpstreamGuard
+
+  var service: WeatherService { inner.service }
+  var maximumBatchSize: Int { inner.maximumBatchSize }
+  var canReverseGeocode: Bool { inner.canReverseGeocode }
+  var upstreamCallsPerForecast: Int { inner.upstreamCallsPerForecast }
+
+  func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
+    let batch = max(inner.maximumBatchSize, 1)
+    let calls = ((points.count + batch - 1) / batch) * inner.upstreamCallsPerForecast
+    return try await guarded.call(calls) { () async throws(ProviderError) in
+      try await inner.forecasts(for: points)
+    }
+  }
+
+  func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? {
+    try await guarded.call(1) { () async throws(ProviderError) in
+      try await inner.geocode(name: name, countryCode: countryCode)
+    }
+  }
+
+  func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? {
+    guard inner.canReverseGeocode else { return nil }
+    return try await guarded.call(1) { () async throws(ProviderError) in
+      try await inner.reverseGeocode(point)
+    }
+  }
+}
+
+/// What stands between the gateway and one upstream service: its circuit breaker, its call
+/// budget and its counters. While the breaker is open no call is sent and the answer is
+/// `paused`; past the budget no call is sent and the answer is `rateLimited`. The gateway turns
+/// either into a stale frame from the cache, the next service in the fallback order, or an error
+/// frame, at once.
+struct UpstreamGuard: Sendable {
   let budget: CallBudget
   let name: String
   let health: ServiceHealth
@@ -18,14 +51,9 @@ struct BudgetedProvider: WeatherProvider {
   let scheduled: ScheduledWork
   let logger: Logger
 
-  var service: WeatherService { inner.service }
-  var maximumBatchSize: Int { inner.maximumBatchSize }
-  var canReverseGeocode: Bool { inner.canReverseGeocode }
-  var upstreamCallsPerForecast: Int { inner.upstreamCallsPerForecast }
-
   /// Runs one upstream call (or one batch) of `calls` calls if the breaker and the budget allow
   /// it, timed and counted by its result, and tells the breaker how it went.
-  private func call<Value>(_ calls: Int, _ body: () async throws(ProviderError) -> Value)
+  func call<Value>(_ calls: Int, _ body: () async throws(ProviderError) -> Value)
     async throws(ProviderError) -> Value
   {
     let permission = breaker.permission()
@@ -78,27 +106,6 @@ struct BudgetedProvider: WeatherProvider {
     let (seconds, attoseconds) = duration.components
     let tenths = (seconds * 10 + attoseconds / 100_000_000_000_000_000)
     return "\(tenths / 10).\(tenths % 10) s"
-  }
-
-  func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
-    let batch = max(inner.maximumBatchSize, 1)
-    let calls = ((points.count + batch - 1) / batch) * inner.upstreamCallsPerForecast
-    return try await call(calls) { () async throws(ProviderError) in
-      try await inner.forecasts(for: points)
-    }
-  }
-
-  func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? {
-    try await call(1) { () async throws(ProviderError) in
-      try await inner.geocode(name: name, countryCode: countryCode)
-    }
-  }
-
-  func reverseGeocode(_ point: GeoPoint) async throws(ProviderError) -> Forecast.Place? {
-    guard inner.canReverseGeocode else { return nil }
-    return try await call(1) { () async throws(ProviderError) in
-      try await inner.reverseGeocode(point)
-    }
   }
 }
 

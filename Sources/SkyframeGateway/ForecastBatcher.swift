@@ -2,11 +2,30 @@ import SkyframeProviders
 import SkyframeWeather
 import Synchronization
 
-/// Collects the cells that miss the cache within a short window and fetches them together, for
-/// services that take several points in one call (Open-Meteo): N cells cost ⌈N / batch size⌉
-/// calls instead of N.
+/// Forecasts for cells that miss the cache within a short window, fetched together from services
+/// that take several points in one call (Open-Meteo): N cells cost ⌈N / batch size⌉ calls
+/// instead of N.
 final class ForecastBatcher: Sendable {
-  typealias Answer = Result<Forecast, ProviderError>
+  let provider: any WeatherProvider
+  private let batcher: PointBatcher<Forecast>
+
+  init(provider: any WeatherProvider, window: Duration) {
+    self.provider = provider
+    batcher = PointBatcher(maximumBatchSize: provider.maximumBatchSize, window: window) {
+      points async throws(ProviderError) in try await provider.forecasts(for: points)
+    }
+  }
+
+  func forecast(at point: GeoPoint) async -> Result<Forecast, ProviderError> {
+    await batcher.value(at: point)
+  }
+}
+
+/// Collects the points asked for within `window` and fetches them in calls of at most
+/// `maximumBatchSize` points; each caller gets its own point's value (or the call's error).
+final class PointBatcher<Value: Sendable>: Sendable {
+  typealias Answer = Result<Value, ProviderError>
+  typealias Fetch = @Sendable ([GeoPoint]) async throws(ProviderError) -> [Value]
 
   private struct Waiter {
     var point: GeoPoint
@@ -14,18 +33,22 @@ final class ForecastBatcher: Sendable {
     var continuation: CheckedContinuation<Answer, Never>
   }
 
-  let provider: any WeatherProvider
+  private let maximumBatchSize: Int
   private let window: Duration
+  private let fetch: Fetch
   private let pending = Mutex<[Waiter]>([])
 
-  init(provider: any WeatherProvider, window: Duration) {
-    self.provider = provider
+  init(maximumBatchSize: Int, window: Duration, fetch: @escaping Fetch) {
+    self.maximumBatchSize = max(maximumBatchSize, 1)
     self.window = window
+    self.fetch = fetch
   }
 
-  func forecast(at point: GeoPoint) async -> Answer {
-    guard window > .zero, provider.maximumBatchSize > 1 else {
-      return await Self.fetch([point], from: provider)[0]
+  /// The value for `point`, fetched alone when batching is off, else with whatever else is asked
+  /// for within the window.
+  func value(at point: GeoPoint) async -> Answer {
+    guard window > .zero, maximumBatchSize > 1 else {
+      return await Self.fetch([point], with: fetch)[0]
     }
     return await withCheckedContinuation { continuation in
       let opensBatch = pending.withLock { pending in
@@ -47,16 +70,15 @@ final class ForecastBatcher: Sendable {
       defer { pending.removeAll() }
       return pending
     }
-    let size = max(provider.maximumBatchSize, 1)
     await withDiscardingTaskGroup { group in
-      for start in stride(from: 0, to: waiters.count, by: size) {
-        let chunk = Array(waiters[start..<min(start + size, waiters.count)])
+      for start in stride(from: 0, to: waiters.count, by: maximumBatchSize) {
+        let chunk = Array(waiters[start..<min(start + maximumBatchSize, waiters.count)])
         // A batch that carries a scheduled refresh spends the budget as one.
         let priority: UpstreamPriority =
           chunk.contains { $0.priority == .scheduled } ? .scheduled : .device
         group.addTask {
           let answers = await UpstreamPriority.$current.withValue(priority) {
-            await Self.fetch(chunk.map(\.point), from: self.provider)
+            await Self.fetch(chunk.map(\.point), with: self.fetch)
           }
           for (waiter, answer) in zip(chunk, answers) {
             waiter.continuation.resume(returning: answer)
@@ -66,18 +88,14 @@ final class ForecastBatcher: Sendable {
     }
   }
 
-  /// One answer per point, in order: the forecasts, or the one failure for all of them.
-  private static func fetch(_ points: [GeoPoint], from provider: any WeatherProvider) async
-    -> [Answer]
-  {
+  private static func fetch(_ points: [GeoPoint], with fetch: Fetch) async -> [Answer] {
     do throws(ProviderError) {
-      let forecasts = try await provider.forecasts(for: points)
-      guard forecasts.count == points.count else {
-        let failure = ProviderError.malformed(
-          "\(forecasts.count) forecasts for \(points.count) points")
+      let values = try await fetch(points)
+      guard values.count == points.count else {
+        let failure = ProviderError.malformed("\(values.count) answers for \(points.count) points")
         return points.map { _ in .failure(failure) }
       }
-      return forecasts.map { .success($0) }
+      return values.map { .success($0) }
     } catch {
       return points.map { _ in .failure(error) }
     }

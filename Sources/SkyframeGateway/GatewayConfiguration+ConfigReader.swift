@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import SkyframeCodec
 import SystemPackage
 
 extension GatewayConfiguration {
@@ -255,6 +256,21 @@ extension GatewayConfiguration {
     upstream.rateLimitedPauseSeconds = keys.integer(
       "upstream.rate-limited-pause-seconds", upstream.rateLimitedPauseSeconds, 1...86_400,
       "seconds, 1-86400")
+
+    airQuality.service =
+      AirQualitySettings.Service(
+        rawValue: keys.choice(
+          "air-quality.service", airQuality.service.rawValue,
+          AirQualitySettings.Service.allCases.map(\.rawValue))) ?? airQuality.service
+    let scale = keys.choice(
+      "air-quality.scale", "\(airQuality.scale.name)",
+      AirQuality.Scale.allCases.map { "\($0.name)" })
+    airQuality.scale =
+      AirQuality.Scale.allCases.first { "\($0.name)" == scale } ?? airQuality.scale
+    airQuality.url = keys.url("air-quality.url") ?? airQuality.url
+    airQuality.ttlSeconds = keys.integer(
+      "air-quality.ttl-seconds", airQuality.ttlSeconds, 60...86_400, "seconds, 60-86400")
+    airQuality.budget = keys.budget("air-quality", airQuality.budget)
 
     metrics.host = keys.text("metrics.host") ?? metrics.host
     metrics.port = keys.integer(

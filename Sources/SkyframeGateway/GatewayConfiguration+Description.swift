@@ -1,3 +1,5 @@
+import SkyframeCodec
+
 extension GatewayConfiguration {
   /// The resolved configuration as YAML, secrets replaced by `<redacted>`: what `skyframe config
   /// check` prints.
@@ -81,6 +83,13 @@ extension GatewayConfiguration {
       "  backoff-initial-seconds: \(upstream.backoffInitialSeconds)",
       "  backoff-max-seconds: \(upstream.backoffMaximumSeconds)",
       "  rate-limited-pause-seconds: \(upstream.rateLimitedPauseSeconds)",
+      "air-quality:",
+      "  service: \(airQuality.service.rawValue)",
+      "  scale: \(airQuality.scale.name)",
+      "  url: \(text(airQuality.url))",
+      "  ttl-seconds: \(airQuality.ttlSeconds)",
+      "  budget-per-minute: \(airQuality.budget.perMinute)",
+      "  budget-per-day: \(airQuality.budget.perDay)",
       "metrics:",
       "  host: \(text(metrics.host))",
       "  port: \(metrics.port)",

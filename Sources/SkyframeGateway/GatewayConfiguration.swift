@@ -18,6 +18,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var requests = Requests()
   public var upstream = Upstream()
   public var metrics = Metrics()
+  public var airQuality = AirQualitySettings()
   public var locations: [NamedLocation] = []
   public var logLevel = "info"
 
@@ -251,6 +252,24 @@ public struct GatewayConfiguration: Sendable, Equatable {
   }
 
   /// The Prometheus endpoint (`/metrics`, `/health`) and the stats message.
+  /// The air quality index in frames (v1.1): from Open-Meteo's air-quality API (CAMS data),
+  /// cached per cell for its own TTL, batched like forecasts, with its own budget and breaker.
+  public struct AirQualitySettings: Sendable, Equatable {
+    public enum Service: String, Sendable, CaseIterable {
+      case openMeteo = "open-meteo"
+      case none
+    }
+
+    public var service = Service.openMeteo
+    public var scale = AirQuality.Scale.europeanAQI
+    public var url = "https://air-quality-api.open-meteo.com/v1/air-quality"
+    /// The index is hourly data.
+    public var ttlSeconds = 3_600
+    public var budget = Budget(perMinute: 300, perDay: 5_000)
+
+    public init() {}
+  }
+
   public struct Metrics: Sendable, Equatable {
     public var host = "127.0.0.1"
     /// 0 turns the HTTP listener off.
@@ -302,6 +321,7 @@ extension GatewayConfiguration {
     var configuration = OpenMeteoConfiguration()
     configuration.forecastURL = openMeteo.forecastURL
     configuration.geocodingURL = openMeteo.geocodingURL
+    configuration.airQualityURL = airQuality.url
     configuration.timeout = .seconds(openMeteo.timeoutSeconds)
     configuration.apiKey = openMeteo.apiKey
     configuration.maximumBatchSize = openMeteo.batchSize

@@ -19,11 +19,14 @@ final class WeatherDesk: Sendable {
     var geocodingTTLSeconds: Int64
     var maximumCells: Int
     var maximumNames: Int
+    /// Where each fetched frame gets its air quality index; nil: none.
+    var airQuality: AirQualityDesk?
 
     init(
       services: [ForecastBatcher], reverseGeocoder: ReverseGeocoder = .none,
-      cache: GatewayConfiguration.Cache
+      cache: GatewayConfiguration.Cache, airQuality: AirQualityDesk? = nil
     ) {
+      self.airQuality = airQuality
       precondition(!services.isEmpty, "at least one weather service")
       self.services = services
       self.reverseGeocoder = reverseGeocoder
@@ -232,18 +235,23 @@ final class WeatherDesk: Sendable {
   /// over its budget or refuses the key. The first service's error is the one reported.
   private func fetch(_ cell: Cell) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
-    let (services, ttl, grid) = settings.withLock { ($0.services, $0.ttlSeconds, $0.gridDegrees) }
+    let (services, ttl, grid, airQuality) = settings.withLock {
+      ($0.services, $0.ttlSeconds, $0.gridDegrees, $0.airQuality)
+    }
     if let cached = frames.withLock({ $0.peek(cell) }), now() - cached.fetchedAt < ttl {
       return .success(cached)
     }
     let center = GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
+    // Side by side with the forecast, from its own cache, budget and breaker.
+    async let airQualityIndex = airQuality?.index(for: cell, at: center)
     var firstError: ProviderError?
     for batcher in services {
       let service = batcher.provider.service
       switch await batcher.forecast(at: center) {
       case .success(let forecast):
         let fetchedAt = now()
-        let frame = forecast.frame(fetchedAt: fetchedAt, service: service)
+        var frame = forecast.frame(fetchedAt: fetchedAt, service: service)
+        frame.airQuality = await airQualityIndex
         // Compaction clamps every value into range, so this only fails on a bug: say so loudly.
         guard let bytes = try? frame.encoded() else {
           logger.error(

@@ -2,6 +2,7 @@ import AsyncHTTPClient
 import Logging
 import SkyframePlaces
 import SkyframeProviders
+import SkyframeWeather
 import Synchronization
 
 /// Weather fetched, assembled from the configuration: each configured service behind its call
@@ -13,6 +14,11 @@ final class WeatherServices: Sendable {
   let budgets: [GatewayConfiguration.ServiceName: CallBudget]
   let health: [GatewayConfiguration.ServiceName: ServiceHealth]
   let breakers: [GatewayConfiguration.ServiceName: CircuitBreaker]
+  /// The air-quality API's own budget, breaker and counters.
+  let airQualityGuard: UpstreamGuard
+  /// Air quality by cell, for the frames the desk compacts.
+  let airQuality: AirQualityDesk
+  static let airQualityName = "open-meteo-air-quality"
   let scheduled = ScheduledWork()
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
   /// The services the running configuration uses, in fallback order.
@@ -45,16 +51,67 @@ final class WeatherServices: Sendable {
             service: name.rawValue, policy: configuration.upstream.breakerPolicy, clock: clock)
         )
       })
+    airQualityGuard = UpstreamGuard(
+      budget: CallBudget(
+        configuration.airQuality.budget, reservePercent: configuration.upstream.reservePercent,
+        clock: clock),
+      name: Self.airQualityName,
+      health: ServiceHealth(name: Self.airQualityName, metrics: metrics, clock: clock),
+      breaker: CircuitBreaker(
+        service: Self.airQualityName, policy: configuration.upstream.breakerPolicy, clock: clock),
+      scheduled: scheduled, logger: logger)
+    airQuality = AirQualityDesk(
+      settings: Self.airQualitySettings(configuration), clock: clock, logger: logger)
+  }
+
+  private static func airQualitySettings(_ configuration: GatewayConfiguration)
+    -> AirQualityDesk.Settings
+  {
+    AirQualityDesk.Settings(
+      enabled: configuration.airQuality.service == .openMeteo,
+      scale: configuration.airQuality.scale,
+      ttlSeconds: Int64(configuration.airQuality.ttlSeconds),
+      maximumCells: configuration.cache.maximumCells)
+  }
+
+  /// The air-quality desk set up for `configuration`: its settings, budget and batcher.
+  private func configureAirQuality(_ configuration: GatewayConfiguration) {
+    airQualityGuard.budget.update(
+      configuration.airQuality.budget, reservePercent: configuration.upstream.reservePercent)
+    airQualityGuard.breaker.update(configuration.upstream.breakerPolicy)
+    let settings = Self.airQualitySettings(configuration)
+    guard settings.enabled else {
+      airQuality.update(settings, batcher: nil)
+      return
+    }
+    let provider = OpenMeteoProvider(
+      configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger)
+    let guarded = airQualityGuard
+    let batcher = PointBatcher<AirQualityReading>(
+      maximumBatchSize: provider.maximumBatchSize,
+      window: .milliseconds(configuration.weather.batchWindowMilliseconds)
+    ) { points async throws(ProviderError) in
+      let batch = max(provider.maximumBatchSize, 1)
+      return try await guarded.call((points.count + batch - 1) / batch) {
+        () async throws(ProviderError) in try await provider.airQuality(for: points)
+      }
+    }
+    airQuality.update(settings, batcher: batcher)
   }
 
   /// Each service in use: its health, budget and breaker, for `/health` and the stats message.
-  var status:
-    [(
-      name: GatewayConfiguration.ServiceName, health: ServiceHealth, budget: CallBudget,
-      breaker: CircuitBreaker
-    )]
-  {
-    inUse.withLock { $0 }.map { ($0, health[$0]!, budgets[$0]!, breakers[$0]!) }
+  var status: [(name: String, health: ServiceHealth, budget: CallBudget, breaker: CircuitBreaker)] {
+    var services = inUse.withLock { $0 }.map {
+      ($0.rawValue, health[$0]!, budgets[$0]!, breakers[$0]!)
+    }
+    if airQuality.isEnabled {
+      services.append(
+        (
+          Self.airQualityName, airQualityGuard.health, airQualityGuard.budget,
+          airQualityGuard.breaker
+        ))
+    }
+    return services
   }
 
   /// The services in fallback order, each behind its budget and batcher, and the reverse geocoder.
@@ -62,6 +119,7 @@ final class WeatherServices: Sendable {
     let window = Duration.milliseconds(configuration.weather.batchWindowMilliseconds)
     var services: [ForecastBatcher] = []
     var reverse: WeatherDesk.ReverseGeocoder = .none
+    configureAirQuality(configuration)
     for name in GatewayConfiguration.ServiceName.allCases {
       budgets[name]?.update(
         configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent)
@@ -82,9 +140,7 @@ final class WeatherServices: Sendable {
         guard let settings = configuration.weatherAPIConfiguration else { return nil }
         inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
       }
-      return BudgetedProvider(
-        inner: inner, budget: budgets[name]!, name: name.rawValue, health: health[name]!,
-        breaker: breakers[name]!, scheduled: scheduled, logger: logger)
+      return BudgetedProvider(inner: inner, guarded: guarded(name))
     }
     var names: [GatewayConfiguration.ServiceName] = []
     for name in configuration.weather.order {
@@ -117,7 +173,15 @@ final class WeatherServices: Sendable {
       }
     }
     return WeatherDesk.Settings(
-      services: services, reverseGeocoder: reverse, cache: configuration.cache)
+      services: services, reverseGeocoder: reverse, cache: configuration.cache,
+      airQuality: airQuality)
+  }
+
+  /// The breaker, budget and counters of service `name`.
+  func guarded(_ name: GatewayConfiguration.ServiceName) -> UpstreamGuard {
+    UpstreamGuard(
+      budget: budgets[name]!, name: name.rawValue, health: health[name]!, breaker: breakers[name]!,
+      scheduled: scheduled, logger: logger)
   }
 
   /// The GeoNames index for the configured file, loaded once per path.

@@ -5,6 +5,8 @@ public struct OpenMeteoConfiguration: Sendable {
   public var forecastURL: String
   /// The geocoding `/v1/search` endpoint.
   public var geocodingURL: String
+  /// The air-quality API's `/v1/air-quality` endpoint.
+  public var airQualityURL: String
   /// Deadline for one upstream call, from sending the request to the last byte of the body.
   public var timeout: Duration
   /// Locations per forecast call; more points are split into several calls.
@@ -17,6 +19,7 @@ public struct OpenMeteoConfiguration: Sendable {
   public init(
     forecastURL: String = "https://api.open-meteo.com/v1/forecast",
     geocodingURL: String = "https://geocoding-api.open-meteo.com/v1/search",
+    airQualityURL: String = "https://air-quality-api.open-meteo.com/v1/air-quality",
     timeout: Duration = .seconds(10),
     maximumBatchSize: Int = 50,
     language: String = "en",
@@ -24,6 +27,7 @@ public struct OpenMeteoConfiguration: Sendable {
   ) {
     self.forecastURL = forecastURL
     self.geocodingURL = geocodingURL
+    self.airQualityURL = airQualityURL
     self.timeout = timeout
     self.maximumBatchSize = maximumBatchSize
     self.language = language

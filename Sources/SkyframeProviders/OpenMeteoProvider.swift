@@ -74,24 +74,55 @@ public struct OpenMeteoProvider: WeatherProvider {
     query.append("wind_speed_unit", "ms")
     query.append("forecast_days", "7")
     let body = try await get(configuration.forecastURL, query)
+    let responses = try Self.locations(
+      OpenMeteoForecastResponse.self, in: body, count: points.count)
+    var forecasts: [Forecast] = []
+    for (index, response) in responses.enumerated() {
+      forecasts.append(
+        try response.forecast(for: points[index], path: points.count == 1 ? "" : "[\(index)]"))
+    }
+    return forecasts
+  }
 
-    // One location is answered with an object, several with an array.
+  /// The air quality now at each point, from the air-quality API (CAMS data): one call for up to
+  /// `maximumBatchSize` points, `current=european_aqi,us_aqi`.
+  public func airQuality(for points: [GeoPoint]) async throws(ProviderError) -> [AirQualityReading]
+  {
+    for point in points { try point.checkForRequest() }
+    var readings: [AirQualityReading] = []
+    var start = points.startIndex
+    while start < points.endIndex {
+      let end = min(start + maximumBatchSize, points.endIndex)
+      let chunk = points[start..<end]
+      var query = QueryString()
+      query.append("latitude", chunk.map { coordinateText($0.latitude) }.joined(separator: ","))
+      query.append("longitude", chunk.map { coordinateText($0.longitude) }.joined(separator: ","))
+      query.append("current", OpenMeteoAirQualityResponse.currentVariables.joined(separator: ","))
+      query.append("timeformat", "unixtime")
+      let body = try await get(configuration.airQualityURL, query)
+      readings += try Self.locations(OpenMeteoAirQualityResponse.self, in: body, count: chunk.count)
+        .map(\.reading)
+      start = end
+    }
+    return readings
+  }
+
+  /// The `count` locations of an answer: one location comes as an object, several as an array
+  /// in request order.
+  static func locations<T: Decodable>(_ type: T.Type, in body: ByteBuffer, count: Int)
+    throws(ProviderError) -> [T]
+  {
     switch body.readableBytesView.first(where: { !isJSONWhitespace($0) }) {
-    case UInt8(ascii: "{") where points.count == 1:
-      let response = try decodeJSON(OpenMeteoForecastResponse.self, from: body)
-      return [try response.forecast(for: points[0], path: "")]
+    case UInt8(ascii: "{") where count == 1:
+      return [try decodeJSON(T.self, from: body)]
     case UInt8(ascii: "["):
-      let responses = try decodeJSON([OpenMeteoForecastResponse].self, from: body)
-      guard responses.count == points.count else {
-        throw .malformed("expected \(points.count) locations, got \(responses.count)")
+      let responses = try decodeJSON([T].self, from: body)
+      guard responses.count == count else {
+        throw .malformed("expected \(count) locations, got \(responses.count)")
       }
-      var forecasts: [Forecast] = []
-      for (index, response) in responses.enumerated() {
-        forecasts.append(try response.forecast(for: points[index], path: "[\(index)]"))
-      }
-      return forecasts
+      return responses
     case UInt8(ascii: "{"):
-      throw .malformed("expected an array of \(points.count) locations, got an object")
+      throw .malformed("expected an array of \(count) locations, got an object")
     default:
       throw .malformed("body is neither a JSON object nor an array")
     }

@@ -226,6 +226,35 @@ import Testing
     #expect(stale.nextUpdateSeconds == 60)
   }
 
+  @Test func airQualityComesFromItsOwnAPIOncePerCellAndTTL() async throws {
+    let (harness, clock) = try await Self.manualHarness {
+      $0.cache.ttlSeconds = 600
+      $0.airQuality.ttlSeconds = 3_600
+      $0.airQuality.scale = .usAQI
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41")
+    let first = try #require(try await device.frames(1).first)
+    // The stand-in's US AQI is the rounded longitude of the cell's centre.
+    #expect(first.airQuality == AirQuality(index: 13, scale: .usAQI))
+    #expect(harness.airQualityCalls == 1)
+    // The forecast expires after 600 s and is fetched again; the air quality is not.
+    clock.advance(by: .seconds(601))
+    try device.ask("52.52,13.41")
+    let second = try #require(try await device.frames(1).first)
+    #expect(second.fetchedAt == first.fetchedAt! + 601)
+    #expect(second.airQuality == first.airQuality)
+    #expect(harness.forecastCalls == 2)
+    #expect(harness.airQualityCalls == 1)
+    // Past its own TTL it is asked again.
+    clock.advance(by: .seconds(3_600))
+    try device.ask("52.52,13.41")
+    #expect(try await device.frames(1).first?.airQuality == AirQuality(index: 13, scale: .usAQI))
+    #expect(harness.airQualityCalls == 2)
+  }
+
   @Test func breakerAndRefusedResponseTopicsShowInMetricsAndHealth() async throws {
     let port = try MosquittoBroker.freeLoopbackPort()
     let (harness, _) = try await Self.manualHarness { $0.metrics.port = port }

@@ -157,6 +157,7 @@ final class GatewayHarness: Sendable {
     configuration.mqtt.clientID = clientID
     configuration.openMeteo.forecastURL = http.baseURL + "/v1/forecast"
     configuration.openMeteo.geocodingURL = http.baseURL + "/v1/search"
+    configuration.airQuality.url = http.baseURL + "/v1/air-quality"
     configuration.openMeteo.timeoutSeconds = 2
     // Many gateways run in one test process: no metrics listener unless a test asks for one.
     configuration.metrics.port = 0
@@ -169,6 +170,7 @@ final class GatewayHarness: Sendable {
   }
 
   var forecastCalls: Int { http.requests.filter { $0.path.hasSuffix("/forecast") }.count }
+  var airQualityCalls: Int { http.requests.filter { $0.path == "/v1/air-quality" }.count }
   var searchCalls: Int { http.requests.filter { $0.path.hasSuffix("/search") }.count }
 
   /// Releases the calls held in `.held` mode, and any made later.

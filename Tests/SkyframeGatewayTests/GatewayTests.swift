@@ -33,7 +33,8 @@ import Testing
     #expect((15...30).contains(next.minutesUntilChange ?? 99))
     #expect(frame.moon != nil)
     #expect((599...600).contains(frame.nextUpdateSeconds ?? 0))
-    #expect(frame.airQuality == nil && frame.alerts == nil)
+    #expect(frame.airQuality?.scale == .europeanAQI)
+    #expect(frame.alerts == nil)
   }
 
   @Test func cityNamesAreResolvedAndSeveralPlacesComeInOrder() async throws {

@@ -92,11 +92,13 @@ import Testing
     let document = try JSONSerialization.jsonObject(with: Data(stats.payload)) as? [String: Any]
     #expect((document?["broker"] as? [String: Any])?["connected"] as? Bool == true)
     #expect((document?["answers"] as? [String: Int])?["ok"] == 1)
-    #expect((document?["upstream"] as? [String: Int])?["calls"] == 1)
+    // The forecast and the air quality for the cell.
+    #expect((document?["upstream"] as? [String: Int])?["calls"] == 2)
     #expect((document?["queue"] as? [String: Int])?["limit"] == 1_024)
     let services = document?["services"] as? [[String: Any]]
     #expect(services?.first?["name"] as? String == "open-meteo")
     #expect(services?.first?["last_success"] is Int)
+    #expect(services?.last?["name"] as? String == "open-meteo-air-quality")
   }
 
   @Test func metricsAndHealthAreServedOverHTTP() async throws {

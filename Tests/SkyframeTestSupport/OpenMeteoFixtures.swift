@@ -76,6 +76,28 @@ public enum OpenMeteoFixtures {
     return bodies.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]"
   }
 
+  /// `/v1/air-quality` with `current=european_aqi,us_aqi`: one object for one point, an array
+  /// for several; the indices are made up from the coordinates so each cell has its own.
+  public static func airQuality(
+    query: [String: String], now: Int = Int(Date().timeIntervalSince1970)
+  )
+    -> String
+  {
+    let latitudes = (query["latitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+    let longitudes = (query["longitude"] ?? "").split(separator: ",").compactMap { Double($0) }
+    let bodies = zip(latitudes, longitudes).map { latitude, longitude in
+      let european = Int(abs(latitude).rounded()) % 90
+      let us = Int(abs(longitude).rounded()) % 200
+      return """
+        {"latitude":\(latitude),"longitude":\(longitude),"generationtime_ms":0.2,"utc_offset_seconds":0,\
+        "timezone":"GMT","timezone_abbreviation":"GMT","elevation":40.0,\
+        "current_units":{"time":"unixtime","interval":"seconds","european_aqi":"EAQI","us_aqi":"USAQI"},\
+        "current":{"time":\(now - now % 3_600),"interval":3600,"european_aqi":\(european),"us_aqi":\(us)}}
+        """
+    }
+    return bodies.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]"
+  }
+
   /// `/v1/search`: the places whose name matches, or a body without `results` when none does.
   public static func search(name: String, in places: [Place]) -> String {
     let matches = places.filter { $0.name.lowercased() == name.lowercased() }

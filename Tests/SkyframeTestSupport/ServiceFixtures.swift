@@ -33,6 +33,8 @@ public enum ServiceFixtures {
       return .json(OpenMeteoFixtures.forecast(query: query, temperature: temperature))
     case "/v1/search":
       return .json(OpenMeteoFixtures.search(name: query["name"] ?? "", in: places))
+    case "/v1/air-quality":
+      return .json(OpenMeteoFixtures.airQuality(query: query))
     case "/data/2.5/weather":
       return .json(owmWeather(latitude: latitude, longitude: longitude, temperature: temperature))
     case "/data/2.5/forecast":

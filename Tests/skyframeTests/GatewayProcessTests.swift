@@ -105,6 +105,9 @@ import Testing
   @Test func theGatewayProcessEndToEnd() async throws {
     let broker = try await MosquittoBroker.start()
     let http = try await StubHTTPServer.start { request in
+      if request.path == "/v1/air-quality" {
+        return .json(OpenMeteoFixtures.airQuality(query: request.query))
+      }
       if request.path.hasSuffix("/search") {
         return .json(
           OpenMeteoFixtures.search(
@@ -134,6 +137,7 @@ import Testing
     environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
     environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
     environment["SKYFRAME_OPEN_METEO_GEOCODING_URL"] = http.baseURL + "/v1/search"
+    environment["SKYFRAME_AIR_QUALITY_URL"] = http.baseURL + "/v1/air-quality"
     let metricsPort = try MosquittoBroker.freeLoopbackPort()
     environment["SKYFRAME_METRICS_PORT"] = "\(metricsPort)"
 
@@ -150,6 +154,10 @@ import Testing
     #expect(asked.status == 0, "\(asked.stderr)")
     #expect(asked.stdout.contains("Oslo, NO"))
     #expect(asked.stdout.contains("-4.5 °C"))
+    // Frame v1.1 from the gateway: air quality from its own API, the moon, when to ask again.
+    #expect(asked.stdout.contains("air    European AQI 60"), "\(asked.stdout)")
+    #expect(asked.stdout.contains("moon   "))
+    #expect(asked.stdout.contains("update newer data expected in"))
 
     // What an operator scrapes: the request counted by status, the upstream call by service.
     let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
@@ -158,6 +166,9 @@ import Testing
     #expect(
       metrics.body.contains(#"skyframe_upstream_calls_total{service="open-meteo",result="ok"}"#))
     #expect(metrics.body.contains("skyframe_broker_connected 1"))
+    #expect(
+      metrics.body.contains(
+        #"skyframe_upstream_calls_total{service="open-meteo-air-quality",result="ok"} 1"#))
     #expect(metrics.body.contains("skyframe_request_duration_seconds_bucket"))
     let health = try MosquittoBroker.httpGet(port: metricsPort, path: "/health")
     #expect(health.status == 200)

@@ -1,13 +1,26 @@
 #!/usr/bin/env python3
 """Checks the C decoder against the golden frame vectors.
 
-    compare.py DECODER VECTOR_DIR [REQUEST_VECTOR_DIR]
+    compare.py [--v1.0] DECODER VECTOR_DIR [REQUEST_VECTOR_DIR]
 
 Feeds the `hex` of every VECTOR_DIR/*.json to DECODER (decode_vectors, one hex line in, one JSON
 line out), converts the vector's human-unit `frame` object to wire units with the scales of
 FrameLayout.swift, and compares every field. Prints one line per vector (plus one line per
 mismatch, naming the file and the field) and finally "vectors: N passed, M failed".
 Exit status 0 only if every vector passed and there was at least one. Python 3 stdlib only.
+
+The v1.1 fields (frame-v1.md 5.5-5.8, 6.9; null = absent) are checked twice: the decoder's wire
+value against the vector's object encoded here from the spec, and the header's helpers against
+the object itself. `air_quality` {index, scale}, `alerts` {count, severity} (a count above 31 is
+sent as 31, "31 or more"), `moon` {phase, name, illumination_pct} (phase = (wire - 1) / 255; the
+illumination is compared exactly: the header's integer version is exact),
+`precip_next_hour` {now, change_in_min} (null minutes = no change within 60 min),
+`next_update_s`.
+
+--v1.0: DECODER is built against the v1.0 header (test/v1.0/skyframe_frame.h). Every vector,
+v1.1 ones included, must decode and match in every v1.0 field; the v1.1 keys of the vectors are
+accepted but not compared, and the decoder must not print v1.1 fields (else it is not the v1.0
+header). The summary line then reads "v1.0-vectors: N passed, M failed".
 
 A vector may carry "error": "<skyframe_error_name>" instead of "frame" to say the hex must be
 rejected (e.g. "crc_mismatch").
@@ -31,6 +44,12 @@ STATUS = {
 }
 SERVICE = {"none": 0, "open-meteo": 1, "openweathermap": 2, "weatherapi": 3}
 SUN = {"normal": 0, "polar_day": 1, "polar_night": 2}
+# v1.1 (frame-v1.md 5.5-5.8)
+AQI_SCALE = {"european_aqi": 0, "us_aqi": 1}
+SEVERITY = {"none": 1, "unknown": 2, "minor": 3, "moderate": 4, "severe": 5, "extreme": 6}
+MOON = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
+        "waning_gibbous", "last_quarter", "waning_crescent"]
+PRECIP_NOW = {"dry": False, "precipitation": True}
 EPOCH = datetime.date(1970, 1, 1)
 ABSENT = object()  # a key the vector does not have
 
@@ -66,14 +85,20 @@ DAILY = {
     "weather_code": ("weather_code", Decimal(1)),
     "precip_probability_pct": ("precip_probability", Decimal(1)),
 }
-TOP_KEYS = (set(TOP_SCALED) | set(TOP_INTS) | {
+V11_KEYS = {"air_quality", "alerts", "moon", "precip_next_hour", "next_update_s"}
+TOP_KEYS = (set(TOP_SCALED) | set(TOP_INTS) | V11_KEYS | {
     "status", "service", "name", "country", "is_day", "sun", "current", "hourly_step_h",
     "hourly", "daily_start", "daily"})
 
 
+def is_int(value):
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 class Checker:
-    def __init__(self, vector):
+    def __init__(self, vector, v11=True):
         self.vector = vector
+        self.v11 = v11  # False: the decoder has the v1.0 header
         self.problems = []
 
     def fail(self, field, text):
@@ -201,6 +226,108 @@ class Checker:
         if want["daily"] is not ABSENT:
             self.slots("daily", want["daily"], got["daily"], 7, DAILY)
 
+        if not self.v11:
+            printed = sorted(k for k in V11_KEYS | {"air_quality_wire"} if k in got)
+            if printed:
+                self.fail("decoder", f"prints v1.1 fields {printed}: not the v1.0 header")
+            return
+        for k, check in (("air_quality", self.air_quality), ("alerts", self.alerts),
+                         ("moon", self.moon), ("precip_next_hour", self.precip_next_hour),
+                         ("next_update_s", self.next_update)):
+            if want[k] is not ABSENT:
+                check(want[k], got)
+
+    # ---- v1.1: each takes the vector's value and the decoder's whole JSON object ----
+
+    def helpers(self, field, want, expected, got):
+        """The header's helpers (the decoder's object for the field) against the vector."""
+        if expected != got:
+            self.fail(field, f"vector {json.dumps(want, default=str)} -> helpers should give "
+                             f"{json.dumps(expected)}, decoder {json.dumps(got)}")
+
+    def absent(self, field, wire_key, got):
+        """The vector says null: wire value 0 and the helpers read it as absent."""
+        self.equal(f"{field} (wire)", None, 0, got[wire_key])
+        if got[field] is not None:
+            self.fail(field, f"vector null (absent), decoder {got[field]!r}")
+
+    def air_quality(self, want, got):
+        if want is None:
+            self.absent("air_quality", "air_quality_wire", got)
+            return
+        if not self.keys("air_quality.", want, {"index", "scale"}):
+            return
+        index, scale = want.get("index"), want.get("scale")
+        if not is_int(index) or not 0 <= index <= 999 or scale not in AQI_SCALE:
+            self.fail("air_quality", f"vector {want!r}: index 0..999, scale one of "
+                                     f"{sorted(AQI_SCALE)}")
+            return
+        self.equal("air_quality (wire)", want, AQI_SCALE[scale] << 15 | (index + 1),
+                   got["air_quality_wire"])
+        self.helpers("air_quality", want, {"index": index, "scale": AQI_SCALE[scale],
+                                         "scale_name": scale}, got["air_quality"])
+
+    def alerts(self, want, got):
+        if want is None:
+            self.absent("alerts", "alerts_wire", got)
+            return
+        if not self.keys("alerts.", want, {"count", "severity"}):
+            return
+        count, severity = want.get("count"), want.get("severity")
+        if not is_int(count) or count < 0 or severity not in SEVERITY:
+            self.fail("alerts", f"vector {want!r}: count >= 0, severity one of {sorted(SEVERITY)}")
+            return
+        sent = min(count, 31)  # 31 = 31 or more
+        self.equal("alerts (wire)", want, sent << 3 | SEVERITY[severity], got["alerts_wire"])
+        self.helpers("alerts", want, {"count": sent, "severity": SEVERITY[severity],
+                                    "severity_name": severity}, got["alerts"])
+
+    def moon(self, want, got):
+        if want is None:
+            self.absent("moon", "moon_wire", got)
+            return
+        if not self.keys("moon.", want, {"phase", "name", "illumination_pct"}):
+            return
+        phase, name, pct = want.get("phase"), want.get("name"), want.get("illumination_pct")
+        if (not isinstance(phase, (int, Decimal)) or isinstance(phase, bool)
+                or not 0 <= phase < 1 or name not in MOON or not is_int(pct)):
+            self.fail("moon", f"vector {want!r}: phase 0 <= p < 1, name one of MOON, pct an int")
+            return
+        steps = Decimal(phase) * 255
+        wire = int(steps.to_integral_value()) + 1
+        if abs(steps - (wire - 1)) > Decimal("1e-9"):
+            self.fail("moon.phase", f"{phase} is not (wire - 1) / 255 for a wire value 1..255")
+            return
+        self.equal("moon (wire)", phase, wire, got["moon_wire"])
+        self.helpers("moon", want, {"icon": MOON.index(name), "name": name,
+                                  "illumination_pct": pct}, got["moon"])
+
+    def precip_next_hour(self, want, got):
+        if want is None:
+            self.absent("precip_next_hour", "precip_next_hour_wire", got)
+            return
+        if not self.keys("precip_next_hour.", want, {"now", "change_in_min"}):
+            return
+        now, minutes = want.get("now"), want.get("change_in_min")
+        if now not in PRECIP_NOW or not (minutes is None or is_int(minutes) and 0 <= minutes <= 60):
+            self.fail("precip_next_hour", f"vector {want!r}: now dry/precipitation, "
+                                          "change_in_min 0..60 or null")
+            return
+        wire = (0x80 if PRECIP_NOW[now] else 0) | (127 if minutes is None else minutes + 1)
+        self.equal("precip_next_hour (wire)", want, wire, got["precip_next_hour_wire"])
+        self.helpers("precip_next_hour", want, {"now": PRECIP_NOW[now], "change_in_min": minutes},
+                   got["precip_next_hour"])
+
+    def next_update(self, want, got):
+        if want is None:
+            self.absent("next_update_s", "next_update_wire", got)
+            return
+        if not is_int(want) or not 1 <= want <= 65535:
+            self.fail("next_update_s", f"vector {want!r}: 1..65535 or null")
+            return
+        self.equal("next_update_s (wire)", want, want, got["next_update_wire"])
+        self.helpers("next_update_s", want, want, got["next_update_s"])
+
     def slots(self, where, want, got, count, table):
         if not isinstance(want, list) or len(want) != count:
             n = len(want) if isinstance(want, list) else want
@@ -277,15 +404,22 @@ def check_requests(decoder, directory):
 
 
 def main():
-    if len(sys.argv) not in (3, 4):
+    args = sys.argv[1:]
+    v11 = True
+    if args[:1] == ["--v1.0"]:
+        v11 = False
+        args = args[1:]
+    if len(args) not in (2, 3):
         print(__doc__, file=sys.stderr)
         return 2
-    decoder, directory = sys.argv[1], Path(sys.argv[2])
-    requests = Path(sys.argv[3]) if len(sys.argv) == 4 else None
+    label = "vectors" if v11 else "v1.0-vectors"
+    header = "" if v11 else " (v1.0 header)"
+    decoder, directory = args[0], Path(args[1])
+    requests = Path(args[2]) if len(args) == 3 else None
     files = sorted(directory.glob("*.json"))
     if not files:
         print(f"no vectors: {directory}/*.json matches nothing")
-        print("vectors: 0 passed, 1 failed")
+        print(f"{label}: 0 passed, 1 failed")
         return 1
 
     vectors, problems = [], {}
@@ -312,11 +446,11 @@ def main():
     if run.returncode != 0 or run.stderr.strip() or len(lines) != len(vectors):
         print(f"decoder failed: exit {run.returncode}, {len(lines)} lines for {len(vectors)} vectors")
         print(run.stderr.strip()[-4000:])
-        print(f"vectors: 0 passed, {len(files)} failed")
+        print(f"{label}: 0 passed, {len(files)} failed")
         return 1
 
     for (path, data, hex_text), line in zip(vectors, lines):
-        checker = Checker(path.name)
+        checker = Checker(path.name, v11)
         got = json.loads(line)
         if "error" in data:
             if "frame" in data:
@@ -341,12 +475,12 @@ def main():
         found = problems.get(path.name, [])
         if found:
             failed += 1
-            print(f"FAIL {path.name}")
+            print(f"FAIL {path.name}{header}")
             for problem in found:
                 print(f"     {problem}")
         else:
             passed += 1
-            print(f"ok   {path.name}")
+            print(f"ok   {path.name}{header}")
     if requests is not None and requests.is_dir():
         for name, found in check_requests(decoder, requests):
             if found:
@@ -357,7 +491,7 @@ def main():
             else:
                 passed += 1
                 print(f"ok   request {name} (rebuilt with skyframe_request_*)")
-    print(f"vectors: {passed} passed, {failed} failed")
+    print(f"{label}: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
 

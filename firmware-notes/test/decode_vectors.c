@@ -3,6 +3,8 @@
  *
  *   decode_vectors            reads one hex frame per line on stdin, prints one JSON object per
  *                             line: the decoded frame in wire units (null for a missing value),
+ *                             the v1.1 fields as wire values ("*_wire") and as the helpers read
+ *                             them (an object, or null when absent),
  *                             or {"ok":false,"error":"<skyframe_error_name>",...}.
  *   decode_vectors --self-test runs the built-in checks (errors, CRC, helpers), prints one line
  *                             per check and "self-test: N passed, M failed"; exit 1 on failure.
@@ -10,11 +12,33 @@
  *                             "place ID COUNTRY|- NAME_HEX" lines, prints the 64-byte binary
  *                             request as hex (or "error <name>"), one line each.
  *
- * Used by run.sh / compare.py. Plain C99 + stdio; the header itself needs no stdio.
+ * Built with -DSKYFRAME_TEST_V1_0 it uses the unchanged v1.0 header test/v1.0/skyframe_frame.h
+ * instead (run.sh's compatibility test): no v1.1 fields in the JSON, no v1.1 self-test checks.
+ *
+ * Used by run.sh / compare.py. Plain C99 + stdio (and libm for the self-test's reference moon
+ * values); the header itself needs neither.
  */
 #define SKYFRAME_FRAME_IMPLEMENTATION
+#ifdef SKYFRAME_TEST_V1_0
+#include "v1.0/skyframe_frame.h"
+#else
 #include "../skyframe_frame.h"
+#endif
 
+/* TEST_V1_1: the header reads the v1.1 fields (it defines SKYFRAME_FRAME_MINOR_VERSION >= 1). */
+#ifdef SKYFRAME_FRAME_MINOR_VERSION
+#if SKYFRAME_FRAME_MINOR_VERSION >= 1
+#define TEST_V1_1 1
+#endif
+#endif
+#ifndef TEST_V1_1
+#define TEST_V1_1 0
+#endif
+#if defined(SKYFRAME_TEST_V1_0) && TEST_V1_1
+#error "SKYFRAME_TEST_V1_0 but the header included reads v1.1"
+#endif
+
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,6 +74,65 @@ static void j_hex(int *first, const char *k, const char *s) {
     for (i = 0; i < n; i++) printf("%02x", (unsigned)(unsigned char)s[i]);
     fputc('"', stdout);
 }
+
+#if TEST_V1_1
+/* The v1.1 fields: the struct's wire values, and what the helpers read (null when absent). */
+static void print_v1_1(int *first, const skyframe_frame *f) {
+    int o;
+    j_ulong(first, "air_quality_wire", f->air_quality, 1);
+    key(first, "air_quality");
+    if (skyframe_has_air_quality(f)) {
+        o = 1;
+        fputc('{', stdout);
+        j_long(&o, "index", skyframe_air_quality_index(f), 1);
+        j_long(&o, "scale", skyframe_air_quality_scale(f), 1);
+        j_str(&o, "scale_name", skyframe_air_quality_scale_name(skyframe_air_quality_scale(f)));
+        fputc('}', stdout);
+    } else {
+        fputs("null", stdout);
+    }
+    j_ulong(first, "alerts_wire", f->alerts, 1);
+    key(first, "alerts");
+    if (skyframe_has_alerts(f)) {
+        o = 1;
+        fputc('{', stdout);
+        j_long(&o, "count", skyframe_alert_count(f), 1);
+        j_long(&o, "severity", skyframe_alert_severity(f), 1);
+        j_str(&o, "severity_name", skyframe_alert_severity_name(skyframe_alert_severity(f)));
+        fputc('}', stdout);
+    } else {
+        fputs("null", stdout);
+    }
+    j_ulong(first, "moon_wire", f->moon, 1);
+    key(first, "moon");
+    if (skyframe_has_moon(f)) {
+        o = 1;
+        fputc('{', stdout);
+        j_long(&o, "icon", skyframe_moon_phase_icon(f), 1);
+        j_str(&o, "name", skyframe_moon_phase_name(skyframe_moon_phase_icon(f)));
+        j_long(&o, "illumination_pct", skyframe_moon_illumination_pct(f), 1);
+        fputc('}', stdout);
+    } else {
+        fputs("null", stdout);
+    }
+    j_ulong(first, "precip_next_hour_wire", f->precip_next_hour, 1);
+    key(first, "precip_next_hour");
+    if (skyframe_has_precip_next_hour(f)) {
+        int m = skyframe_precip_change_in_min(f);
+        o = 1;
+        fputc('{', stdout);
+        key(&o, "now");
+        fputs(skyframe_precip_now(f) ? "true" : "false", stdout);
+        j_long(&o, "change_in_min", m, m != SKYFRAME_PRECIP_NO_CHANGE); /* null: none in 60 min */
+        fputc('}', stdout);
+    } else {
+        fputs("null", stdout);
+    }
+    j_ulong(first, "next_update_wire", f->next_update, 1);
+    j_long(first, "next_update_s", (long)skyframe_next_update_seconds(f),
+           skyframe_has_next_update(f));
+}
+#endif
 
 static void print_frame(const skyframe_frame *f) {
     int first = 1, i;
@@ -129,6 +212,9 @@ static void print_frame(const skyframe_frame *f) {
         fputc('}', stdout);
     }
     fputc(']', stdout);
+#if TEST_V1_1
+    print_v1_1(&first, f);
+#endif
     j_ulong(&first, "crc32", (unsigned long)f->crc32, 1);
     fputs("}\n", stdout);
 }
@@ -238,7 +324,12 @@ static void build_frame(uint8_t *p) {
     put16(p + 68, 10132); put16(p + 70, 34); put16(p + 72, 0xFFFF); put16(p + 74, 359);
     put16(p + 76, 2414); put16(p + 78, 0);
     p[80] = 100; p[81] = 0xFF; p[82] = 0; p[83] = 250;
-    put32(p + 84, 0xAABBCCDDUL); /* reserved: must be ignored */
+    /* v1.1 (the examples of frame-v1.md 5.5-5.8); a v1.0 decoder ignores them */
+    put16(p + 38, 0x8000u | 43u); /* US AQI 42 */
+    p[84] = (2 << 3) | 5;         /* two alerts, the worst severe */
+    p[85] = 192;                  /* last quarter */
+    p[86] = 0x9F;                 /* raining, stops in 30 min */
+    p[87] = 0xA5;                 /* reserved: must be ignored */
     put32(p + 88, 0); put32(p + 92, 1700040000UL);
     for (i = 0; i < 12; i++) {
         put16(p + 96 + 2 * i, (unsigned)(uint16_t)(int16_t)(-1000 + 150 * i));
@@ -251,12 +342,26 @@ static void build_frame(uint8_t *p) {
         p[172 + i] = (uint8_t)(95 + i % 5);
         p[179 + i] = (uint8_t)(i == 0 ? 0xFF : 100 - i);
     }
-    p[186] = 0x12; p[187] = 0x34; /* reserved */
+    put16(p + 186, 540); /* v1.1 next update: 540 s */
     reseal(p);
 }
 
 static int frames_equal(const skyframe_frame *a, const skyframe_frame *b) {
     return memcmp(a, b, sizeof *a) == 0; /* both came from memset'ed locals in the decoder */
+}
+
+/* Equal in every v1.0 field (the v1.1 fields and the CRC may differ). */
+static int v1_0_fields_equal(const skyframe_frame *a, const skyframe_frame *b) {
+    skyframe_frame x = *a, y = *b;
+    x.crc32 = y.crc32 = 0;
+#if TEST_V1_1
+    x.air_quality = y.air_quality = 0;
+    x.alerts = y.alerts = 0;
+    x.moon = y.moon = 0;
+    x.precip_next_hour = y.precip_next_hour = 0;
+    x.next_update = y.next_update = 0;
+#endif
+    return frames_equal(&x, &y);
 }
 
 static void from_hex(const char *hex, uint8_t *out) {
@@ -275,6 +380,226 @@ static const char spec_not_found_hex[] =
         "0000000000000000000000000000000000800080ffffffffffffffffffffffffffffffff000000000000000000000000"
         "008000800080008000800080008000800080008000800080ffffffffffffffffffffffffffffffffffffffffffffffff"
         "00800080008000800080008000800080008000800080008000800080ffffffffffffffffffffffffffff000069997d51";
+
+#if TEST_V1_1
+/* base with `width` (1 or 2) bytes at `off` set to `value` and a new CRC, decoded from an odd
+ * address. */
+static int redecode(const uint8_t *base, int off, unsigned value, int width, skyframe_frame *out) {
+    static uint8_t storage[193];
+    uint8_t *p = storage + 1;
+    memcpy(p, base, 192);
+    if (width == 2) put16(p + off, value); else p[off] = (uint8_t)value;
+    reseal(p);
+    return skyframe_frame_decode(p, 192, out);
+}
+
+/* Every v1.1 helper says "absent". */
+static int all_v1_1_absent(const skyframe_frame *f) {
+    return !skyframe_has_air_quality(f) && skyframe_air_quality_index(f) == -1 &&
+           skyframe_air_quality_scale(f) == -1 && !skyframe_has_alerts(f) &&
+           skyframe_alert_count(f) == -1 && skyframe_alert_severity(f) == -1 &&
+           !skyframe_has_moon(f) && skyframe_moon_phase_icon(f) == -1 &&
+           skyframe_moon_illumination_pct(f) == -1 && !skyframe_has_precip_next_hour(f) &&
+           skyframe_precip_now(f) == -1 && skyframe_precip_change_in_min(f) == -1 &&
+           !skyframe_has_next_update(f) && skyframe_next_update_seconds(f) == -1 &&
+           (f == NULL || (f->air_quality == 0 && f->alerts == 0 && f->moon == 0 &&
+                          f->precip_next_hour == 0 && f->next_update == 0));
+}
+
+static int aqi_is(const uint8_t *base, unsigned wire, int index, int scale, const char *name) {
+    skyframe_frame g;
+    return redecode(base, 38, wire, 2, &g) == SKYFRAME_OK && g.air_quality == wire &&
+           skyframe_has_air_quality(&g) && skyframe_air_quality_index(&g) == index &&
+           skyframe_air_quality_scale(&g) == scale &&
+           strcmp(skyframe_air_quality_scale_name(skyframe_air_quality_scale(&g)), name) == 0;
+}
+static int alerts_are(const uint8_t *base, unsigned wire, int count, int severity,
+                      const char *name) {
+    skyframe_frame g;
+    return redecode(base, 84, wire, 1, &g) == SKYFRAME_OK && g.alerts == wire &&
+           skyframe_has_alerts(&g) && skyframe_alert_count(&g) == count &&
+           skyframe_alert_severity(&g) == severity &&
+           strcmp(skyframe_alert_severity_name(skyframe_alert_severity(&g)), name) == 0;
+}
+static int moon_is(const uint8_t *base, unsigned wire, int icon, const char *name, int pct) {
+    skyframe_frame g;
+    return redecode(base, 85, wire, 1, &g) == SKYFRAME_OK && g.moon == wire &&
+           skyframe_has_moon(&g) && skyframe_moon_phase_icon(&g) == icon &&
+           strcmp(skyframe_moon_phase_name(skyframe_moon_phase_icon(&g)), name) == 0 &&
+           skyframe_moon_illumination_pct(&g) == pct;
+}
+static int precip_is(const uint8_t *base, unsigned wire, int now, int minutes) {
+    skyframe_frame g;
+    return redecode(base, 86, wire, 1, &g) == SKYFRAME_OK && g.precip_next_hour == wire &&
+           skyframe_has_precip_next_hour(&g) && skyframe_precip_now(&g) == now &&
+           skyframe_precip_change_in_min(&g) == minutes;
+}
+
+static void self_test_v1_1(const uint8_t *frame, const skyframe_frame *f) {
+    static uint8_t copy[192];
+    skyframe_frame g;
+    int i, all;
+    char msg[160];
+    const double pi = 3.14159265358979323846;
+
+    check(f->air_quality == 0x802Bu && f->alerts == 0x15u && f->moon == 192u &&
+              f->precip_next_hour == 0x9Fu && f->next_update == 540u,
+          "v1.1: built frame's wire values in the struct");
+    check(skyframe_air_quality_index(f) == 42 && skyframe_air_quality_scale(f) == SKYFRAME_AQI_US &&
+              skyframe_alert_count(f) == 2 && skyframe_alert_severity(f) == SKYFRAME_ALERT_SEVERE &&
+              skyframe_moon_phase_icon(f) == SKYFRAME_MOON_LAST_QUARTER &&
+              skyframe_moon_illumination_pct(f) == 50 && skyframe_precip_now(f) == 1 &&
+              skyframe_precip_change_in_min(f) == 30 && skyframe_next_update_seconds(f) == 540,
+          "v1.1: built frame through the helpers (US AQI 42, 2 alerts severe, last quarter, "
+          "raining for 30 min, 540 s)");
+
+    /* A v1.0 frame: zeros in every v1.1 byte */
+    from_hex(spec_berlin_hex, copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && all_v1_1_absent(&g),
+          "v1.1: a v1.0 frame (spec example, zeros) reads every v1.1 field as absent");
+    from_hex(spec_not_found_hex, copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && all_v1_1_absent(&g),
+          "v1.1: a v1.0 error frame reads every v1.1 field as absent");
+    memcpy(copy, frame, 192);
+    memset(copy + 38, 0, 2);
+    memset(copy + 84, 0, 4);
+    memset(copy + 186, 0, 2);
+    reseal(copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && all_v1_1_absent(&g),
+          "v1.1: built frame with 38-39, 84-87, 186-187 zero: every v1.1 field absent");
+    check(all_v1_1_absent(NULL), "v1.1: NULL frame: every helper says absent");
+    check(strcmp(skyframe_air_quality_scale_name(-1), "absent") == 0 &&
+              strcmp(skyframe_alert_severity_name(-1), "absent") == 0 &&
+              strcmp(skyframe_moon_phase_name(-1), "absent") == 0,
+          "v1.1: names of an absent value (-1) are \"absent\"");
+
+    /* Air quality, frame-v1.md 5.5 */
+    check(aqi_is(frame, 0x0001u, 0, SKYFRAME_AQI_EUROPEAN, "european_aqi"),
+          "AQI wire 1 (\"01 00\") is European index 0, not absent");
+    check(aqi_is(frame, 0x8001u, 0, SKYFRAME_AQI_US, "us_aqi"), "AQI wire 0x8001 is US index 0");
+    check(aqi_is(frame, 0x802Bu, 42, SKYFRAME_AQI_US, "us_aqi"),
+          "AQI \"2b 80\" is US AQI 42 (spec example)");
+    check(aqi_is(frame, 1000u, 999, SKYFRAME_AQI_EUROPEAN, "european_aqi") &&
+              aqi_is(frame, 0x8000u | 1000u, 999, SKYFRAME_AQI_US, "us_aqi"),
+          "AQI index 999 on both scales");
+    check(aqi_is(frame, 0xFFFFu, 32766, SKYFRAME_AQI_US, "us_aqi"),
+          "AQI above 999 is passed on, not range-checked (0xFFFF: US 32766)");
+    check(redecode(frame, 38, 0, 2, &g) == SKYFRAME_OK && !skyframe_has_air_quality(&g) &&
+              skyframe_air_quality_index(&g) == -1 && skyframe_air_quality_scale(&g) == -1,
+          "AQI wire 0 is absent");
+    check(redecode(frame, 38, 0x8000u, 2, &g) == SKYFRAME_OK && g.air_quality == 0 &&
+              !skyframe_has_air_quality(&g) && skyframe_air_quality_index(&g) == -1,
+          "AQI wire 0x8000 (US scale, no index) is absent");
+    check(strcmp(skyframe_air_quality_scale_name(2), "absent") == 0, "AQI scale 2 is named absent");
+
+    /* Alerts, 5.6 */
+    check(alerts_are(frame, 0x15u, 2, SKYFRAME_ALERT_SEVERE, "severe"),
+          "alerts 0x15: two, the worst severe (spec example)");
+    check(alerts_are(frame, 0x01u, 0, SKYFRAME_ALERT_NONE, "none"),
+          "alerts 0x01: none in force (present, count 0)");
+    check(alerts_are(frame, 0xFEu, 31, SKYFRAME_ALERT_EXTREME, "extreme") &&
+              alerts_are(frame, 0x0Au, 1, SKYFRAME_ALERT_UNKNOWN, "unknown") &&
+              alerts_are(frame, 0x0Bu, 1, SKYFRAME_ALERT_MINOR, "minor") &&
+              alerts_are(frame, 0x1Cu, 3, SKYFRAME_ALERT_MODERATE, "moderate"),
+          "alerts: 31 (or more) extreme, every severity name");
+    all = 1;
+    for (i = 0; i < 256; i++) {
+        int sev = i & 7, valid = sev >= 1 && sev <= 6;
+        all &= redecode(frame, 84, (unsigned)i, 1, &g) == SKYFRAME_OK;
+        all &= valid ? g.alerts == i && skyframe_alert_count(&g) == (i >> 3) &&
+                           skyframe_alert_severity(&g) == sev
+                     : g.alerts == 0 && !skyframe_has_alerts(&g) &&
+                           skyframe_alert_count(&g) == -1 && skyframe_alert_severity(&g) == -1;
+    }
+    check(all, "alerts: all 256 bytes; severity 0 and 7 (any count) read as absent");
+    check(strcmp(skyframe_alert_severity_name(0), "absent") == 0 &&
+              strcmp(skyframe_alert_severity_name(7), "absent") == 0,
+          "alert severities 0 and 7 are named absent");
+
+    /* Moon, 5.7: icon round(8p) mod 8 and illumination round(100 (1 - cos 2 pi p) / 2), p =
+     * (wire - 1) / 255, for every wire value against libm */
+    check(moon_is(frame, 1u, SKYFRAME_MOON_NEW, "new_moon", 0) &&
+              moon_is(frame, 65u, SKYFRAME_MOON_FIRST_QUARTER, "first_quarter", 50) &&
+              moon_is(frame, 128u, SKYFRAME_MOON_FULL, "full_moon", 100) &&
+              moon_is(frame, 192u, SKYFRAME_MOON_LAST_QUARTER, "last_quarter", 50),
+          "moon: 1 new, 65 first quarter, 128 full, 192 last quarter (spec)");
+    check(redecode(frame, 85, 0, 1, &g) == SKYFRAME_OK && !skyframe_has_moon(&g) &&
+              skyframe_moon_phase_icon(&g) == -1 && skyframe_moon_illumination_pct(&g) == -1,
+          "moon 0 is absent");
+    all = 1;
+    g = *f;
+    for (i = 1; i <= 255; i++) {
+        double phase = (i - 1) / 255.0;
+        int icon = (int)floor(phase * 8 + 0.5) % 8;
+        int pct = (int)floor(100 * (1 - cos(2 * pi * phase)) / 2 + 0.5);
+        g.moon = (uint8_t)i;
+        if (skyframe_moon_phase_icon(&g) != icon || skyframe_moon_illumination_pct(&g) != pct ||
+            !moon_is(frame, (unsigned)i, icon, skyframe_moon_phase_name(icon), pct)) {
+            all = 0;
+            sprintf(msg, "moon %d: icon %d, %d %% (libm: icon %d, %d %%)", i,
+                    skyframe_moon_phase_icon(&g), skyframe_moon_illumination_pct(&g), icon, pct);
+            check(0, msg);
+        }
+    }
+    check(all, "moon: icon and illumination of all 255 values equal the libm formulas "
+               "(illumination exact, not +-1)");
+    {
+        static const char *const names[8] = {"new_moon", "waxing_crescent", "first_quarter",
+                                              "waxing_gibbous", "full_moon", "waning_gibbous",
+                                              "last_quarter", "waning_crescent"};
+        all = 1;
+        for (i = 0; i < 8; i++) all &= strcmp(skyframe_moon_phase_name(i), names[i]) == 0;
+        check(all && strcmp(skyframe_moon_phase_name(8), "absent") == 0, "moon icon names 0..7");
+    }
+
+    /* Precipitation in the next hour, 5.8 */
+    check(precip_is(frame, 0x10u, 0, 15), "precip 0x10: dry, starts in 15 min (spec)");
+    check(precip_is(frame, 0x9Fu, 1, 30), "precip 0x9F: raining, stops in 30 min (spec)");
+    check(precip_is(frame, 0x7Fu, 0, SKYFRAME_PRECIP_NO_CHANGE),
+          "precip 0x7F: a dry hour (no change within 60 min) (spec)");
+    check(precip_is(frame, 0xFFu, 1, SKYFRAME_PRECIP_NO_CHANGE),
+          "precip 0xFF: raining, does not stop within 60 min");
+    check(precip_is(frame, 0x01u, 0, 0) && precip_is(frame, 0x81u, 1, 0) &&
+              precip_is(frame, 61u, 0, 60) && precip_is(frame, 0x80u | 61u, 1, 60),
+          "precip: 0 and 60 minutes, dry and raining");
+    all = 1;
+    for (i = 62; i <= 126; i++) {
+        int bit7;
+        for (bit7 = 0; bit7 <= 0x80; bit7 += 0x80) {
+            all &= redecode(frame, 86, (unsigned)(i | bit7), 1, &g) == SKYFRAME_OK &&
+                   g.precip_next_hour == 0 && !skyframe_has_precip_next_hour(&g) &&
+                   skyframe_precip_now(&g) == -1 && skyframe_precip_change_in_min(&g) == -1;
+        }
+    }
+    check(all, "precip: 62..126 (dry or raining) read as absent");
+    check(redecode(frame, 86, 0, 1, &g) == SKYFRAME_OK && !skyframe_has_precip_next_hour(&g) &&
+              redecode(frame, 86, 0x80u, 1, &g) == SKYFRAME_OK && g.precip_next_hour == 0 &&
+              !skyframe_has_precip_next_hour(&g) && skyframe_precip_now(&g) == -1,
+          "precip 0 and 0x80 (raining, no time) read as absent");
+    all = 1;
+    for (i = 0; i < 256; i++) {
+        int m = i & 0x7F, valid = (m >= 1 && m <= 61) || m == 127;
+        all &= redecode(frame, 86, (unsigned)i, 1, &g) == SKYFRAME_OK &&
+               skyframe_has_precip_next_hour(&g) == valid &&
+               g.precip_next_hour == (valid ? i : 0);
+    }
+    check(all, "precip: all 256 bytes: present exactly for 1..61 and 127, with or without bit 7");
+
+    /* Next update, 6.9 */
+    check(redecode(frame, 186, 1, 2, &g) == SKYFRAME_OK && skyframe_next_update_seconds(&g) == 1 &&
+              redecode(frame, 186, 65535u, 2, &g) == SKYFRAME_OK &&
+              skyframe_next_update_seconds(&g) == 65535L && skyframe_has_next_update(&g),
+          "next update 1 s and 65535 s (that long or longer)");
+    check(redecode(frame, 186, 0, 2, &g) == SKYFRAME_OK && !skyframe_has_next_update(&g) &&
+              skyframe_next_update_seconds(&g) == -1,
+          "next update 0 is absent (no hint)");
+
+    /* Byte 87 is still reserved: 0 or 0xA5 (as built), the same frame but for its CRC */
+    all = redecode(frame, 87, 0x00, 1, &g) == SKYFRAME_OK && g.crc32 != f->crc32;
+    g.crc32 = f->crc32;
+    check(all && frames_equal(f, &g), "byte 87 (still reserved) is ignored");
+}
+#endif
 
 static int self_test(void) {
     static uint8_t frame[192], copy[200], big[300];
@@ -371,7 +696,8 @@ static int self_test(void) {
         memcpy(copy + i, frame, 192);
         all &= skyframe_frame_decode(copy + i, 192, &g) == SKYFRAME_OK && frames_equal(&f, &g);
     }
-    check(all, "decode from unaligned addresses (offsets 1..7)");
+    check(all, TEST_V1_1 ? "decode from unaligned addresses (offsets 1..7), v1.1 fields included"
+                         : "decode from unaligned addresses (offsets 1..7)");
 
     /* Lengths */
     memset(&untouched, 0x5A, sizeof untouched);
@@ -424,12 +750,20 @@ static int self_test(void) {
     }
     check(all, "every single-bit error (1536) is rejected");
 
-    /* Reserved bytes are ignored (v1.x gateways may use them) */
+    /* The bytes v1.0 reserved (38-39, 84-87, 186-187; v1.1 fields but 87) never change a v1.0
+     * field: a v1.0 decoder reads v1.1 frames, a v1.1 decoder reads v1.0 frames */
     memcpy(copy, frame, 192);
-    copy[38] = 0x77; copy[39] = 0x88; copy[186] = 0; copy[187] = 0;
+    copy[38] = 0x77; copy[39] = 0x88; copy[84] = 0xFF; copy[85] = 0; copy[86] = 0x40;
+    copy[87] = 0x5A; copy[186] = 0; copy[187] = 0;
     reseal(copy);
-    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && g.current.temperature == -123,
-          "non-zero reserved bytes are ignored");
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && v1_0_fields_equal(&f, &g),
+          "bytes 38-39, 84-87, 186-187 change no v1.0 field");
+    memset(copy + 38, 0, 2);
+    memset(copy + 84, 0, 4);
+    memset(copy + 186, 0, 2);
+    reseal(copy);
+    check(skyframe_frame_decode(copy, 192, &g) == SKYFRAME_OK && v1_0_fields_equal(&f, &g),
+          "the same frame with those bytes 0 (a v1.0 gateway's) reads the same v1.0 fields");
 
     /* Normalisation like the Swift decoder: is_day/sun outside the known set, bad country */
     memcpy(copy, frame, 192);
@@ -619,6 +953,10 @@ static int self_test(void) {
                   memcmp(r + 6, z, 54) == 0 && skyframe_crc32(r, 60) == crc_bitwise(r, 60),
               "request: refresh");
     }
+
+#if TEST_V1_1
+    self_test_v1_1(frame, &f);
+#endif
 
     printf("self-test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
-# Tests firmware-notes/skyframe_frame.h:
-#   1. compiles test/decode_vectors.c (C99, -Werror, ASan + UBSan) into a temp dir;
-#   2. runs its self-test (error codes, CRC, every single-bit error, helpers, requests);
+# Tests firmware-notes/skyframe_frame.h (frame v1.1):
+#   1. compiles test/decode_vectors.c (C99, -Werror, ASan + UBSan) into a temp dir, and a small
+#      program using the v1.1 helpers as C99 without libm (the header must not need it);
+#   2. runs its self-test (error codes, CRC, every single-bit error, helpers, the v1.1 fields,
+#      requests);
 #   3. checks the header also compiles as C++ (Arduino sketches are C++), if c++ exists;
-#   4. decodes every golden vector schemas/vectors/frames/*.json and compares every field
-#      (test/compare.py). Zero vectors is a failure. The valid binary request vectors in
-#      schemas/vectors/requests/ are rebuilt with the skyframe_request_* helpers.
+#   4. decodes every golden vector schemas/vectors/frames/*.json and compares every field, the
+#      v1.1 ones included (test/compare.py). Zero vectors is a failure. The valid binary request
+#      vectors in schemas/vectors/requests/ are rebuilt with the skyframe_request_* helpers;
+#   5. backward compatibility: test/v1.0/skyframe_frame.h is the v1.0 header of git commit
+#      03b84e1 (compared when git has that commit), unchanged but for a first comment line.
+#      decode_vectors.c built against it (-DSKYFRAME_TEST_V1_0) runs the v1.0 part of the
+#      self-test and must decode EVERY golden vector, v1.1 ones included, with every v1.0 field
+#      equal to the vector's (compare.py --v1.0).
 # Last line: "N passed, M failed". Exit status non-zero on any failure.
 # SKYFRAME_VECTORS=/dir and SKYFRAME_REQUEST_VECTORS=/dir override the vector directories.
 set -euo pipefail
@@ -24,12 +31,52 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 passed=0
 failed=0
 
+# A program that uses the header alone, v1.1 helpers included; valid C99 and C++11.
+cat >"$tmp/header_only.c" <<'END_OF_PROGRAM'
+#define SKYFRAME_FRAME_IMPLEMENTATION
+#include "skyframe_frame.h"
+#include "skyframe_frame.h"
+#include <string.h>
+int main(void) {
+    static const uint8_t b[SKYFRAME_FRAME_SIZE] = {0};
+    skyframe_frame f;
+    int ok;
+    memset(&f, 0, sizeof f);
+    ok = skyframe_frame_decode(b, sizeof b, &f) == SKYFRAME_ERR_BAD_MAGIC;
+    ok = ok && skyframe_moon_illumination_pct(&f) == -1 && !skyframe_has_air_quality(&f) &&
+         skyframe_alert_count(&f) == -1 && skyframe_precip_now(&f) == -1 &&
+         skyframe_next_update_seconds(&f) == -1;
+    f.moon = 128;
+    f.air_quality = 0x802B;
+    f.alerts = 0x15;
+    f.precip_next_hour = 0x7F;
+    f.next_update = 65535u;
+    ok = ok && skyframe_moon_illumination_pct(&f) == 100 &&
+         skyframe_moon_phase_icon(&f) == SKYFRAME_MOON_FULL &&
+         skyframe_air_quality_index(&f) == 42 &&
+         skyframe_air_quality_scale(&f) == SKYFRAME_AQI_US &&
+         skyframe_alert_severity(&f) == SKYFRAME_ALERT_SEVERE &&
+         strcmp(skyframe_alert_severity_name(skyframe_alert_severity(&f)), "severe") == 0 &&
+         skyframe_precip_change_in_min(&f) == SKYFRAME_PRECIP_NO_CHANGE &&
+         skyframe_next_update_seconds(&f) == 65535L;
+    return ok ? 0 : 1;
+}
+END_OF_PROGRAM
+
 echo "== compile"
 if ! "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -fsanitize=address,undefined -g \
-    -o "$tmp/decode_vectors" "$here/decode_vectors.c"; then
+    -o "$tmp/decode_vectors" "$here/decode_vectors.c" -lm; then
   echo "FAIL compile"
   echo "0 passed, 1 failed"
   exit 1
+fi
+if "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -I"$here/.." \
+    -o "$tmp/header_only" "$tmp/header_only.c" && "$tmp/header_only"; then
+  echo "ok   header with the v1.1 helpers compiles, links and runs as C99 without libm"
+  passed=$((passed + 1))
+else
+  echo "FAIL header as C99 without libm"
+  failed=$((failed + 1))
 fi
 
 # Reads "<label>: P passed, F failed" from a step's output; a step that died without it
@@ -58,7 +105,7 @@ tally "$out" "$rc" "self-test"
 
 echo "== C++"
 if command -v "${CXX:-c++}" >/dev/null 2>&1; then
-  printf '#define SKYFRAME_FRAME_IMPLEMENTATION\n#include "skyframe_frame.h"\n#include "skyframe_frame.h"\nint main() { skyframe_frame f; static const uint8_t b[SKYFRAME_FRAME_SIZE] = {0}; return skyframe_frame_decode(b, sizeof b, &f) == SKYFRAME_ERR_BAD_MAGIC ? 0 : 1; }\n' >"$tmp/cxx.cpp"
+  cp "$tmp/header_only.c" "$tmp/cxx.cpp"
   if "${CXX:-c++}" -std=c++11 -Wall -Wextra -Werror -pedantic -I"$here/.." \
       -o "$tmp/cxx" "$tmp/cxx.cpp" && "$tmp/cxx"; then
     echo "ok   header compiles and runs as C++11"
@@ -84,6 +131,61 @@ else
   out="$(python3 "$here/compare.py" "$tmp/decode_vectors" "$vectors" "$requests" 2>&1)" || rc=$?
   printf '%s\n' "$out"
   tally "$out" "$rc" "vectors"
+fi
+
+v10="$here/v1.0/skyframe_frame.h"
+echo "== v1.0 header ($v10)"
+if [[ ! -f "$v10" ]]; then
+  echo "FAIL missing: $v10"
+  failed=$((failed + 1))
+else
+  if git -C "$repo" cat-file -e 03b84e1:firmware-notes/skyframe_frame.h 2>/dev/null; then
+    if [[ "$(tail -n +2 "$v10")" == \
+          "$(git -C "$repo" show 03b84e1:firmware-notes/skyframe_frame.h)" ]]; then
+      echo "ok   it is commit 03b84e1's header, unchanged below its first line"
+      passed=$((passed + 1))
+    else
+      echo "FAIL it differs from commit 03b84e1's firmware-notes/skyframe_frame.h"
+      failed=$((failed + 1))
+    fi
+  else
+    echo "skip comparison with commit 03b84e1 (no git history here)"
+  fi
+  if "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -fsanitize=address,undefined -g \
+      -DSKYFRAME_TEST_V1_0 -o "$tmp/decode_vectors_v1_0" "$here/decode_vectors.c" -lm; then
+    echo "ok   decode_vectors.c compiles against the v1.0 header"
+    passed=$((passed + 1))
+
+    echo "== v1.0 header: self-test"
+    rc=0
+    out="$("$tmp/decode_vectors_v1_0" --self-test 2>&1)" || rc=$?
+    printf '%s\n' "$out" | grep -v '^ok ' || true
+    tally "$out" "$rc" "self-test"
+
+    echo "== v1.0 header: every golden vector ($vectors)"
+    if [[ "$count" -eq 0 ]]; then
+      echo "FAIL no golden vectors: $vectors/*.json"
+      failed=$((failed + 1))
+    else
+      rc=0
+      out="$(python3 "$here/compare.py" --v1.0 "$tmp/decode_vectors_v1_0" "$vectors" 2>&1)" ||
+        rc=$?
+      printf '%s\n' "$out"
+      tally "$out" "$rc" "v1.0-vectors"
+      summary="$(printf '%s\n' "$out" |
+        sed -n 's/^v1\.0-vectors: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p' | tail -n 1)"
+      if [[ -n "$summary" && $((${summary% *} + ${summary#* })) -eq "$count" ]]; then
+        echo "ok   the v1.0 header was given all $count vectors"
+        passed=$((passed + 1))
+      else
+        echo "FAIL the v1.0 run did not cover all $count vectors (${summary:-no summary})"
+        failed=$((failed + 1))
+      fi
+    fi
+  else
+    echo "FAIL decode_vectors.c against the v1.0 header"
+    failed=$((failed + 1))
+  fi
 fi
 
 echo "$passed passed, $failed failed"

@@ -84,7 +84,7 @@ extension Gateway {
         breaker.position == .open
         ? clock.unixTime() + max(0, (breaker.openUntil - clock.now).components.seconds) : nil
       return GatewayStatus.Service(
-        name: service.name.rawValue, lastSuccess: record.lastSuccess, lastError: record.lastError,
+        name: service.name, lastSuccess: record.lastSuccess, lastError: record.lastError,
         lastErrorAt: record.lastErrorAt, budgetLeftMinute: remaining.minute,
         budgetLeftDay: remaining.day, breaker: breaker.position.rawValue,
         breakerOpenUntil: openUntil, consecutiveFailures: breaker.failures)

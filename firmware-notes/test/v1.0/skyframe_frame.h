@@ -1,0 +1,609 @@
+/* v1.0 header from git commit 03b84e1, unchanged below this line (run.sh compatibility test) */
+/*
+ * skyframe_frame.h - decoder for the Skyframe weather frame v1 (192 bytes), single header, C99.
+ *
+ * USAGE (stb style)
+ *   Every file that needs the types and functions:
+ *       #include "skyframe_frame.h"
+ *   Exactly ONE .c/.cpp/.ino file of the program also compiles the code:
+ *       #define SKYFRAME_FRAME_IMPLEMENTATION
+ *       #include "skyframe_frame.h"
+ *   (Defining it in two files gives "multiple definition" link errors; defining it in none gives
+ *   "undefined reference".) The header compiles as C99 and as C++ (Arduino sketches).
+ *
+ * WHAT IT DOES NOT DO
+ *   No malloc, no stdio, no floating point, no global state. Includes only <stdint.h>,
+ *   <stddef.h> and <string.h>. Fields are read byte by byte, little-endian, so the input buffer
+ *   may sit at any address (the MQTT library's payload pointer usually is unaligned) and the
+ *   code works on big- and little-endian CPUs alike.
+ *
+ * UNITS
+ *   skyframe_frame keeps every value in WIRE units, exactly as sent: temperatures in 0.1 degC,
+ *   pressure 0.1 hPa, wind 0.1 m/s, precipitation 0.1 mm, UV index 0.1, visibility 10 m,
+ *   latitude/longitude 1e-5 degree, times Unix seconds (UTC), daily_start days since 1970-01-01.
+ *   A missing value holds its sentinel: test with the SKYFRAME_HAS_* macros before showing it.
+ *
+ * Source of truth: Sources/SkyframeCodec/FrameLayout.swift and WeatherFrame+Decoding.swift.
+ */
+#ifndef SKYFRAME_FRAME_H
+#define SKYFRAME_FRAME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Sizes and identification ------------------------------------------------------------- */
+#define SKYFRAME_FRAME_SIZE 192   /* every frame, success or error, is exactly this long */
+#define SKYFRAME_FRAME_VERSION 1
+#define SKYFRAME_FRAME_MAGIC0 0x53 /* 'S' */
+#define SKYFRAME_FRAME_MAGIC1 0x46 /* 'F' */
+#define SKYFRAME_CRC_OFFSET 188    /* CRC-32 of bytes 0..187, little-endian, in bytes 188..191 */
+#define SKYFRAME_HOURLY_COUNT 12
+#define SKYFRAME_DAILY_COUNT 7
+#define SKYFRAME_NAME_BYTES 24     /* UTF-8, zero padded; a full 24-byte name has no NUL on wire */
+#define SKYFRAME_CRC32_CHECK 0xCBF43926UL /* skyframe_crc32("123456789", 9) */
+
+/* ---- Status (byte 3): what the frame answers ------------------------------------------------ */
+#define SKYFRAME_STATUS_OK 0                   /* fresh weather */
+#define SKYFRAME_STATUS_STALE 1                /* cached weather, service failed; see fetched_at */
+#define SKYFRAME_STATUS_NOT_FOUND 2            /* no place matches the name */
+#define SKYFRAME_STATUS_BAD_REQUEST 3          /* request not understood */
+#define SKYFRAME_STATUS_UPSTREAM_UNAVAILABLE 4 /* service down and nothing cached */
+#define SKYFRAME_STATUS_RATE_LIMITED 5         /* asking too often / budget spent, nothing cached */
+#define SKYFRAME_STATUS_TOO_MANY_LOCATIONS 6   /* request names more places than allowed */
+#define SKYFRAME_STATUS_INTERNAL_ERROR 7       /* the gateway failed */
+/* Any other value: a newer gateway's status. Treat as an error without weather. */
+
+/* ---- Service (byte 8): who delivered the data ----------------------------------------------- */
+#define SKYFRAME_SERVICE_NONE 0 /* error frames */
+#define SKYFRAME_SERVICE_OPEN_METEO 1
+#define SKYFRAME_SERVICE_OPENWEATHERMAP 2
+#define SKYFRAME_SERVICE_WEATHERAPI 3
+
+/* ---- Sun state (byte 10) -------------------------------------------------------------------- */
+#define SKYFRAME_SUN_NORMAL 0      /* sun rises and sets (sunrise/sunset may still be missing) */
+#define SKYFRAME_SUN_POLAR_DAY 1   /* midnight sun: no sunset */
+#define SKYFRAME_SUN_POLAR_NIGHT 2 /* no sunrise */
+
+/* ---- Missing-value sentinels ---------------------------------------------------------------- */
+#define SKYFRAME_MISSING_U8 0xFF                   /* uint8_t fields, also is_day and sun */
+#define SKYFRAME_MISSING_U16 0xFFFF                /* uint16_t fields, also daily_start */
+#define SKYFRAME_MISSING_I16 (-32767 - 1)          /* int16_t fields (temperatures, utc offset) */
+#define SKYFRAME_MISSING_I32 (-2147483647L - 1L)   /* latitude, longitude */
+#define SKYFRAME_MISSING_TIME 0                    /* Unix-second fields: 0 = missing */
+
+#define SKYFRAME_HAS_U8(v) ((v) != SKYFRAME_MISSING_U8)
+#define SKYFRAME_HAS_U16(v) ((v) != SKYFRAME_MISSING_U16)
+#define SKYFRAME_HAS_I16(v) ((v) != SKYFRAME_MISSING_I16)
+#define SKYFRAME_HAS_I32(v) ((v) != SKYFRAME_MISSING_I32)
+#define SKYFRAME_HAS_TIME(v) ((v) != SKYFRAME_MISSING_TIME)
+
+/* ---- Return codes (0 = success, negative = error) ------------------------------------------ */
+#define SKYFRAME_OK 0
+#define SKYFRAME_ERR_TRUNCATED (-1)   /* fewer than 192 bytes (library buffer too small?) */
+#define SKYFRAME_ERR_TOO_LONG (-2)    /* more than 192 bytes */
+#define SKYFRAME_ERR_BAD_MAGIC (-3)   /* first two bytes are not "SF" */
+#define SKYFRAME_ERR_BAD_VERSION (-4) /* frame version other than 1 */
+#define SKYFRAME_ERR_CRC (-5)         /* stored CRC-32 does not match the bytes */
+#define SKYFRAME_ERR_NULL (-6)        /* a NULL pointer argument */
+#define SKYFRAME_ERR_RANGE (-7)       /* request helpers: a value the request cannot carry */
+
+/* ---- The decoded frame, wire units ---------------------------------------------------------- */
+typedef struct skyframe_current {
+    int16_t temperature;     /* 0.1 degC            (SKYFRAME_MISSING_I16) */
+    int16_t feels_like;      /* 0.1 degC            (SKYFRAME_MISSING_I16) */
+    uint16_t pressure;       /* 0.1 hPa, sea level  (SKYFRAME_MISSING_U16) */
+    uint16_t wind_speed;     /* 0.1 m/s             (SKYFRAME_MISSING_U16) */
+    uint16_t wind_gust;      /* 0.1 m/s             (SKYFRAME_MISSING_U16) */
+    uint16_t wind_direction; /* degrees 0..359 the wind comes FROM, 0 = north (MISSING_U16) */
+    uint16_t visibility;     /* 10 m                (SKYFRAME_MISSING_U16) */
+    uint16_t precipitation;  /* 0.1 mm, last hour   (SKYFRAME_MISSING_U16) */
+    uint8_t humidity;        /* %                   (SKYFRAME_MISSING_U8) */
+    uint8_t weather_code;    /* WMO code 0..99      (SKYFRAME_MISSING_U8) */
+    uint8_t cloud_cover;     /* %                   (SKYFRAME_MISSING_U8) */
+    uint8_t uv_index;        /* 0.1                 (SKYFRAME_MISSING_U8) */
+} skyframe_current;
+
+typedef struct skyframe_hourly {
+    int16_t temperature;        /* 0.1 degC (SKYFRAME_MISSING_I16) */
+    uint8_t weather_code;       /* WMO      (SKYFRAME_MISSING_U8) */
+    uint8_t precip_probability; /* %        (SKYFRAME_MISSING_U8) */
+} skyframe_hourly;
+
+typedef struct skyframe_daily {
+    int16_t temperature_min;    /* 0.1 degC (SKYFRAME_MISSING_I16) */
+    int16_t temperature_max;    /* 0.1 degC (SKYFRAME_MISSING_I16) */
+    uint8_t weather_code;       /* WMO      (SKYFRAME_MISSING_U8) */
+    uint8_t precip_probability; /* %        (SKYFRAME_MISSING_U8) */
+} skyframe_daily;
+
+typedef struct skyframe_frame {
+    uint8_t version;        /* always SKYFRAME_FRAME_VERSION after a successful decode */
+    uint8_t status;         /* SKYFRAME_STATUS_*; unknown values are kept as sent */
+    uint16_t request_id;    /* echoed from the request, 0 if it had none */
+    uint8_t slot_index;     /* which place of the request this frame answers, from 0 */
+    uint8_t slot_count;     /* how many places the request named, >= 1 */
+    uint8_t service;        /* SKYFRAME_SERVICE_*; unknown values are kept as sent */
+    uint8_t is_day;         /* 1 day, 0 night, SKYFRAME_MISSING_U8 unknown (other bytes too) */
+    uint8_t sun;            /* SKYFRAME_SUN_*, SKYFRAME_MISSING_U8 if missing or unknown */
+    uint8_t hourly_step_h;  /* hours between hourly slots (1 or 3); 0 = no hourly data */
+    int16_t utc_offset_min; /* place's offset from UTC, minutes, east positive (MISSING_I16) */
+    int32_t latitude;       /* 1e-5 degree, north positive (SKYFRAME_MISSING_I32) */
+    int32_t longitude;      /* 1e-5 degree, east positive  (SKYFRAME_MISSING_I32) */
+    uint32_t observed_at;   /* Unix s, when the service observed "current" (0 = missing) */
+    uint32_t fetched_at;    /* Unix s, when the gateway fetched it: the data's age (0 = missing) */
+    uint32_t sunrise;       /* Unix s, today (0 = missing) */
+    uint32_t sunset;        /* Unix s, today (0 = missing) */
+    uint32_t hourly_start;  /* Unix s of hourly[0] (0 = missing) */
+    uint16_t daily_start;   /* local date of daily[0], days since 1970-01-01 (MISSING_U16) */
+    char country[3];        /* ISO 3166 alpha-2, upper case, "" if missing */
+    char name[SKYFRAME_NAME_BYTES + 1]; /* UTF-8, NUL-terminated, "" if missing */
+    skyframe_current current;
+    skyframe_hourly hourly[SKYFRAME_HOURLY_COUNT]; /* hourly[i] at hourly_start + i*step h */
+    skyframe_daily daily[SKYFRAME_DAILY_COUNT];    /* daily[0] is "today" at the place */
+    uint32_t crc32;         /* the frame's CRC: equal CRC = identical frame (skip a redraw) */
+} skyframe_frame;
+
+/* CRC-32/ISO-HDLC (zlib, PNG, Ethernet) of n bytes; 16-entry table, 64 bytes of flash. */
+uint32_t skyframe_crc32(const uint8_t *p, size_t n);
+
+/* Checks length, magic, version and CRC (in that order, like the Swift decoder), then fills
+ * *out. Returns SKYFRAME_OK or a SKYFRAME_ERR_* code; on error *out is left untouched. */
+int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out);
+
+/* Names: never NULL. Unknown values give "unknown". */
+const char *skyframe_error_name(int err);          /* "crc_mismatch", ... */
+const char *skyframe_status_name(uint8_t status);  /* "ok", "not_found", ... */
+const char *skyframe_service_name(uint8_t service); /* "open-meteo", ... */
+const char *skyframe_sun_name(uint8_t sun);        /* "normal", "polar_day", "polar_night" */
+
+/* 1 if the frame carries weather (status ok or stale), else 0 (error frame). */
+int skyframe_frame_has_weather(const skyframe_frame *f);
+
+/* Seconds since the gateway fetched the data: now_unix - fetched_at. Returns -1 when unknown:
+ * fetched_at missing, or now_unix before 2020-01-01 (device clock not set by SNTP yet).
+ * A device clock slightly behind the gateway's gives 0, not a negative age. */
+int32_t skyframe_frame_age_seconds(const skyframe_frame *f, uint32_t now_unix);
+
+/* Unit conversions, integer only, rounded half away from zero. A missing input (sentinel)
+ * gives the same sentinel back; results that do not fit saturate. */
+int16_t skyframe_c10_to_f10(int16_t c10);          /* 0.1 degC -> 0.1 degF: 215 -> 707 */
+uint16_t skyframe_ms10_to_kmh10(uint16_t ms10);    /* 0.1 m/s -> 0.1 km/h: 34 -> 122 */
+uint16_t skyframe_ms10_to_mph10(uint16_t ms10);    /* 0.1 m/s -> 0.1 mph:  34 -> 76 */
+uint16_t skyframe_ms10_to_knots10(uint16_t ms10);  /* 0.1 m/s -> 0.1 kn:   34 -> 66 */
+uint16_t skyframe_hpa10_to_inhg100(uint16_t hpa10); /* 0.1 hPa -> 0.01 inHg: 10132 -> 2992 */
+uint16_t skyframe_mm10_to_in100(uint16_t mm10);    /* 0.1 mm -> 0.01 in: 254 -> 100 */
+
+/* Writes a wire value as decimal text with `decimals` digits after the point (0..5), e.g.
+ * (-5, 1) -> "-0.5", (10132, 1) -> "1013.2", (2992, 2) -> "29.92", (5252000, 5) -> "52.52000".
+ * No stdio. Returns the length, or -1 (and "" if size > 0) if out is too small; 13 bytes
+ * always suffice. Check the sentinel first: this formats any number. */
+int skyframe_format_fixed(char *out, size_t size, int32_t value, uint8_t decimals);
+
+/* Local time at the place. Minutes after local midnight (0..1439) of a Unix time, e.g. for
+ * sunrise: h = m / 60, min = m % 60. -1 if the time or the offset is missing. */
+int16_t skyframe_local_minute_of_day(uint32_t unix_s, int16_t utc_offset_min);
+/* Local date of a Unix time in days since 1970-01-01 (compare with daily_start: today's index in
+ * daily[] is skyframe_local_day(now, off) - daily_start). -1 if time or offset is missing. */
+int32_t skyframe_local_day(uint32_t unix_s, int16_t utc_offset_min);
+/* Day of the week of a day number: 0 = Sunday .. 6 = Saturday (1970-01-01 was a Thursday). */
+uint8_t skyframe_weekday(int32_t days);
+/* Calendar date of a day number (proleptic Gregorian). Any pointer may be NULL. */
+void skyframe_date_from_days(int32_t days, int32_t *year, uint8_t *month, uint8_t *day);
+
+/* ---- Binary request v1 (64 bytes), published to skyframe/v1/req/{device} ------------------
+ * The text form ("52.52,13.41", "Berlin,DE", "#7 Berlin;Paris", "refresh") is simpler; these
+ * build the fixed binary form for devices that prefer it. Return SKYFRAME_OK, or
+ * SKYFRAME_ERR_NULL / SKYFRAME_ERR_RANGE (out is then unspecified). */
+#define SKYFRAME_REQUEST_SIZE 64
+#define SKYFRAME_REQUEST_NAME_BYTES 40
+#define SKYFRAME_REQUEST_KIND_COORDINATES 1
+#define SKYFRAME_REQUEST_KIND_NAME 2
+#define SKYFRAME_REQUEST_KIND_REFRESH 3
+/* lat_e5/lon_e5 in 1e-5 degree: 52.52 N 13.405 E is 5252000, 1340500. */
+int skyframe_request_coordinates(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
+                                 int32_t lat_e5, int32_t lon_e5);
+/* name: 1..40 bytes UTF-8 without control characters or leading/trailing space (UTF-8 validity
+ * is left to the gateway); country: NULL, "" or two ASCII letters in either case. */
+int skyframe_request_place(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
+                           const char *name, const char *country);
+int skyframe_request_refresh(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKYFRAME_FRAME_H */
+
+/* =============================================================================================
+ * Implementation
+ * ============================================================================================= */
+#ifdef SKYFRAME_FRAME_IMPLEMENTATION
+#ifndef SKYFRAME_FRAME_IMPLEMENTATION_DONE
+#define SKYFRAME_FRAME_IMPLEMENTATION_DONE
+
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Wire offsets of frame v1 (FrameLayout.swift). */
+enum {
+    SKYFRAME_OFF_MAGIC = 0, SKYFRAME_OFF_VERSION = 2, SKYFRAME_OFF_STATUS = 3,
+    SKYFRAME_OFF_REQUEST_ID = 4, SKYFRAME_OFF_SLOT_INDEX = 6, SKYFRAME_OFF_SLOT_COUNT = 7,
+    SKYFRAME_OFF_SERVICE = 8, SKYFRAME_OFF_IS_DAY = 9, SKYFRAME_OFF_SUN = 10,
+    SKYFRAME_OFF_HOURLY_STEP = 11, SKYFRAME_OFF_LATITUDE = 12, SKYFRAME_OFF_LONGITUDE = 16,
+    SKYFRAME_OFF_OBSERVED_AT = 20, SKYFRAME_OFF_FETCHED_AT = 24, SKYFRAME_OFF_HOURLY_START = 28,
+    SKYFRAME_OFF_UTC_OFFSET = 32, SKYFRAME_OFF_DAILY_START = 34, SKYFRAME_OFF_COUNTRY = 36,
+    /* 38..39 reserved */
+    SKYFRAME_OFF_NAME = 40,
+    SKYFRAME_OFF_TEMPERATURE = 64, SKYFRAME_OFF_FEELS_LIKE = 66, SKYFRAME_OFF_PRESSURE = 68,
+    SKYFRAME_OFF_WIND_SPEED = 70, SKYFRAME_OFF_WIND_GUST = 72, SKYFRAME_OFF_WIND_DIRECTION = 74,
+    SKYFRAME_OFF_VISIBILITY = 76, SKYFRAME_OFF_PRECIPITATION = 78, SKYFRAME_OFF_HUMIDITY = 80,
+    SKYFRAME_OFF_WEATHER_CODE = 81, SKYFRAME_OFF_CLOUD_COVER = 82, SKYFRAME_OFF_UV_INDEX = 83,
+    /* 84..87 reserved */
+    SKYFRAME_OFF_SUNRISE = 88, SKYFRAME_OFF_SUNSET = 92,
+    SKYFRAME_OFF_HOURLY_TEMPERATURE = 96,  /* 12 x i16 */
+    SKYFRAME_OFF_HOURLY_CODE = 120,        /* 12 x u8 */
+    SKYFRAME_OFF_HOURLY_PRECIP = 132,      /* 12 x u8 */
+    SKYFRAME_OFF_DAILY_MIN = 144,          /* 7 x i16 */
+    SKYFRAME_OFF_DAILY_MAX = 158,          /* 7 x i16 */
+    SKYFRAME_OFF_DAILY_CODE = 172,         /* 7 x u8 */
+    SKYFRAME_OFF_DAILY_PRECIP = 179        /* 7 x u8; 186..187 reserved; 188 CRC */
+};
+
+static uint16_t skyframe_priv_u16(const uint8_t *p) {
+    return (uint16_t)((uint16_t)p[0] | (uint16_t)((uint16_t)p[1] << 8));
+}
+static int16_t skyframe_priv_i16(const uint8_t *p) {
+    uint16_t v = skyframe_priv_u16(p);
+    /* two's complement without implementation-defined conversions */
+    return v >= 0x8000u ? (int16_t)((int32_t)v - 65536) : (int16_t)v;
+}
+static uint32_t skyframe_priv_u32(const uint8_t *p) {
+    return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
+           ((uint32_t)p[3] << 24);
+}
+static int32_t skyframe_priv_i32(const uint8_t *p) {
+    uint32_t v = skyframe_priv_u32(p);
+    return v >= 0x80000000UL ? -(int32_t)(~v) - 1 : (int32_t)v;
+}
+static void skyframe_priv_put_u16(uint8_t *p, uint16_t v) {
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)(v >> 8);
+}
+static void skyframe_priv_put_u32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)((v >> 8) & 0xFFu);
+    p[2] = (uint8_t)((v >> 16) & 0xFFu);
+    p[3] = (uint8_t)((v >> 24) & 0xFFu);
+}
+
+uint32_t skyframe_crc32(const uint8_t *p, size_t n) {
+    /* Reflected polynomial 0xEDB88320, one entry per nibble value. */
+    static const uint32_t table[16] = {
+        0x00000000UL, 0x1DB71064UL, 0x3B6E20C8UL, 0x26D930ACUL, 0x76DC4190UL, 0x6B6B51F4UL,
+        0x4DB26158UL, 0x5005713CUL, 0xEDB88320UL, 0xF00F9344UL, 0xD6D6A3E8UL, 0xCB61B38CUL,
+        0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL};
+    uint32_t crc = 0xFFFFFFFFUL;
+    size_t i;
+    if (p == NULL) return 0;
+    for (i = 0; i < n; i++) {
+        crc ^= p[i];
+        crc = (crc >> 4) ^ table[crc & 0x0Fu];
+        crc = (crc >> 4) ^ table[crc & 0x0Fu];
+    }
+    return crc ^ 0xFFFFFFFFUL;
+}
+
+int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
+    skyframe_frame f;
+    uint32_t stored;
+    uint8_t b;
+    int i;
+
+    if (buf == NULL || out == NULL) return SKYFRAME_ERR_NULL;
+    if (len < SKYFRAME_FRAME_SIZE) return SKYFRAME_ERR_TRUNCATED;
+    if (len > SKYFRAME_FRAME_SIZE) return SKYFRAME_ERR_TOO_LONG;
+    if (buf[0] != SKYFRAME_FRAME_MAGIC0 || buf[1] != SKYFRAME_FRAME_MAGIC1)
+        return SKYFRAME_ERR_BAD_MAGIC;
+    if (buf[SKYFRAME_OFF_VERSION] != SKYFRAME_FRAME_VERSION) return SKYFRAME_ERR_BAD_VERSION;
+    stored = skyframe_priv_u32(buf + SKYFRAME_CRC_OFFSET);
+    if (stored != skyframe_crc32(buf, SKYFRAME_CRC_OFFSET)) return SKYFRAME_ERR_CRC;
+
+    memset(&f, 0, sizeof f);
+    f.version = buf[SKYFRAME_OFF_VERSION];
+    f.status = buf[SKYFRAME_OFF_STATUS];
+    f.request_id = skyframe_priv_u16(buf + SKYFRAME_OFF_REQUEST_ID);
+    f.slot_index = buf[SKYFRAME_OFF_SLOT_INDEX];
+    f.slot_count = buf[SKYFRAME_OFF_SLOT_COUNT];
+    f.service = buf[SKYFRAME_OFF_SERVICE];
+    b = buf[SKYFRAME_OFF_IS_DAY];
+    f.is_day = (b == 0 || b == 1) ? b : (uint8_t)SKYFRAME_MISSING_U8;
+    b = buf[SKYFRAME_OFF_SUN];
+    f.sun = (b <= SKYFRAME_SUN_POLAR_NIGHT) ? b : (uint8_t)SKYFRAME_MISSING_U8;
+    f.hourly_step_h = buf[SKYFRAME_OFF_HOURLY_STEP];
+    f.latitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LATITUDE);
+    f.longitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LONGITUDE);
+    f.observed_at = skyframe_priv_u32(buf + SKYFRAME_OFF_OBSERVED_AT);
+    f.fetched_at = skyframe_priv_u32(buf + SKYFRAME_OFF_FETCHED_AT);
+    f.hourly_start = skyframe_priv_u32(buf + SKYFRAME_OFF_HOURLY_START);
+    f.utc_offset_min = skyframe_priv_i16(buf + SKYFRAME_OFF_UTC_OFFSET);
+    f.daily_start = skyframe_priv_u16(buf + SKYFRAME_OFF_DAILY_START);
+
+    /* Country: two ASCII letters, upper-cased; anything else (0 0 included) is missing. */
+    for (i = 0; i < 2; i++) {
+        b = buf[SKYFRAME_OFF_COUNTRY + i];
+        if (b >= 'a' && b <= 'z') b = (uint8_t)(b - 32);
+        if (b < 'A' || b > 'Z') {
+            f.country[0] = '\0';
+            break;
+        }
+        f.country[i] = (char)b;
+    }
+    if (f.country[0] == '\0') f.country[1] = '\0';
+    f.country[2] = '\0';
+
+    /* Name: the bytes before the first zero, at most 24; kept as sent (UTF-8 not validated). */
+    for (i = 0; i < SKYFRAME_NAME_BYTES && buf[SKYFRAME_OFF_NAME + i] != 0; i++)
+        f.name[i] = (char)buf[SKYFRAME_OFF_NAME + i];
+    f.name[i] = '\0';
+
+    f.current.temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_TEMPERATURE);
+    f.current.feels_like = skyframe_priv_i16(buf + SKYFRAME_OFF_FEELS_LIKE);
+    f.current.pressure = skyframe_priv_u16(buf + SKYFRAME_OFF_PRESSURE);
+    f.current.wind_speed = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_SPEED);
+    f.current.wind_gust = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_GUST);
+    f.current.wind_direction = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_DIRECTION);
+    f.current.visibility = skyframe_priv_u16(buf + SKYFRAME_OFF_VISIBILITY);
+    f.current.precipitation = skyframe_priv_u16(buf + SKYFRAME_OFF_PRECIPITATION);
+    f.current.humidity = buf[SKYFRAME_OFF_HUMIDITY];
+    f.current.weather_code = buf[SKYFRAME_OFF_WEATHER_CODE];
+    f.current.cloud_cover = buf[SKYFRAME_OFF_CLOUD_COVER];
+    f.current.uv_index = buf[SKYFRAME_OFF_UV_INDEX];
+    f.sunrise = skyframe_priv_u32(buf + SKYFRAME_OFF_SUNRISE);
+    f.sunset = skyframe_priv_u32(buf + SKYFRAME_OFF_SUNSET);
+
+    for (i = 0; i < SKYFRAME_HOURLY_COUNT; i++) {
+        f.hourly[i].temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_HOURLY_TEMPERATURE + 2 * i);
+        f.hourly[i].weather_code = buf[SKYFRAME_OFF_HOURLY_CODE + i];
+        f.hourly[i].precip_probability = buf[SKYFRAME_OFF_HOURLY_PRECIP + i];
+    }
+    for (i = 0; i < SKYFRAME_DAILY_COUNT; i++) {
+        f.daily[i].temperature_min = skyframe_priv_i16(buf + SKYFRAME_OFF_DAILY_MIN + 2 * i);
+        f.daily[i].temperature_max = skyframe_priv_i16(buf + SKYFRAME_OFF_DAILY_MAX + 2 * i);
+        f.daily[i].weather_code = buf[SKYFRAME_OFF_DAILY_CODE + i];
+        f.daily[i].precip_probability = buf[SKYFRAME_OFF_DAILY_PRECIP + i];
+    }
+    f.crc32 = stored;
+    *out = f;
+    return SKYFRAME_OK;
+}
+
+const char *skyframe_error_name(int err) {
+    switch (err) {
+    case SKYFRAME_OK: return "ok";
+    case SKYFRAME_ERR_TRUNCATED: return "truncated";
+    case SKYFRAME_ERR_TOO_LONG: return "too_long";
+    case SKYFRAME_ERR_BAD_MAGIC: return "bad_magic";
+    case SKYFRAME_ERR_BAD_VERSION: return "unsupported_version";
+    case SKYFRAME_ERR_CRC: return "crc_mismatch";
+    case SKYFRAME_ERR_NULL: return "null_argument";
+    case SKYFRAME_ERR_RANGE: return "out_of_range";
+    default: return "unknown";
+    }
+}
+
+const char *skyframe_status_name(uint8_t status) {
+    switch (status) {
+    case SKYFRAME_STATUS_OK: return "ok";
+    case SKYFRAME_STATUS_STALE: return "stale";
+    case SKYFRAME_STATUS_NOT_FOUND: return "not_found";
+    case SKYFRAME_STATUS_BAD_REQUEST: return "bad_request";
+    case SKYFRAME_STATUS_UPSTREAM_UNAVAILABLE: return "upstream_unavailable";
+    case SKYFRAME_STATUS_RATE_LIMITED: return "rate_limited";
+    case SKYFRAME_STATUS_TOO_MANY_LOCATIONS: return "too_many_locations";
+    case SKYFRAME_STATUS_INTERNAL_ERROR: return "internal_error";
+    default: return "unknown";
+    }
+}
+
+const char *skyframe_service_name(uint8_t service) {
+    switch (service) {
+    case SKYFRAME_SERVICE_NONE: return "none";
+    case SKYFRAME_SERVICE_OPEN_METEO: return "open-meteo";
+    case SKYFRAME_SERVICE_OPENWEATHERMAP: return "openweathermap";
+    case SKYFRAME_SERVICE_WEATHERAPI: return "weatherapi";
+    default: return "unknown";
+    }
+}
+
+const char *skyframe_sun_name(uint8_t sun) {
+    switch (sun) {
+    case SKYFRAME_SUN_NORMAL: return "normal";
+    case SKYFRAME_SUN_POLAR_DAY: return "polar_day";
+    case SKYFRAME_SUN_POLAR_NIGHT: return "polar_night";
+    default: return "unknown";
+    }
+}
+
+int skyframe_frame_has_weather(const skyframe_frame *f) {
+    return f != NULL && (f->status == SKYFRAME_STATUS_OK || f->status == SKYFRAME_STATUS_STALE);
+}
+
+int32_t skyframe_frame_age_seconds(const skyframe_frame *f, uint32_t now_unix) {
+    uint32_t age;
+    if (f == NULL || f->fetched_at == SKYFRAME_MISSING_TIME) return -1;
+    if (now_unix < 1577836800UL) return -1; /* 2020-01-01T00:00Z: clock not set */
+    if (now_unix <= f->fetched_at) return 0;
+    age = now_unix - f->fetched_at;
+    return age > 0x7FFFFFFFUL ? (int32_t)0x7FFFFFFFL : (int32_t)age;
+}
+
+/* n / d rounded half away from zero, d > 0. */
+static int32_t skyframe_priv_div_round(int32_t n, int32_t d) {
+    return n >= 0 ? (n + d / 2) / d : -((-n + d / 2) / d);
+}
+static uint16_t skyframe_priv_scale_u16(uint16_t v, uint32_t mul, uint32_t div) {
+    uint32_t r;
+    if (v == SKYFRAME_MISSING_U16) return (uint16_t)SKYFRAME_MISSING_U16;
+    r = ((uint32_t)v * mul + div / 2u) / div; /* v * mul < 2^32 for every mul used here */
+    return r >= 0xFFFFUL ? (uint16_t)0xFFFEu : (uint16_t)r;
+}
+
+int16_t skyframe_c10_to_f10(int16_t c10) {
+    int32_t f10;
+    if (c10 == SKYFRAME_MISSING_I16) return (int16_t)SKYFRAME_MISSING_I16;
+    f10 = skyframe_priv_div_round((int32_t)c10 * 9, 5) + 320;
+    if (f10 > 32767) f10 = 32767;
+    if (f10 < -32767) f10 = -32767;
+    return (int16_t)f10;
+}
+uint16_t skyframe_ms10_to_kmh10(uint16_t ms10) { return skyframe_priv_scale_u16(ms10, 36u, 10u); }
+uint16_t skyframe_ms10_to_mph10(uint16_t ms10) {
+    return skyframe_priv_scale_u16(ms10, 22369UL, 10000UL); /* 1 m/s = 2.23694 mph */
+}
+uint16_t skyframe_ms10_to_knots10(uint16_t ms10) {
+    return skyframe_priv_scale_u16(ms10, 19438UL, 10000UL); /* 1 m/s = 1.94384 kn */
+}
+uint16_t skyframe_hpa10_to_inhg100(uint16_t hpa10) {
+    return skyframe_priv_scale_u16(hpa10, 2953UL, 10000UL); /* 1 hPa = 0.02953 inHg */
+}
+uint16_t skyframe_mm10_to_in100(uint16_t mm10) {
+    return skyframe_priv_scale_u16(mm10, 3937UL, 10000UL); /* 1 mm = 0.03937 in */
+}
+
+int skyframe_format_fixed(char *out, size_t size, int32_t value, uint8_t decimals) {
+    char digits[12]; /* reversed */
+    uint32_t mag = value < 0 ? (uint32_t)0 - (uint32_t)value : (uint32_t)value;
+    size_t n = 0, len, i = 0;
+    if (out == NULL) return -1;
+    if (decimals > 5) decimals = 5;
+    do {
+        digits[n++] = (char)('0' + (char)(mag % 10u));
+        mag /= 10u;
+    } while (mag != 0 || n <= decimals); /* at least one digit before the point */
+    len = n + (value < 0 ? 1u : 0u) + (decimals > 0 ? 1u : 0u);
+    if (len + 1 > size) {
+        if (size > 0) out[0] = '\0';
+        return -1;
+    }
+    if (value < 0) out[i++] = '-';
+    while (n > 0) {
+        if (n == decimals) out[i++] = '.';
+        out[i++] = digits[--n];
+    }
+    out[i] = '\0';
+    return (int)i;
+}
+
+int16_t skyframe_local_minute_of_day(uint32_t unix_s, int16_t utc_offset_min) {
+    int32_t m;
+    if (unix_s == SKYFRAME_MISSING_TIME || utc_offset_min == SKYFRAME_MISSING_I16) return -1;
+    m = (int32_t)((unix_s / 60UL) % 1440UL) + (int32_t)utc_offset_min;
+    m %= 1440;
+    if (m < 0) m += 1440;
+    return (int16_t)m;
+}
+
+int32_t skyframe_local_day(uint32_t unix_s, int16_t utc_offset_min) {
+    int32_t day, sec;
+    if (unix_s == SKYFRAME_MISSING_TIME || utc_offset_min == SKYFRAME_MISSING_I16) return -1;
+    day = (int32_t)(unix_s / 86400UL);
+    sec = (int32_t)(unix_s % 86400UL) + (int32_t)utc_offset_min * 60;
+    while (sec < 0) { sec += 86400; day--; }
+    while (sec >= 86400) { sec -= 86400; day++; }
+    return day;
+}
+
+uint8_t skyframe_weekday(int32_t days) {
+    int32_t w = (days % 7 + 4) % 7; /* 1970-01-01 was a Thursday (4) */
+    if (w < 0) w += 7;
+    return (uint8_t)w;
+}
+
+void skyframe_date_from_days(int32_t days, int32_t *year, uint8_t *month, uint8_t *day) {
+    /* Howard Hinnant's civil_from_days, in 32-bit arithmetic (fine for +-5 million years). */
+    int32_t z = days + 719468;
+    int32_t era = (z >= 0 ? z : z - 146096) / 146097;
+    int32_t doe = z - era * 146097;
+    int32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+    int32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    int32_t mp = (5 * doy + 2) / 153;
+    int32_t d = doy - (153 * mp + 2) / 5 + 1;
+    int32_t m = mp < 10 ? mp + 3 : mp - 9;
+    int32_t y = yoe + era * 400 + (m <= 2 ? 1 : 0);
+    if (year != NULL) *year = y;
+    if (month != NULL) *month = (uint8_t)m;
+    if (day != NULL) *day = (uint8_t)d;
+}
+
+static void skyframe_priv_request_start(uint8_t *out, uint8_t kind, uint16_t request_id) {
+    memset(out, 0, SKYFRAME_REQUEST_SIZE);
+    out[0] = 'S';
+    out[1] = 'Q';
+    out[2] = 1; /* request version */
+    out[3] = kind;
+    skyframe_priv_put_u16(out + 4, request_id);
+}
+static int skyframe_priv_request_finish(uint8_t *out) {
+    skyframe_priv_put_u32(out + 60, skyframe_crc32(out, 60));
+    return SKYFRAME_OK;
+}
+
+int skyframe_request_coordinates(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
+                                 int32_t lat_e5, int32_t lon_e5) {
+    if (out == NULL) return SKYFRAME_ERR_NULL;
+    if (lat_e5 < -9000000L || lat_e5 > 9000000L || lon_e5 < -18000000L || lon_e5 > 18000000L)
+        return SKYFRAME_ERR_RANGE;
+    skyframe_priv_request_start(out, SKYFRAME_REQUEST_KIND_COORDINATES, request_id);
+    skyframe_priv_put_u32(out + 8, (uint32_t)lat_e5);
+    skyframe_priv_put_u32(out + 12, (uint32_t)lon_e5);
+    return skyframe_priv_request_finish(out);
+}
+
+int skyframe_request_place(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
+                           const char *name, const char *country) {
+    size_t n, i;
+    if (out == NULL || name == NULL) return SKYFRAME_ERR_NULL;
+    n = strlen(name);
+    if (n == 0 || n > SKYFRAME_REQUEST_NAME_BYTES) return SKYFRAME_ERR_RANGE;
+    for (i = 0; i < n; i++) {
+        uint8_t c = (uint8_t)name[i];
+        if (c < 0x20 || c == 0x7F) return SKYFRAME_ERR_RANGE;
+        /* C1 controls U+0080..U+009F are C2 80..C2 9F in UTF-8 */
+        if (c == 0xC2 && i + 1 < n && (uint8_t)name[i + 1] < 0xA0) return SKYFRAME_ERR_RANGE;
+    }
+    if (name[0] == ' ' || name[n - 1] == ' ') return SKYFRAME_ERR_RANGE; /* gateway refuses */
+    if (country != NULL && country[0] != '\0') {
+        for (i = 0; i < 2; i++) {
+            char c = country[i];
+            if (!((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) return SKYFRAME_ERR_RANGE;
+        }
+        if (country[2] != '\0') return SKYFRAME_ERR_RANGE;
+    }
+    skyframe_priv_request_start(out, SKYFRAME_REQUEST_KIND_NAME, request_id);
+    if (country != NULL && country[0] != '\0') {
+        out[16] = (uint8_t)country[0];
+        out[17] = (uint8_t)country[1];
+    }
+    memcpy(out + 20, name, n);
+    return skyframe_priv_request_finish(out);
+}
+
+int skyframe_request_refresh(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id) {
+    if (out == NULL) return SKYFRAME_ERR_NULL;
+    skyframe_priv_request_start(out, SKYFRAME_REQUEST_KIND_REFRESH, request_id);
+    return skyframe_priv_request_finish(out);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SKYFRAME_FRAME_IMPLEMENTATION_DONE */
+#endif /* SKYFRAME_FRAME_IMPLEMENTATION */
