@@ -96,6 +96,17 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     locations.update(new)
     watches.update(new)
     logger.info("configuration reloaded", metadata: ["locations": "\(new.locations.count)"])
+    if isConnected { publishInfo() }
+  }
+
+  /// Version, frame version and the services in use with their credits, retained.
+  private func publishInfo() {
+    let (topic, info) = configuration.withLock { ($0.topics.info, GatewayInfo($0)) }
+    do {
+      try client.publish(topic, payload: info.json(), qos: 1, retain: true)
+    } catch {
+      logger.warning("could not publish the gateway info: \(error)")
+    }
   }
 
   var isConnected: Bool { connected.withLock { $0 } }
@@ -139,6 +150,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         } catch {
           logger.error("could not publish the online state: \(error)")
         }
+        publishInfo()
         locations.publishAllSoon()
       case .disconnected(let code):
         connected.withLock { $0 = false }

@@ -81,6 +81,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     public var state: String { "\(base)/v1/gateway/state" }
     public var stats: String { "\(base)/v1/gateway/stats" }
+    public var info: String { "\(base)/v1/gateway/info" }
   }
 
   /// The weather services, by their names in the configuration.

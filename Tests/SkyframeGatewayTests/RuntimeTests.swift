@@ -101,6 +101,31 @@ import Testing
     #expect(services?.last?["name"] as? String == "open-meteo-air-quality")
   }
 
+  @Test func theInfoMessageCreditsEachServiceInUseRetained() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.weather.service = .weatherAPI
+      $0.weather.fallback = [.openMeteo]
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let display = try await Device.connect(
+      port: harness.broker.port, id: "info-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["skyframe/v1/gateway/info"])
+    let info = try await display.next()
+    #expect(info.retain)
+    let document = try JSONSerialization.jsonObject(with: Data(info.payload)) as? [String: Any]
+    #expect(document?["frame_version"] as? String == "1.1")
+    #expect(document?["version"] is String)
+    let services = (document?["services"] as? [[String: Any]]) ?? []
+    #expect(
+      services.map { $0["name"] as? String } == [
+        "weatherapi", "open-meteo", "open-meteo-air-quality",
+      ])
+    #expect(services.map { $0["role"] as? String } == ["weather", "fallback", "air-quality"])
+    #expect(services[1]["attribution"] as? String == "Weather data by Open-Meteo.com")
+    #expect(services[1]["license"] as? String == "CC BY 4.0")
+  }
+
   @Test func metricsAndHealthAreServedOverHTTP() async throws {
     let port = try MosquittoBroker.freeLoopbackPort()
     let harness = try await GatewayHarness.make { $0.metrics.port = port }

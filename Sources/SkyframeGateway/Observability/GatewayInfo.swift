@@ -1,0 +1,65 @@
+import Foundation
+import SkyframeCodec
+
+/// What a display may want to show about where its weather comes from: retained on
+/// `{base}/v1/gateway/info` (JSON) on every connect and after every reload.
+struct GatewayInfo: Codable, Sendable, Equatable {
+  struct Source: Codable, Sendable, Equatable {
+    var name: String
+    /// `weather`, `fallback` or `air-quality`.
+    var role: String
+    /// The credit to show next to the data.
+    var attribution: String
+    var license: String
+    var url: String
+  }
+
+  /// This software's version.
+  var version: String
+  /// The frame version the gateway sends (`1.1`: the v1.1 fields may be present).
+  var frameVersion: String
+  var services: [Source]
+
+  static let softwareVersion = "0.11.0"
+
+  init(_ configuration: GatewayConfiguration) {
+    version = Self.softwareVersion
+    frameVersion = "1.1"
+    services = configuration.weather.order.enumerated().map { index, name in
+      Self.source(name, role: index == 0 ? "weather" : "fallback")
+    }
+    if configuration.airQuality.service == .openMeteo {
+      services.append(
+        Source(
+          name: WeatherServices.airQualityName, role: "air-quality",
+          attribution:
+            "Air quality by Open-Meteo.com, from CAMS (Copernicus Atmosphere Monitoring Service) data",
+          license: "CC BY 4.0", url: "https://open-meteo.com/"))
+    }
+  }
+
+  static func source(_ name: GatewayConfiguration.ServiceName, role: String) -> Source {
+    switch name {
+    case .openMeteo:
+      Source(
+        name: name.rawValue, role: role, attribution: "Weather data by Open-Meteo.com",
+        license: "CC BY 4.0", url: "https://open-meteo.com/")
+    case .openWeatherMap:
+      Source(
+        name: name.rawValue, role: role, attribution: "Weather data by OpenWeather",
+        license: "CC BY-SA 4.0", url: "https://openweathermap.org/")
+    case .weatherAPI:
+      Source(
+        name: name.rawValue, role: role, attribution: "Powered by WeatherAPI.com",
+        license: "WeatherAPI.com terms (link required on free plans)",
+        url: "https://www.weatherapi.com/")
+    }
+  }
+
+  func json() -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { [UInt8]($0) } ?? Array("{}".utf8)
+  }
+}
