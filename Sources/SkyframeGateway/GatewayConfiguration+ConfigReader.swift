@@ -272,6 +272,8 @@ extension GatewayConfiguration {
       "air-quality.ttl-seconds", airQuality.ttlSeconds, 60...86_400, "seconds, 60-86400")
     airQuality.budget = keys.budget("air-quality", airQuality.budget)
 
+    alerts.enabled = keys.flag("alerts.enabled", alerts.enabled)
+
     metrics.host = keys.text("metrics.host") ?? metrics.host
     metrics.port = keys.integer(
       "metrics.port", metrics.port, 0...65_535, "a TCP port 1-65535, or 0 for none")

@@ -90,6 +90,8 @@ extension GatewayConfiguration {
       "  ttl-seconds: \(airQuality.ttlSeconds)",
       "  budget-per-minute: \(airQuality.budget.perMinute)",
       "  budget-per-day: \(airQuality.budget.perDay)",
+      "alerts:",
+      "  enabled: \(alerts.enabled)",
       "metrics:",
       "  host: \(text(metrics.host))",
       "  port: \(metrics.port)",

@@ -19,6 +19,16 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var upstream = Upstream()
   public var metrics = Metrics()
   public var airQuality = AirQualitySettings()
+  public var alerts = Alerts()
+
+  /// Weather alerts in frames (v1.1): from the weather service's own answer where it has them
+  /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call.
+  public struct Alerts: Sendable, Equatable {
+    /// false: the frame says "absent", not "none".
+    public var enabled = true
+
+    public init() {}
+  }
   public var locations: [NamedLocation] = []
   public var logLevel = "info"
 
@@ -344,6 +354,10 @@ extension GatewayConfiguration {
         apiKey: $0, baseURL: openWeatherMap.baseURL,
         timeout: .seconds(openWeatherMap.timeoutSeconds),
         useOneCall: openWeatherMap.oneCall)
+    }.map { settings in
+      var settings = settings
+      settings.alerts = alerts.enabled
+      return settings
     }
   }
 
@@ -353,6 +367,10 @@ extension GatewayConfiguration {
       WeatherAPIConfiguration(
         apiKey: $0, baseURL: weatherAPI.baseURL, timeout: .seconds(weatherAPI.timeoutSeconds),
         days: weatherAPI.days)
+    }.map { settings in
+      var settings = settings
+      settings.alerts = alerts.enabled
+      return settings
     }
   }
 }

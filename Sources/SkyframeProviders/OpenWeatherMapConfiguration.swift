@@ -12,6 +12,8 @@ public struct OpenWeatherMapConfiguration: Sendable {
   public var useOneCall: Bool
   /// Language of place names from geocoding, when the service has a name in it (`local_names`).
   public var language: String
+  /// With One Call, keep its `alerts` (in the same call); the 2.5 API has none.
+  public var alerts = false
 
   public init(
     apiKey: String,

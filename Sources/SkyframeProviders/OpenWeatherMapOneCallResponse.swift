@@ -8,10 +8,25 @@ struct OpenWeatherMapOneCallResponse: Decodable {
   var current: Current?
   var hourly: [Hour]?
   var daily: [Day]?
+  /// Precipitation in mm/h for each of the next 60 minutes (where the service has it).
+  var minutely: [Minute]?
+  /// Absent when no alert is in force.
+  var alerts: [Alert]?
+
+  struct Minute: Decodable {
+    var dt: Int64?
+    var precipitation: Double?
+  }
+
+  /// One Call gives no severity: an alert in force counts as `unknown`.
+  struct Alert: Decodable {
+    var start: Int64?
+    var end: Int64?
+  }
 
   enum CodingKeys: String, CodingKey {
     case timezoneOffset = "timezone_offset"
-    case current, hourly, daily
+    case current, hourly, daily, minutely, alerts
   }
 
   struct Current: Decodable {
@@ -68,7 +83,7 @@ struct OpenWeatherMapOneCallResponse: Decodable {
 
   /// The forecast for `point`: hourly points one hour apart, days dated by the local date of
   /// their `dt`.
-  func forecast(for point: GeoPoint) throws(ProviderError) -> Forecast {
+  func forecast(for point: GeoPoint, alertsAsked: Bool = false) throws(ProviderError) -> Forecast {
     guard let timezoneOffset else { throw .malformed("timezone_offset is missing") }
     return Forecast(
       place: Forecast.Place(
@@ -77,7 +92,18 @@ struct OpenWeatherMapOneCallResponse: Decodable {
       hourly: (hourly ?? []).compactMap(\.model).sorted { $0.time < $1.time },
       hourlyStepHours: 1,
       daily: (daily ?? []).compactMap { $0.model(utcOffsetSeconds: timezoneOffset) }
-        .sorted { $0.date < $1.date })
+        .sorted { $0.date < $1.date },
+      precipitationSteps: minutely.map { minutes in
+        minutes.compactMap { minute in
+          minute.dt.map {
+            // mm/h over one minute.
+            Forecast.PrecipitationStep(
+              start: $0, seconds: 60, millimetres: minute.precipitation.map { $0 / 60 })
+          }
+        }.sorted { $0.start < $1.start }
+      },
+      alerts: alertsAsked
+        ? (alerts ?? []).map { Forecast.Alert(severity: nil, start: $0.start, end: $0.end) } : nil)
   }
 }
 

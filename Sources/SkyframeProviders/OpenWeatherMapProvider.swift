@@ -93,9 +93,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
   private func oneCall(_ point: GeoPoint) async throws(ProviderError) -> Forecast {
     var query = coordinates(point)
     query.append("units", "metric")
-    query.append("exclude", "minutely,alerts")
+    if !configuration.alerts { query.append("exclude", "alerts") }
     let body = try await get("/data/3.0/onecall", query)
-    return try decodeJSON(OpenWeatherMapOneCallResponse.self, from: body).forecast(for: point)
+    return try decodeJSON(OpenWeatherMapOneCallResponse.self, from: body).forecast(
+      for: point, alertsAsked: configuration.alerts)
   }
 
   private func coordinates(_ point: GeoPoint) -> QueryString {

@@ -13,6 +13,8 @@ public struct WeatherAPIConfiguration: Sendable {
   /// Sent as `lang` when it is not English (the service's default). It only translates the
   /// condition texts, which the gateway does not use (it maps the codes), and not place names.
   public var language: String
+  /// Ask for the weather alerts in force (`alerts=yes`, in the same call).
+  public var alerts = false
 
   public init(
     apiKey: String,

@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeWeather
 
 /// A WeatherAPI.com `/v1/forecast.json` answer: `location`, `current` and one `forecastday` per
@@ -7,6 +8,26 @@ struct WeatherAPIForecastResponse: Decodable {
   var location: Location?
   var current: Current?
   var forecast: Days?
+  /// Present with `alerts=yes`: `{"alert": [...]}`, the list empty when none is in force.
+  var alerts: AlertList?
+
+  struct AlertList: Decodable {
+    var alert: [Alert]?
+  }
+
+  /// Of each alert only what the frame needs: its CAP severity (often null outside the US) and
+  /// when it is in force (ISO 8601 with offset).
+  struct Alert: Decodable {
+    var severity: String?
+    var effective: String?
+    var expires: String?
+
+    var model: Forecast.Alert {
+      Forecast.Alert(
+        severity: Forecast.Alert.severity(cap: severity), start: isoSeconds(effective),
+        end: isoSeconds(expires))
+    }
+  }
 
   struct Location: Decodable {
     var localtimeEpoch: Int64?
@@ -140,8 +161,17 @@ struct WeatherAPIForecastResponse: Decodable {
       hourly: days.flatMap { $0.hour ?? [] }.compactMap(\.model).sorted { $0.time < $1.time },
       hourlyStepHours: 1,
       daily: days.compactMap { $0.model(utcOffsetSeconds: utcOffsetSeconds) }
-        .sorted { $0.date < $1.date })
+        .sorted { $0.date < $1.date },
+      alerts: alerts.map { ($0.alert ?? []).map(\.model) })
   }
+}
+
+/// "2022-07-21T19:38:00+00:00" → Unix seconds; nil for anything else.
+func isoSeconds(_ text: String?) -> Int64? {
+  guard let text, !text.isEmpty else { return nil }
+  let parser = ISO8601DateFormatter()
+  parser.formatOptions = [.withInternetDateTime]
+  return parser.date(from: text).map { Int64($0.timeIntervalSince1970) }
 }
 
 extension WeatherAPIForecastResponse.Current {

@@ -40,7 +40,7 @@ public struct WeatherAPIProvider: WeatherProvider {
       query.append("q", coordinateText(point.latitude) + "," + coordinateText(point.longitude))
       query.append("days", String(min(max(configuration.days, 1), 14)))
       query.append("aqi", "no")
-      query.append("alerts", "no")
+      query.append("alerts", configuration.alerts ? "yes" : "no")
       if configuration.language.lowercased() != "en" {
         query.append("lang", configuration.language)
       }

@@ -43,12 +43,23 @@ extension Forecast {
     fillHourly(&frame, now: fetchedAt)
     fillDaily(&frame, now: fetchedAt)
     frame.precipitationNextHour = nextHourPrecipitation(at: fetchedAt)
+    frame.alerts = alertSummary(at: fetchedAt)
     return frame
+  }
+
+  /// How many alerts are in force at `now` and the worst of them (an alert without a severity
+  /// counts as `unknown`); nil when the service says nothing about alerts.
+  public func alertSummary(at now: Int64) -> AlertSummary? {
+    guard let alerts else { return nil }
+    let inForce = alerts.filter { $0.isInForce(at: now) }
+    guard !inForce.isEmpty else { return AlertSummary.none }
+    let highest = inForce.map { $0.severity ?? .unknown }.max() ?? .unknown
+    return AlertSummary(count: UInt8(clamping: inForce.count), highest: highest)
   }
 
   /// Whether it is wet at `now` and in how many minutes that changes, from the short steps; nil
   /// when the steps do not say what it is like now and over the whole next hour.
-  func nextHourPrecipitation(at now: Int64) -> NextHourPrecipitation? {
+  public func nextHourPrecipitation(at now: Int64) -> NextHourPrecipitation? {
     guard let steps = precipitationSteps,
       let current = steps.firstIndex(where: { $0.start <= now && now < $0.start + $0.seconds }),
       let wetNow = steps[current].isWet

@@ -1,3 +1,6 @@
+import Foundation
+import SkyframeCodec
+
 /// The weather for one place as every service is mapped onto it: SI units, Unix seconds, WMO
 /// codes, and `nil` wherever the service said nothing.
 public struct Forecast: Sendable, Equatable, Codable {
@@ -14,18 +17,53 @@ public struct Forecast: Sendable, Equatable, Codable {
   /// Precipitation in short steps (Open-Meteo's 15 minutes, One Call's minute) from now on, in
   /// time order; nil when the service has none.
   public var precipitationSteps: [PrecipitationStep]?
+  /// Weather alerts the service reported (those in force and those to come); empty: none; nil:
+  /// the service (or the configuration) says nothing about alerts.
+  public var alerts: [Alert]?
 
   public init(
     place: Place, utcOffsetSeconds: Int, current: Current, hourly: [Hour], hourlyStepHours: Int = 1,
-    daily: [Day], precipitationSteps: [PrecipitationStep]? = nil
+    daily: [Day], precipitationSteps: [PrecipitationStep]? = nil, alerts: [Alert]? = nil
   ) {
     self.precipitationSteps = precipitationSteps
+    self.alerts = alerts
     self.place = place
     self.utcOffsetSeconds = utcOffsetSeconds
     self.current = current
     self.hourly = hourly
     self.hourlyStepHours = hourlyStepHours
     self.daily = daily
+  }
+
+  /// One weather alert: how severe (CAP), and when it is in force.
+  public struct Alert: Sendable, Equatable, Codable {
+    /// nil when the service does not say (many non-US agencies, OpenWeatherMap).
+    public var severity: AlertSummary.Severity?
+    public var start: Int64?
+    public var end: Int64?
+
+    public init(severity: AlertSummary.Severity?, start: Int64?, end: Int64?) {
+      self.severity = severity
+      self.start = start
+      self.end = end
+    }
+
+    /// The CAP severity word (`Extreme`, `Severe`, `Moderate`, `Minor`, `Unknown`), any case;
+    /// nil for anything else.
+    public static func severity(cap text: String?) -> AlertSummary.Severity? {
+      switch text?.trimmingCharacters(in: .whitespaces).lowercased() {
+      case "extreme": .extreme
+      case "severe": .severe
+      case "moderate": .moderate
+      case "minor": .minor
+      case "unknown": .unknown
+      default: nil
+      }
+    }
+
+    public func isInForce(at time: Int64) -> Bool {
+      (start.map { $0 <= time } ?? true) && (end.map { time < $0 } ?? true)
+    }
   }
 
   /// Precipitation over `[start, start + seconds)`.
@@ -168,3 +206,6 @@ public struct Forecast: Sendable, Equatable, Codable {
     }
   }
 }
+
+// The codec has no Codable (it also builds as Embedded Swift); the model stores the raw value.
+extension AlertSummary.Severity: Codable {}

@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeCodec
 import SkyframeProviders
 import SkyframeTestSupport
@@ -161,7 +162,7 @@ struct OpenWeatherMapForecastTests {
     #expect(requests.map(\.path) == ["/data/3.0/onecall"])
     #expect(
       requests.first?.query == [
-        "lat": "47.5615", "lon": "-52.7126", "units": "metric", "exclude": "minutely,alerts",
+        "lat": "47.5615", "lon": "-52.7126", "units": "metric", "exclude": "alerts",
         "appid": "k1",
       ])
     let expected = Forecast(
@@ -195,6 +196,38 @@ struct OpenWeatherMapForecastTests {
           precipitationProbability: 100),
       ])
     #expect(forecasts == [expected])
+  }
+
+  @Test("One Call with alerts: alerts kept (without severity), minutely becomes one-minute steps")
+  func oneCallAlertsAndMinutes() async throws {
+    let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
+    var body = OpenWeatherMapFixtures.stJohnsOneCall.trimmingCharacters(in: .whitespacesAndNewlines)
+    body.removeLast()
+    body += """
+      ,"minutely":[{"dt":1737381900,"precipitation":0},{"dt":1737381960,"precipitation":6.0},\
+      {"dt":1737382020,"precipitation":12.0}],\
+      "alerts":[{"sender_name":"Environment Canada","event":"snowfall warning","start":1737378000,\
+      "end":1737410400,"description":"Snowfall of 15 to 25 cm.","tags":["Snow/Ice"]}]}
+      """
+    var configuration = OpenWeatherMapConfiguration(apiKey: "k1", useOneCall: true)
+    configuration.alerts = true
+    let (forecasts, requests) = try await withStubbedOpenWeatherMap(
+      answering: routing(["/data/3.0/onecall": .json(body)]), configuration: configuration
+    ) { provider, server in
+      (try await provider.forecasts(for: [point]), server.requests)
+    }
+    #expect(requests.first?.query["exclude"] == nil)
+    let forecast = try #require(forecasts.first)
+    #expect(
+      forecast.alerts == [Forecast.Alert(severity: nil, start: 1_737_378_000, end: 1_737_410_400)])
+    #expect(
+      forecast.precipitationSteps == [
+        .init(start: 1_737_381_900, seconds: 60, millimetres: 0),
+        .init(start: 1_737_381_960, seconds: 60, millimetres: 0.1),
+        .init(start: 1_737_382_020, seconds: 60, millimetres: 0.2),
+      ])
+    let frame = forecast.frame(fetchedAt: 1_737_381_930, service: .openWeatherMap)
+    #expect(frame.alerts == AlertSummary(count: 1, highest: .unknown))
   }
 
   @Test("several points: one point after the other, in order, two calls each")

@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeCodec
 import SkyframeProviders
 import SkyframeTestSupport
@@ -58,6 +59,41 @@ struct WeatherAPIForecastTests {
           precipitationProbability: 78, sunrise: 1_741_653_060, sunset: 1_741_695_600),
       ])
     #expect(forecasts == [expected])
+  }
+
+  @Test("alerts=yes: each alert's CAP severity (null is unknown) and when it is in force")
+  func alerts() async throws {
+    var body = WeatherAPIFixtures.kathmandu.trimmingCharacters(in: .whitespacesAndNewlines)
+    body.removeLast()
+    body += """
+      ,"alerts":{"alert":[{"headline":"Flood Watch","msgtype":null,"severity":null,"urgency":null,\
+      "areas":null,"category":"Flood","certainty":null,"event":"Flood Watch","note":null,\
+      "effective":"2025-03-10T02:00:00+00:00","expires":"2025-03-10T20:00:00+05:45","desc":"...",\
+      "instruction":""},{"headline":"Wind","msgtype":"Alert","severity":"Severe","urgency":"Expected",\
+      "areas":"Valley","category":"Met","certainty":"Likely","event":"Wind Warning","note":"",\
+      "effective":"2025-03-11T00:00:00+00:00","expires":"2025-03-11T12:00:00+00:00","desc":"",\
+      "instruction":""}]}}
+      """
+    var configuration = WeatherAPIConfiguration(apiKey: "wapi-test-key", timeout: .seconds(5))
+    configuration.alerts = true
+    let (forecasts, requests) = try await withStubbedWeatherAPI(
+      answering: routing(["/v1/forecast.json": .json(body)]), configuration: configuration
+    ) { provider, server in
+      (try await provider.forecasts(for: [Self.kathmandu]), server.requests)
+    }
+    #expect(requests.first?.query["alerts"] == "yes")
+    let forecast = try #require(forecasts.first)
+    #expect(
+      forecast.alerts == [
+        Forecast.Alert(severity: nil, start: 1_741_572_000, end: 1_741_616_100),
+        Forecast.Alert(severity: .severe, start: 1_741_651_200, end: 1_741_694_400),
+      ])
+    // On the 10th only the watch is in force; on the 11th only the warning.
+    #expect(
+      forecast.alertSummary(at: 1_741_600_000) == AlertSummary(count: 1, highest: .unknown))
+    #expect(
+      forecast.alertSummary(at: 1_741_660_000) == AlertSummary(count: 1, highest: .severe))
+    #expect(forecast.alertSummary(at: 1_741_700_000) == AlertSummary.none)
   }
 
   @Test("polar night: \"No sunrise\" and \"No sunset\" with dark hours are 0 s of daylight")
