@@ -11,7 +11,6 @@ import Synchronization
 /// leaves the index missing in the frame; it never fails the forecast.
 final class AirQualityDesk: Sendable {
   struct Settings: Sendable {
-    var enabled: Bool
     var scale: AirQuality.Scale
     var ttlSeconds: Int64
     var maximumCells: Int
@@ -27,49 +26,39 @@ final class AirQualityDesk: Sendable {
   private let fetches = Coalescer<WeatherDesk.Cell, AirQualityReading?>()
   private let batcher: Mutex<PointBatcher<AirQualityReading>?>
   private let clock: GatewayClock
-  private let logger: Logger
 
-  init(settings: Settings, clock: GatewayClock, logger: Logger) {
+  init(settings: Settings, clock: GatewayClock) {
     self.settings = Mutex(settings)
     table = Mutex(LRUTable(capacity: settings.maximumCells))
     batcher = Mutex(nil)
     self.clock = clock
-    self.logger = logger
   }
 
-  /// New settings, and the guarded provider calls go through from now on.
+  /// New settings, and the guarded provider calls go through from now on; no batcher: off.
   func update(_ settings: Settings, batcher: PointBatcher<AirQualityReading>?) {
     self.settings.withLock { $0 = settings }
     table.withLock { $0.resize(to: settings.maximumCells) }
     self.batcher.withLock { $0 = batcher }
   }
 
-  var isEnabled: Bool { settings.withLock { $0.enabled } }
+  var isEnabled: Bool { batcher.withLock { $0 != nil } }
 
   /// The index for the frame of `cell` on the configured scale: cached, else fetched (one call
   /// per cell however many ask); nil when switched off, unknown or failed.
   func index(for cell: WeatherDesk.Cell, at center: GeoPoint) async -> AirQuality? {
+    guard let batcher = batcher.withLock({ $0 }) else { return nil }
     let settings = settings.withLock { $0 }
-    guard settings.enabled, let batcher = batcher.withLock({ $0 }) else { return nil }
     let now = clock.unixTime()
     if let cached = table.withLock({ $0.value(forKey: cell) }), cached.expiresAt > now {
       return cached.reading.index(on: settings.scale)
     }
     // The frame waits for the index at most this long; a slower answer is cached for the next.
     let reading = await fetches.run(cell, until: .now + Self.longestWait) { [self] in
-      switch await batcher.value(at: center) {
-      case .success(let reading):
-        let entry = Entry(reading: reading, expiresAt: clock.unixTime() + settings.ttlSeconds)
-        table.withLock { $0.set(entry, forKey: cell) }
-        return reading
-      case .failure(.paused):
-        return nil  // Said once, when the breaker opened.
-      case .failure(let error):
-        logger.warning(
-          "air quality unavailable, frames go without it",
-          metadata: ["cell": "\(cell.row),\(cell.column)", "error": "\(error)"])
-        return nil
-      }
+      // A failed call is logged by its guard; the frame goes without the index.
+      guard case .success(let reading) = await batcher.value(at: center) else { return nil }
+      let entry = Entry(reading: reading, expiresAt: clock.unixTime() + settings.ttlSeconds)
+      table.withLock { $0.set(entry, forKey: cell) }
+      return reading
     }
     return reading??.index(on: settings.scale)
   }

@@ -82,6 +82,10 @@ struct UpstreamGuard: Sendable {
       return value
     } catch {
       health.failed(error, after: ContinuousClock.now - start)
+      // One line per failed call (a batch of cells is one call); calls the breaker or the budget
+      // held back never get here, so an open breaker adds no line per request.
+      logger.warning(
+        "\(name) call failed", metadata: ["error": "\(String(describing: error).prefix(300))"])
       // A refusal of this request (an unknown place, a bad parameter) is the service working.
       if case .rejected = error { log(breaker.succeeded()) } else { log(breaker.failed(error)) }
       throw error

@@ -31,7 +31,6 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let clock: GatewayClock
   private let router: Router
   private let connected = Mutex(false)
-  private let invalidDevices: LogThrottle
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -65,7 +64,6 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
       logger: logger)
     router = Router(topics: configuration.topics)
-    invalidDevices = LogThrottle(interval: 60, clock: clock)
   }
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
@@ -119,10 +117,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     case .watch(let device):
       watches.receive(device: device, payload: [UInt8](message.payload))
     case .invalidDevice:
-      invalidDevices.log(logger) { suppressed in
+      // All invalid ids share one key (no valid id has a space): one line a minute for all.
+      DeviceLog(logger: logger, device: "(invalid ids)", limiter: handler.logLimiter).warning(
         "dropped a message from an invalid device id (1-32 characters of a-z, A-Z, 0-9, '-', '_', '.'): \(message.topicString.prefix(80))"
-          + (suppressed > 0 ? " (and \(suppressed) more since the last such line)" : "")
-      }
+      )
     case .unknown:
       break
     }
@@ -165,31 +163,5 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     await client.disconnect()
     connected.withLock { $0 = false }
     logger.info("gateway stopped")
-  }
-}
-
-/// At most one log line per interval for something a device can repeat at will; the next line
-/// says how many were left out.
-final class LogThrottle: Sendable {
-  private let interval: Int64
-  private let clock: GatewayClock
-  private let state = Mutex((last: Int64?.none, suppressed: 0))
-
-  init(interval: Int64, clock: GatewayClock) {
-    self.interval = interval
-    self.clock = clock
-  }
-
-  func log(_ logger: Logger, _ message: (Int) -> String) {
-    let now = clock.unixTime()
-    let suppressed: Int? = state.withLock { state in
-      if let last = state.last, now - last < interval {
-        state.suppressed += 1
-        return nil
-      }
-      defer { state = (now, 0) }
-      return state.suppressed
-    }
-    if let suppressed { logger.warning("\(message(suppressed))") }
   }
 }

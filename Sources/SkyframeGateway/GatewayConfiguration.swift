@@ -349,28 +349,21 @@ extension GatewayConfiguration {
 
   /// OpenWeatherMap's settings, when it has a key.
   public var openWeatherMapConfiguration: OpenWeatherMapConfiguration? {
-    openWeatherMap.apiKey.map {
-      OpenWeatherMapConfiguration(
-        apiKey: $0, baseURL: openWeatherMap.baseURL,
-        timeout: .seconds(openWeatherMap.timeoutSeconds),
-        useOneCall: openWeatherMap.oneCall)
-    }.map { settings in
-      var settings = settings
-      settings.alerts = alerts.enabled
-      return settings
-    }
+    guard let apiKey = openWeatherMap.apiKey else { return nil }
+    var settings = OpenWeatherMapConfiguration(
+      apiKey: apiKey, baseURL: openWeatherMap.baseURL,
+      timeout: .seconds(openWeatherMap.timeoutSeconds), useOneCall: openWeatherMap.oneCall)
+    settings.alerts = alerts.enabled
+    return settings
   }
 
   /// WeatherAPI.com's settings, when it has a key.
   public var weatherAPIConfiguration: WeatherAPIConfiguration? {
-    weatherAPI.apiKey.map {
-      WeatherAPIConfiguration(
-        apiKey: $0, baseURL: weatherAPI.baseURL, timeout: .seconds(weatherAPI.timeoutSeconds),
-        days: weatherAPI.days)
-    }.map { settings in
-      var settings = settings
-      settings.alerts = alerts.enabled
-      return settings
-    }
+    guard let apiKey = weatherAPI.apiKey else { return nil }
+    var settings = WeatherAPIConfiguration(
+      apiKey: apiKey, baseURL: weatherAPI.baseURL, timeout: .seconds(weatherAPI.timeoutSeconds),
+      days: weatherAPI.days)
+    settings.alerts = alerts.enabled
+    return settings
   }
 }

@@ -247,6 +247,7 @@ final class WeatherDesk: Sendable {
     var firstError: ProviderError?
     for batcher in services {
       let service = batcher.provider.service
+      // Failed calls are logged where they are made (`UpstreamGuard`), once per call.
       switch await batcher.forecast(at: center) {
       case .success(let forecast):
         let fetchedAt = now()
@@ -265,16 +266,7 @@ final class WeatherDesk: Sendable {
         }
         frameEntries?.record(count)
         return .success(entry)
-      case .failure(.paused(let reason)):
-        // Said once, when the breaker opened; not again for every request while it is open.
-        if firstError == nil { firstError = .paused(reason) }
       case .failure(let error):
-        logger.warning(
-          "weather service failed",
-          metadata: [
-            "service": "\(service.name?.description ?? "?")", "cell": "\(cell.row),\(cell.column)",
-            "error": "\(error)",
-          ])
         if firstError == nil { firstError = error }
         if case .rejected = error { return .failure(firstError ?? error) }
       }
@@ -307,7 +299,6 @@ final class WeatherDesk: Sendable {
           return place
         } catch {
           // No name is no failure: the frame then says the coordinates. Retried next time.
-          logger.info("reverse geocoding failed", metadata: ["error": "\(error)"])
           return nil
         }
       }
@@ -337,10 +328,6 @@ final class WeatherDesk: Sendable {
           placeEntries?.record(count)
           return .success(place)
         } catch {
-          if case .paused = error {
-          } else {
-            logger.warning("geocoding failed", metadata: ["name": "\(name)", "error": "\(error)"])
-          }
           if firstError == nil { firstError = error }
           if case .rejected = error { break }
         }

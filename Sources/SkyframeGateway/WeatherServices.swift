@@ -61,14 +61,13 @@ final class WeatherServices: Sendable {
         service: Self.airQualityName, policy: configuration.upstream.breakerPolicy, clock: clock),
       scheduled: scheduled, logger: logger)
     airQuality = AirQualityDesk(
-      settings: Self.airQualitySettings(configuration), clock: clock, logger: logger)
+      settings: Self.airQualitySettings(configuration), clock: clock)
   }
 
   private static func airQualitySettings(_ configuration: GatewayConfiguration)
     -> AirQualityDesk.Settings
   {
     AirQualityDesk.Settings(
-      enabled: configuration.airQuality.service == .openMeteo,
       scale: configuration.airQuality.scale,
       ttlSeconds: Int64(configuration.airQuality.ttlSeconds),
       maximumCells: configuration.cache.maximumCells)
@@ -80,7 +79,7 @@ final class WeatherServices: Sendable {
       configuration.airQuality.budget, reservePercent: configuration.upstream.reservePercent)
     airQualityGuard.breaker.update(configuration.upstream.breakerPolicy)
     let settings = Self.airQualitySettings(configuration)
-    guard settings.enabled else {
+    guard configuration.airQuality.service == .openMeteo else {
       airQuality.update(settings, batcher: nil)
       return
     }

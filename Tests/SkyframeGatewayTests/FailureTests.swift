@@ -35,6 +35,24 @@ import Testing
     return (harness, manual)
   }
 
+  /// A manual-clock harness with a 60 s timeout and TTL, a device, and the frame for 52.52,13.41
+  /// fetched at the start (so the cell has something to serve stale).
+  static func primedHarness(deadlineMilliseconds: Int) async throws -> (
+    GatewayHarness, ManualClock, Device, WeatherFrame
+  ) {
+    let (harness, clock) = try await manualHarness {
+      $0.openMeteo.timeoutSeconds = 60
+      $0.requests.deadlineMilliseconds = deadlineMilliseconds
+      $0.cache.ttlSeconds = 60
+    }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("52.52,13.41")
+    let fresh = try #require(try await device.frames(1).first)
+    #expect(fresh.status == .ok)
+    return (harness, clock, device, fresh)
+  }
+
   static let failures: [(String, GatewayHarness.Mode)] = [
     ("HTTP 500", .status(500, #"{"error":true,"reason":"Internal error"}"#)),
     ("malformed JSON", .garbage),
@@ -130,17 +148,8 @@ import Testing
   }
 
   @Test func aRefusedConnectionIsAnsweredStaleAtOnceNotAfterTheTimeout() async throws {
-    let (harness, clock) = try await Self.manualHarness {
-      $0.openMeteo.timeoutSeconds = 60
-      $0.requests.deadlineMilliseconds = 0
-      $0.cache.ttlSeconds = 60
-    }
+    let (harness, clock, device, fresh) = try await Self.primedHarness(deadlineMilliseconds: 0)
     defer { Task { await harness.shutdown() } }
-    try await harness.start()
-    let device = try await Device.frames(port: harness.broker.port)
-    try device.ask("52.52,13.41")
-    let fresh = try #require(try await device.frames(1).first)
-    #expect(fresh.status == .ok)
     // Nothing listens on the service's port any more: every connection is refused.
     try await harness.http.stop()
     clock.advance(by: .seconds(61))
@@ -153,17 +162,8 @@ import Testing
   }
 
   @Test func aSlowFetchIsAnsweredStaleAtTheDeadlineAndFinishesForTheNextAsker() async throws {
-    let (harness, clock) = try await Self.manualHarness {
-      $0.openMeteo.timeoutSeconds = 60
-      $0.requests.deadlineMilliseconds = 200
-      $0.cache.ttlSeconds = 60
-    }
+    let (harness, clock, device, fresh) = try await Self.primedHarness(deadlineMilliseconds: 200)
     defer { Task { await harness.shutdown() } }
-    try await harness.start()
-    let device = try await Device.frames(port: harness.broker.port)
-    try device.ask("52.52,13.41")
-    let fresh = try #require(try await device.frames(1).first)
-    #expect(fresh.status == .ok)
 
     harness.set(.held)
     harness.service.temperature.withLock { $0 = 21.5 }

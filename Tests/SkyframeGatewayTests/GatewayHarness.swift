@@ -40,28 +40,24 @@ final class GatewayHarness: Sendable {
     /// Which service `mode` applies to; nil: all of them.
     let failing = Mutex<ServiceFixtures.Service?>(nil)
     let temperature = Mutex(12.5)
-    /// Calls waiting in `.held` mode.
-    let waiting = Mutex<[CheckedContinuation<Void, Never>]>([])
-    let released = Mutex(false)
+    /// Calls waiting in `.held` mode, until `release()`; after it, none wait.
+    let held = Mutex((released: false, waiting: [CheckedContinuation<Void, Never>]()))
 
     func hold() async {
       await withCheckedContinuation { continuation in
-        let resumeNow = released.withLock { released in
-          if released { return true }
-          waiting.withLock { $0.append(continuation) }
-          return false
+        let resumeNow = held.withLock { held in
+          if !held.released { held.waiting.append(continuation) }
+          return held.released
         }
         if resumeNow { continuation.resume() }
       }
     }
 
     func release() {
-      let waiters = released.withLock { released in
-        released = true
-        return waiting.withLock { waiting in
-          defer { waiting = [] }
-          return waiting
-        }
+      let waiters = held.withLock { held in
+        held.released = true
+        defer { held.waiting = [] }
+        return held.waiting
       }
       for waiter in waiters { waiter.resume() }
     }

@@ -117,30 +117,28 @@ final class CircuitBreaker: Sendable {
   func failed(_ error: ProviderError) -> Transition? {
     let policy = policy.withLock { $0 }
     let now = clock.now
+    // A 429 opens the breaker at once, for the time its Retry-After names if it names one.
+    var isRateLimited = false
+    var named: Duration?
+    if case .rateLimited(_, let retryAfter) = error {
+      isRateLimited = true
+      if let retryAfter, retryAfter > 0 {
+        named = min(.seconds(retryAfter), policy.longestRetryAfter)
+      }
+    }
     return state.withLock { state -> Transition? in
       state.failures += 1
       state.lastFailure = "\(error)"
-      let rateLimited: Duration?
-      if case .rateLimited(_, let retryAfter) = error {
-        rateLimited = retryAfter.map { min(.seconds($0), policy.longestRetryAfter) } ?? .zero
-      } else {
-        rateLimited = nil
-      }
       switch state.position {
       case .open:
         // A call that was already out when the breaker opened: the pause stands.
         return nil
-      case .closed where rateLimited == nil && state.failures < policy.failures:
+      case .closed where !isRateLimited && state.failures < policy.failures:
         return nil
       case .closed, .probing:
         state.openings += 1
-        let pause: Duration
-        switch rateLimited {
-        case nil: pause = backoff(policy, openings: state.openings)
-        case .zero?: pause = max(backoff(policy, openings: state.openings), policy.rateLimitPause)
-        // The service named the time: exactly that.
-        case let named?: pause = named
-        }
+        let backoff = backoff(policy, openings: state.openings)
+        let pause = named ?? (isRateLimited ? max(backoff, policy.rateLimitPause) : backoff)
         state.position = .open
         state.openUntil = now + pause
         return .opened(for: pause, reason: "\(error)")
