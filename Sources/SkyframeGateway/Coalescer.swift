@@ -14,7 +14,10 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   }
 
   /// The value if it is there by `deadline`, else nil; the work goes on either way, for whoever
-  /// asks next.
+  /// asks next. Each call adds two short tasks: a timer that ends at the deadline or when the
+  /// value comes, and a waiter that ends with the work (an upstream call, bounded by its timeout).
+  /// Callers are the request workers (`requests.workers` × the places of one request) and the
+  /// air-quality fetches those start, so devices cannot make more of them.
   func run(
     _ key: Key, until deadline: ContinuousClock.Instant,
     _ work: @escaping @Sendable () async -> Value
