@@ -30,6 +30,8 @@ let package = Package(
       url: "https://github.com/apple/swift-configuration", from: "1.4.0",
       traits: [.defaults, "YAML"]),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+    // Already under async-http-client; named for its gzip settings (and the test server's gzip).
+    .package(url: "https://github.com/apple/swift-nio-extras.git", from: "1.26.0"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
@@ -58,6 +60,7 @@ let package = Package(
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
       ],
       swiftSettings: strict),
@@ -85,6 +88,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
       ],
       swiftSettings: strict),
     .executableTarget(
@@ -104,6 +108,7 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
       ],
       path: "Tests/SkyframeTestSupport",
       swiftSettings: strict),
@@ -123,7 +128,7 @@ let package = Package(
       name: "SkyframePlacesTests", dependencies: ["SkyframePlaces"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeGatewayTests",
-      dependencies: ["SkyframeGateway", "SkyframeTestSupport", "SkyframeJSON"],
+      dependencies: ["SkyframeGateway", "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON"],
       swiftSettings: strict),
     .testTarget(
       name: "skyframeTests",

@@ -82,6 +82,7 @@ extern "C" {
 #define SKYFRAME_SERVICE_OPEN_METEO 1
 #define SKYFRAME_SERVICE_OPENWEATHERMAP 2
 #define SKYFRAME_SERVICE_WEATHERAPI 3
+#define SKYFRAME_SERVICE_MET_NORWAY 4 /* v1.1 */
 
 /* ---- Sun state (byte 10) -------------------------------------------------------------------- */
 #define SKYFRAME_SUN_NORMAL 0      /* sun rises and sets (sunrise/sunset may still be missing) */
@@ -535,6 +536,7 @@ const char *skyframe_service_name(uint8_t service) {
     case SKYFRAME_SERVICE_OPEN_METEO: return "open-meteo";
     case SKYFRAME_SERVICE_OPENWEATHERMAP: return "openweathermap";
     case SKYFRAME_SERVICE_WEATHERAPI: return "weatherapi";
+    case SKYFRAME_SERVICE_MET_NORWAY: return "met-norway";
     default: return "unknown";
     }
 }

@@ -57,8 +57,12 @@ public struct WeatherService: RawRepresentable, Hashable, Sendable {
   public static let openMeteo = WeatherService(rawValue: 1)
   public static let openWeatherMap = WeatherService(rawValue: 2)
   public static let weatherAPI = WeatherService(rawValue: 3)
+  /// MET Norway Locationforecast 2.0 (frame v1.1).
+  public static let metNorway = WeatherService(rawValue: 4)
 
-  public static let allKnown: [WeatherService] = [.none, .openMeteo, .openWeatherMap, .weatherAPI]
+  public static let allKnown: [WeatherService] = [
+    .none, .openMeteo, .openWeatherMap, .weatherAPI, .metNorway,
+  ]
 
   /// The spec's name, e.g. `open-meteo`; nil for a service this version does not know.
   public var name: StaticString? {
@@ -67,6 +71,7 @@ public struct WeatherService: RawRepresentable, Hashable, Sendable {
     case 1: "open-meteo"
     case 2: "openweathermap"
     case 3: "weatherapi"
+    case 4: "met-norway"
     default: nil
     }
   }

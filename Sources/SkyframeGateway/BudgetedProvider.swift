@@ -16,7 +16,13 @@ struct BudgetedProvider: WeatherProvider {
   var canReverseGeocode: Bool { inner.canReverseGeocode }
   var upstreamCallsPerForecast: Int { inner.upstreamCallsPerForecast }
 
+  func rememberedForecasts(for points: [GeoPoint]) -> [Forecast]? {
+    inner.rememberedForecasts(for: points)
+  }
+
+  /// No call, no budget spent, when the service said not to ask yet (`rememberedForecasts`).
   func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
+    if let remembered = inner.rememberedForecasts(for: points) { return remembered }
     let batch = max(inner.maximumBatchSize, 1)
     let calls = ((points.count + batch - 1) / batch) * inner.upstreamCallsPerForecast
     return try await guarded.call(calls) { () async throws(ProviderError) in

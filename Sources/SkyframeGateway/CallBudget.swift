@@ -1,3 +1,4 @@
+import SkyframeProviders
 import Synchronization
 
 /// Upstream calls a weather service allows: so many a minute and so many a (UTC) day, counted in

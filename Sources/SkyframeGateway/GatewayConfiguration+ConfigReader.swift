@@ -1,6 +1,7 @@
 import Configuration
 import Foundation
 import SkyframeCodec
+import SkyframeProviders
 import SystemPackage
 
 extension GatewayConfiguration {
@@ -25,10 +26,12 @@ extension GatewayConfiguration {
         ConfigurationError(key: "--config", value: path, allowed: "a readable YAML file (\(error))")
       ])
     }
-    let secrets: Set<String> = [
-      "SKYFRAME_MQTT_PASSWORD", "SKYFRAME_OPEN_METEO_API_KEY", "SKYFRAME_OPENWEATHERMAP_API_KEY",
-      "SKYFRAME_WEATHERAPI_API_KEY",
-    ]
+    var secrets: Set<String> = ["SKYFRAME_MQTT_PASSWORD"]
+    for service in WeatherServiceRegistry.all {
+      for key in service.secretKeys {
+        secrets.insert(ConfigurationError.environmentName(of: "\(service.name).\(key)"))
+      }
+    }
     let variables = EnvironmentVariablesProvider(
       environmentVariables: environment, secretsSpecifier: .specific(secrets)
     ).prefixKeys(with: "skyframe")
@@ -66,7 +69,7 @@ extension GatewayConfiguration {
   /// Reads every key from `reader`, and notes in `known` every key it asked for.
   init(reading reader: ConfigReader, recording known: KnownKeys) throws(ConfigurationErrors) {
     self.init()
-    var keys = KeyReader(reader: reader, known: known)
+    let keys = KeyReader(reader: reader, known: known)
 
     mqtt.host = keys.text("mqtt.host") ?? mqtt.host
     mqtt.port = keys.integer("mqtt.port", mqtt.port, 1...65_535, "a TCP port 1-65535")
@@ -123,65 +126,37 @@ extension GatewayConfiguration {
           "topics.answer-qos", topics.answerQoS.rawValue,
           Topics.AnswerQoS.allCases.map(\.rawValue))) ?? topics.answerQoS
 
-    openMeteo.forecastURL = keys.url("open-meteo.forecast-url") ?? openMeteo.forecastURL
-    openMeteo.geocodingURL = keys.url("open-meteo.geocoding-url") ?? openMeteo.geocodingURL
-    openMeteo.timeoutSeconds = keys.integer(
-      "open-meteo.timeout-seconds", openMeteo.timeoutSeconds, 1...120, "seconds, 1-120")
-    openMeteo.apiKey = keys.text("open-meteo.api-key", secret: true)
-    openMeteo.batchSize = keys.integer(
-      "open-meteo.batch-size", openMeteo.batchSize, 1...100, "1-100 points per call")
-    openMeteo.budget = keys.budget("open-meteo", openMeteo.budget)
-
-    openWeatherMap.apiKey = keys.secretFromValueOrFile("openweathermap.api-key")
-    openWeatherMap.baseURL = keys.url("openweathermap.base-url") ?? openWeatherMap.baseURL
-    openWeatherMap.timeoutSeconds = keys.integer(
-      "openweathermap.timeout-seconds", openWeatherMap.timeoutSeconds, 1...120, "seconds, 1-120")
-    openWeatherMap.oneCall = keys.flag("openweathermap.one-call", openWeatherMap.oneCall)
-    openWeatherMap.budget = keys.budget("openweathermap", openWeatherMap.budget)
-
-    weatherAPI.apiKey = keys.secretFromValueOrFile("weatherapi.api-key")
-    weatherAPI.baseURL = keys.url("weatherapi.base-url") ?? weatherAPI.baseURL
-    weatherAPI.timeoutSeconds = keys.integer(
-      "weatherapi.timeout-seconds", weatherAPI.timeoutSeconds, 1...120, "seconds, 1-120")
-    weatherAPI.days = keys.integer("weatherapi.days", weatherAPI.days, 1...14, "1-14 days")
-    weatherAPI.budget = keys.budget("weatherapi", weatherAPI.budget)
-
-    let serviceNames = GatewayConfiguration.ServiceName.allCases.map(\.rawValue)
+    let serviceNames = WeatherServiceRegistry.names
     if let name = keys.text("weather.service") {
-      if let service = ServiceName(rawValue: name) {
-        weather.service = service
+      if serviceNames.contains(name) {
+        weather.service = name
       } else {
         keys.fail("weather.service", name, "one of " + serviceNames.joined(separator: ", "))
       }
     }
     for name in keys.stringArray("weather.fallback") ?? [] {
-      guard let service = ServiceName(rawValue: name) else {
+      guard serviceNames.contains(name) else {
         keys.fail("weather.fallback", name, "names from " + serviceNames.joined(separator: ", "))
         continue
       }
-      weather.fallback.append(service)
-    }
-    for service in weather.order {
-      switch service {
-      case .openWeatherMap where openWeatherMap.apiKey == nil:
-        keys.fail(
-          "openweathermap.api-key", nil,
-          "an API key, since weather.service or weather.fallback names openweathermap")
-      case .weatherAPI where weatherAPI.apiKey == nil:
-        keys.fail(
-          "weatherapi.api-key", nil,
-          "an API key, since weather.service or weather.fallback names weatherapi")
-      default: break
-      }
+      weather.fallback.append(name)
     }
     weather.batchWindowMilliseconds = keys.integer(
       "weather.batch-window-ms", weather.batchWindowMilliseconds, 0...1_000, "milliseconds, 0-1000")
 
+    let reverse = keys.choice(
+      "places.reverse-geocoding", places.reverseGeocoding.name,
+      Places.ReverseGeocoding.choices.map(\.name))
     places.reverseGeocoding =
-      Places.ReverseGeocoding(
-        rawValue: keys.choice(
-          "places.reverse-geocoding", places.reverseGeocoding.rawValue,
-          Places.ReverseGeocoding.allCases.map(\.rawValue))) ?? places.reverseGeocoding
+      Places.ReverseGeocoding.choices.first { $0.name == reverse } ?? places.reverseGeocoding
+    // Each service reads its own section; what it needs to work is required when it is used.
+    for service in WeatherServiceRegistry.all {
+      var section = services[service.name] ?? service.init()
+      let inUse =
+        weather.order.contains(service.name) || places.reverseGeocoding == .service(service.name)
+      section.read(keys, inUse: inUse)
+      services[service.name] = section
+    }
     places.geonamesFile = keys.existingFile("places.geonames-file")
     places.geonamesMaximumKilometres = keys.number(
       "places.geonames-max-km", places.geonamesMaximumKilometres, 0.1...500, "kilometres, 0.1-500")
@@ -189,11 +164,6 @@ extension GatewayConfiguration {
       keys.fail(
         "places.geonames-file", nil,
         "a GeoNames cities file, since places.reverse-geocoding is geonames")
-    }
-    if places.reverseGeocoding == .openWeatherMap, openWeatherMap.apiKey == nil {
-      keys.fail(
-        "openweathermap.api-key", nil,
-        "an API key, since places.reverse-geocoding is openweathermap")
     }
 
     watches.defaultSeconds = keys.integer(
@@ -283,11 +253,11 @@ extension GatewayConfiguration {
     logLevel = keys.choice(
       "log.level", logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"])
 
-    locations = Self.readLocations(&keys)
+    locations = Self.readLocations(keys)
     if !keys.errors.isEmpty { throw ConfigurationErrors(errors: keys.errors) }
   }
 
-  private static func readLocations(_ keys: inout KeyReader) -> [NamedLocation] {
+  private static func readLocations(_ keys: KeyReader) -> [NamedLocation] {
     let names = keys.stringArray("locations.names") ?? []
     var result: [NamedLocation] = []
     for name in names {
@@ -333,18 +303,24 @@ extension GatewayConfiguration {
 }
 
 /// Reads keys as text and checks them, collecting every problem instead of stopping at the first.
-struct KeyReader {
+/// The weather services read their sections through it (`SectionReader`).
+final class KeyReader: SectionReader {
   let reader: ConfigReader
   /// Every key asked for, so that the others can be called unknown.
   let known: KnownKeys
-  var errors: [ConfigurationError] = []
+  private(set) var errors: [ConfigurationError] = []
 
-  mutating func fail(_ key: String, _ value: String?, _ allowed: String) {
+  init(reader: ConfigReader, known: KnownKeys) {
+    self.reader = reader
+    self.known = known
+  }
+
+  func fail(_ key: String, _ value: String?, _ allowed: String) {
     errors.append(ConfigurationError(key: key, value: value, allowed: allowed))
   }
 
   /// The value, or nil when the key is absent or empty (YAML `~` and `""` count as absent).
-  func text(_ key: String, secret: Bool = false) -> String? {
+  func text(_ key: String, secret: Bool) -> String? {
     known.insert(key)
     guard let value = reader.string(forKey: ConfigKey(key), isSecret: secret),
       !value.isEmpty, value != "~"
@@ -352,7 +328,7 @@ struct KeyReader {
     return value
   }
 
-  mutating func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String)
+  func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String)
     -> Int
   {
     guard let text = text(key) else { return current }
@@ -363,13 +339,13 @@ struct KeyReader {
     return value
   }
 
-  mutating func number(
+  func number(
     _ key: String, _ current: Double, _ range: ClosedRange<Double>, _ allowed: String
   ) -> Double {
     optionalNumber(key, range, allowed) ?? current
   }
 
-  mutating func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String)
+  func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String)
     -> Double?
   {
     guard let text = text(key) else { return nil }
@@ -380,7 +356,7 @@ struct KeyReader {
     return value
   }
 
-  mutating func flag(_ key: String, _ current: Bool) -> Bool {
+  func flag(_ key: String, _ current: Bool) -> Bool {
     guard let text = text(key) else { return current }
     switch text.lowercased() {
     case "true", "yes", "on", "1": return true
@@ -391,7 +367,7 @@ struct KeyReader {
     }
   }
 
-  mutating func choice(_ key: String, _ current: String, _ allowed: [String]) -> String {
+  func choice(_ key: String, _ current: String, _ allowed: [String]) -> String {
     guard let text = text(key) else { return current }
     guard allowed.contains(text) else {
       fail(key, text, "one of " + allowed.joined(separator: ", "))
@@ -400,7 +376,7 @@ struct KeyReader {
     return text
   }
 
-  mutating func url(_ key: String) -> String? {
+  func url(_ key: String) -> String? {
     guard let text = text(key) else { return nil }
     guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
       url.host != nil
@@ -417,7 +393,7 @@ struct KeyReader {
   }
 
   /// A secret given inline (`KEY`) or in a file (`KEY-file`).
-  mutating func secretFromValueOrFile(_ key: String) -> String? {
+  func secretFromValueOrFile(_ key: String) -> String? {
     known.insert(key + "-file")
     if let value = text(key, secret: true) { return value }
     guard let path = text(key + "-file") else { return nil }
@@ -430,10 +406,8 @@ struct KeyReader {
     }
   }
 
-  mutating func budget(_ service: String, _ current: GatewayConfiguration.Budget)
-    -> GatewayConfiguration.Budget
-  {
-    GatewayConfiguration.Budget(
+  func budget(_ service: String, _ current: ServiceBudget) -> ServiceBudget {
+    ServiceBudget(
       perMinute: integer(
         "\(service).budget-per-minute", current.perMinute, 0...1_000_000,
         "calls a minute, 0 for no limit"),
@@ -442,7 +416,7 @@ struct KeyReader {
     )
   }
 
-  mutating func existingFile(_ key: String) -> String? {
+  func existingFile(_ key: String) -> String? {
     guard let path = text(key) else { return nil }
     guard FileManager.default.isReadableFile(atPath: path) else {
       fail(key, path, "a readable file")

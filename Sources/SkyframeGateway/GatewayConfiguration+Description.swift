@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeProviders
 
 extension GatewayConfiguration {
   /// The resolved configuration as YAML, secrets replaced by `<redacted>`: what `skyframe config
@@ -28,33 +29,17 @@ extension GatewayConfiguration {
       "  debug-json: \(topics.debugJSON)",
       "  answer-qos: \(topics.answerQoS.rawValue)",
       "weather:",
-      "  service: \(weather.service.rawValue)",
-      "  fallback: [\(weather.fallback.map(\.rawValue).joined(separator: ", "))]",
+      "  service: \(weather.service)",
+      "  fallback: [\(weather.fallback.joined(separator: ", "))]",
       "  batch-window-ms: \(weather.batchWindowMilliseconds)",
-      "open-meteo:",
-      "  forecast-url: \(text(openMeteo.forecastURL))",
-      "  geocoding-url: \(text(openMeteo.geocodingURL))",
-      "  timeout-seconds: \(openMeteo.timeoutSeconds)",
-      "  api-key: \(secret(openMeteo.apiKey))",
-      "  batch-size: \(openMeteo.batchSize)",
-      "  budget-per-minute: \(openMeteo.budget.perMinute)",
-      "  budget-per-day: \(openMeteo.budget.perDay)",
-      "openweathermap:",
-      "  api-key: \(secret(openWeatherMap.apiKey))",
-      "  base-url: \(text(openWeatherMap.baseURL))",
-      "  timeout-seconds: \(openWeatherMap.timeoutSeconds)",
-      "  one-call: \(openWeatherMap.oneCall)",
-      "  budget-per-minute: \(openWeatherMap.budget.perMinute)",
-      "  budget-per-day: \(openWeatherMap.budget.perDay)",
-      "weatherapi:",
-      "  api-key: \(secret(weatherAPI.apiKey))",
-      "  base-url: \(text(weatherAPI.baseURL))",
-      "  timeout-seconds: \(weatherAPI.timeoutSeconds)",
-      "  days: \(weatherAPI.days)",
-      "  budget-per-minute: \(weatherAPI.budget.perMinute)",
-      "  budget-per-day: \(weatherAPI.budget.perDay)",
+    ]
+    for service in WeatherServiceRegistry.all {
+      lines.append("\(service.name):")
+      lines += (services[service.name]?.describedLines ?? []).map { "  " + $0 }
+    }
+    lines += [
       "places:",
-      "  reverse-geocoding: \(places.reverseGeocoding.rawValue)",
+      "  reverse-geocoding: \(places.reverseGeocoding.name)",
       "  geonames-file: \(text(places.geonamesFile))",
       "  geonames-max-km: \(places.geonamesMaximumKilometres)",
       "watches:",

@@ -9,9 +9,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var mqtt = MQTT()
   public var topics = Topics()
   public var weather = Weather()
-  public var openMeteo = OpenMeteo()
-  public var openWeatherMap = OpenWeatherMap()
-  public var weatherAPI = WeatherAPI()
+  /// Each weather service's own section, read and described by its descriptor.
+  public var services = ServiceSections()
   public var places = Places()
   public var watches = Watches()
   public var cache = Cache()
@@ -94,17 +93,11 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var info: String { "\(base)/v1/gateway/info" }
   }
 
-  /// The weather services, by their names in the configuration.
-  public enum ServiceName: String, Sendable, Equatable, CaseIterable {
-    case openMeteo = "open-meteo"
-    case openWeatherMap = "openweathermap"
-    case weatherAPI = "weatherapi"
-  }
-
   public struct Weather: Sendable, Equatable {
-    public var service = ServiceName.openMeteo
+    /// The name of a service in `WeatherServiceRegistry`.
+    public var service = OpenMeteoService.name
     /// Tried in order when the service before is unavailable, rate limited or over its budget.
-    public var fallback: [ServiceName] = []
+    public var fallback: [String] = []
     /// Cache misses for several cells within this window go upstream in one call where the
     /// service takes several points (Open-Meteo).
     public var batchWindowMilliseconds = 50
@@ -112,7 +105,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public init() {}
 
     /// The service, then its fallbacks, each once.
-    public var order: [ServiceName] {
+    public var order: [String] {
       var order = [service]
       for name in fallback where !order.contains(name) { order.append(name) }
       return order
@@ -120,62 +113,35 @@ public struct GatewayConfiguration: Sendable, Equatable {
   }
 
   /// Upstream calls allowed per minute and per UTC day; 0 is no limit.
-  public struct Budget: Sendable, Equatable {
-    public var perMinute: Int
-    public var perDay: Int
-
-    public init(perMinute: Int, perDay: Int) {
-      self.perMinute = perMinute
-      self.perDay = perDay
-    }
-  }
-
-  public struct OpenMeteo: Sendable, Equatable {
-    public var forecastURL = "https://api.open-meteo.com/v1/forecast"
-    public var geocodingURL = "https://geocoding-api.open-meteo.com/v1/search"
-    public var timeoutSeconds = 10
-    public var apiKey: String?
-    public var batchSize = 50
-    /// The free tier: fewer than 600 calls a minute and 10 000 a day.
-    public var budget = Budget(perMinute: 600, perDay: 10_000)
-
-    public init() {}
-  }
-
-  public struct OpenWeatherMap: Sendable, Equatable {
-    public var apiKey: String?
-    public var baseURL = "https://api.openweathermap.org"
-    public var timeoutSeconds = 10
-    /// One Call 3.0 (one call per forecast, hourly steps) instead of current weather plus the
-    /// 5-day/3-hour forecast (two calls).
-    public var oneCall = false
-    /// The free plan: 60 calls a minute, 1 000 000 a month.
-    public var budget = Budget(perMinute: 60, perDay: 32_000)
-
-    public init() {}
-  }
-
-  public struct WeatherAPI: Sendable, Equatable {
-    public var apiKey: String?
-    public var baseURL = "https://api.weatherapi.com"
-    public var timeoutSeconds = 10
-    /// Forecast days asked for: 3 on the free plan, up to 14 on paid ones.
-    public var days = 3
-    /// The free plan: 1 000 000 calls a month.
-    public var budget = Budget(perMinute: 0, perDay: 32_000)
-
-    public init() {}
-  }
+  public typealias Budget = ServiceBudget
 
   /// Names for positions (reverse geocoding).
   public struct Places: Sendable, Equatable {
-    public enum ReverseGeocoding: String, Sendable, Equatable, CaseIterable {
-      /// OpenWeatherMap when it has a key, else the GeoNames file when there is one, else none.
+    public enum ReverseGeocoding: Sendable, Equatable {
+      /// The first service that names positions and is configured to work (OpenWeatherMap with
+      /// a key), else the GeoNames file when there is one, else none.
       case auto
-      case openWeatherMap = "openweathermap"
+      /// A service that names positions (`reverseGeocodes`), by its name.
+      case service(String)
       case geonames
       /// The name field says the coordinates.
       case none
+
+      public var name: String {
+        switch self {
+        case .auto: "auto"
+        case .service(let name): name
+        case .geonames: "geonames"
+        case .none: "none"
+        }
+      }
+
+      /// Every value the configuration may name.
+      static var choices: [ReverseGeocoding] {
+        [.auto]
+          + WeatherServiceRegistry.all.filter { $0.reverseGeocodes }.map { .service($0.name) }
+          + [.geonames, .none]
+      }
     }
 
     public var reverseGeocoding = ReverseGeocoding.auto
@@ -328,42 +294,42 @@ extension GatewayConfiguration {
     return configuration
   }
 
+  /// Open-Meteo's provider settings, with the air-quality API's URL.
   public var openMeteoConfiguration: OpenMeteoConfiguration {
-    var configuration = OpenMeteoConfiguration()
-    configuration.forecastURL = openMeteo.forecastURL
-    configuration.geocodingURL = openMeteo.geocodingURL
-    configuration.airQualityURL = airQuality.url
-    configuration.timeout = .seconds(openMeteo.timeoutSeconds)
-    configuration.apiKey = openMeteo.apiKey
-    configuration.maximumBatchSize = openMeteo.batchSize
-    return configuration
+    services[OpenMeteoService.self].configuration(airQualityURL: airQuality.url)
   }
 
-  public func budget(of service: ServiceName) -> Budget {
-    switch service {
-    case .openMeteo: openMeteo.budget
-    case .openWeatherMap: openWeatherMap.budget
-    case .weatherAPI: weatherAPI.budget
-    }
+  /// The budget of the service named `name` (unlimited for a name nobody registered).
+  public func budget(of name: String) -> Budget {
+    services[name]?.budget ?? Budget(perMinute: 0, perDay: 0)
+  }
+}
+
+/// Every registered weather service's configuration section, by service name.
+public struct ServiceSections: Sendable, Equatable {
+  private var sections: [String: any ServiceDescriptor]
+
+  public init() {
+    sections = Dictionary(
+      uniqueKeysWithValues: WeatherServiceRegistry.all.map { ($0.name, $0.init()) })
   }
 
-  /// OpenWeatherMap's settings, when it has a key.
-  public var openWeatherMapConfiguration: OpenWeatherMapConfiguration? {
-    guard let apiKey = openWeatherMap.apiKey else { return nil }
-    var settings = OpenWeatherMapConfiguration(
-      apiKey: apiKey, baseURL: openWeatherMap.baseURL,
-      timeout: .seconds(openWeatherMap.timeoutSeconds), useOneCall: openWeatherMap.oneCall)
-    settings.alerts = alerts.enabled
-    return settings
+  /// The section of service `type`.
+  public subscript<Section: ServiceDescriptor>(_ type: Section.Type) -> Section {
+    get { sections[Section.name] as? Section ?? Section() }
+    set { sections[Section.name] = newValue }
   }
 
-  /// WeatherAPI.com's settings, when it has a key.
-  public var weatherAPIConfiguration: WeatherAPIConfiguration? {
-    guard let apiKey = weatherAPI.apiKey else { return nil }
-    var settings = WeatherAPIConfiguration(
-      apiKey: apiKey, baseURL: weatherAPI.baseURL, timeout: .seconds(weatherAPI.timeoutSeconds),
-      days: weatherAPI.days)
-    settings.alerts = alerts.enabled
-    return settings
+  /// The section of the service named `name`.
+  public subscript(name: String) -> (any ServiceDescriptor)? {
+    get { sections[name] }
+    set { sections[name] = newValue }
+  }
+
+  public static func == (lhs: ServiceSections, rhs: ServiceSections) -> Bool {
+    lhs.sections.count == rhs.sections.count
+      && lhs.sections.allSatisfy { name, section in
+        rhs.sections[name].map { section.isEqual(to: $0) } ?? false
+      }
   }
 }

@@ -469,7 +469,7 @@ final class RequestHandler: Sendable {
   static func nextUpdate(for outcome: Outcome, ttl: Int64, now: Int64) -> UInt16 {
     switch outcome {
     case .weather(let frame, false, _):
-      return UInt16(clamping: max(1, frame.fetchedAt + ttl - now))
+      return UInt16(clamping: max(1, frame.freshUntil(ttl: ttl) - now))
     case .weather(_, true, _):
       return 60
     case .failure(.upstreamUnavailable, _):

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Logging
+import NIOHTTPCompression
 import ServiceLifecycle
 import UnixSignals
 
@@ -18,6 +19,9 @@ public enum SkyframeApplication {
     // A refused connection fails the call at once (and the answer is stale from the cache at
     // once) instead of being retried until the request's whole timeout has passed.
     http.connectionPool.retryConnectionEstablishment = false
+    // Bodies may come gzip-compressed (MET Norway asks clients to accept it); the client then
+    // sends `Accept-Encoding` itself.
+    http.decompression = .enabled(limit: .size(64 << 20))
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     do {
       let gateway = try Gateway(

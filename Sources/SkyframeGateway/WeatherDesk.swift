@@ -66,6 +66,18 @@ final class WeatherDesk: Sendable {
     /// The encoded frame as compacted at fetch time; a hit copies and rewrites it.
     var bytes: [UInt8]
     var fetchedAt: Int64
+    /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
+    /// at least until then, whatever the TTL.
+    var validUntil: Int64? = nil
+
+    /// When the frame stops being fresh under a TTL of `ttl` seconds.
+    func freshUntil(ttl: Int64) -> Int64 {
+      max(fetchedAt + ttl, validUntil ?? 0)
+    }
+
+    func isFresh(at time: Int64, ttl: Int64) -> Bool {
+      time < freshUntil(ttl: ttl)
+    }
   }
 
   enum FrameLookup: Sendable {
@@ -141,7 +153,7 @@ final class WeatherDesk: Sendable {
     let (cell, ttl) = settings.withLock { ($0.cell(of: point), $0.ttlSeconds) }
     let time = now()
     return frames.withLock { frames in
-      guard let cached = frames.value(forKey: cell), time - cached.fetchedAt < ttl else {
+      guard let cached = frames.value(forKey: cell), cached.isFresh(at: time, ttl: ttl) else {
         return nil
       }
       return cached
@@ -207,7 +219,7 @@ final class WeatherDesk: Sendable {
     let cell = cell(of: point)
     let (ttl, stale) = settings.withLock { ($0.ttlSeconds, $0.staleSeconds) }
     let cached = frames.withLock { $0.value(forKey: cell) }
-    if let cached, now() - cached.fetchedAt < ttl { return .fresh(cached) }
+    if let cached, cached.isFresh(at: now(), ttl: ttl) { return .fresh(cached) }
 
     let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
       await fetch(cell)
@@ -238,7 +250,7 @@ final class WeatherDesk: Sendable {
     let (services, ttl, grid, airQuality) = settings.withLock {
       ($0.services, $0.ttlSeconds, $0.gridDegrees, $0.airQuality)
     }
-    if let cached = frames.withLock({ $0.peek(cell) }), now() - cached.fetchedAt < ttl {
+    if let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), ttl: ttl) {
       return .success(cached)
     }
     let center = GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
@@ -259,7 +271,7 @@ final class WeatherDesk: Sendable {
             "a compacted forecast did not encode", metadata: ["cell": "\(cell.row),\(cell.column)"])
           return .failure(.malformed("the forecast could not be encoded"))
         }
-        let entry = CachedFrame(bytes: bytes, fetchedAt: fetchedAt)
+        let entry = CachedFrame(bytes: bytes, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
         let count = frames.withLock { frames in
           frames.set(entry, forKey: cell)
           return frames.count

@@ -11,9 +11,11 @@ import Synchronization
 final class WeatherServices: Sendable {
   let httpClient: HTTPClient
   let logger: Logger
-  let budgets: [GatewayConfiguration.ServiceName: CallBudget]
-  let health: [GatewayConfiguration.ServiceName: ServiceHealth]
-  let breakers: [GatewayConfiguration.ServiceName: CircuitBreaker]
+  let clock: GatewayClock
+  /// By service name, for every registered service.
+  let budgets: [String: CallBudget]
+  let health: [String: ServiceHealth]
+  let breakers: [String: CircuitBreaker]
   /// The air-quality API's own budget, breaker and counters.
   let airQualityGuard: UpstreamGuard
   /// Air quality by cell, for the frames the desk compacts.
@@ -22,7 +24,7 @@ final class WeatherServices: Sendable {
   let scheduled = ScheduledWork()
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
   /// The services the running configuration uses, in fallback order.
-  private let inUse = Mutex<[GatewayConfiguration.ServiceName]>([])
+  private let inUse = Mutex<[String]>([])
 
   init(
     configuration: GatewayConfiguration, httpClient: HTTPClient, metrics: GatewayMetrics,
@@ -30,8 +32,10 @@ final class WeatherServices: Sendable {
   ) {
     self.httpClient = httpClient
     self.logger = logger
+    self.clock = clock
+    let names = WeatherServiceRegistry.names
     budgets = Dictionary(
-      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
+      uniqueKeysWithValues: names.map { name in
         (
           name,
           CallBudget(
@@ -40,15 +44,14 @@ final class WeatherServices: Sendable {
         )
       })
     health = Dictionary(
-      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
-        (name, ServiceHealth(name: name.rawValue, metrics: metrics, clock: clock))
+      uniqueKeysWithValues: names.map { name in
+        (name, ServiceHealth(name: name, metrics: metrics, clock: clock))
       })
     breakers = Dictionary(
-      uniqueKeysWithValues: GatewayConfiguration.ServiceName.allCases.map { name in
+      uniqueKeysWithValues: names.map { name in
         (
           name,
-          CircuitBreaker(
-            service: name.rawValue, policy: configuration.upstream.breakerPolicy, clock: clock)
+          CircuitBreaker(service: name, policy: configuration.upstream.breakerPolicy, clock: clock)
         )
       })
     airQualityGuard = UpstreamGuard(
@@ -101,7 +104,7 @@ final class WeatherServices: Sendable {
   /// Each service in use: its health, budget and breaker, for `/health` and the stats message.
   var status: [(name: String, health: ServiceHealth, budget: CallBudget, breaker: CircuitBreaker)] {
     var services = inUse.withLock { $0 }.map {
-      ($0.rawValue, health[$0]!, budgets[$0]!, breakers[$0]!)
+      ($0, health[$0]!, budgets[$0]!, breakers[$0]!)
     }
     if airQuality.isEnabled {
       services.append(
@@ -119,57 +122,47 @@ final class WeatherServices: Sendable {
     var services: [ForecastBatcher] = []
     var reverse: WeatherDesk.ReverseGeocoder = .none
     configureAirQuality(configuration)
-    for name in GatewayConfiguration.ServiceName.allCases {
+    for name in WeatherServiceRegistry.names {
       budgets[name]?.update(
         configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent)
       breakers[name]?.update(configuration.upstream.breakerPolicy)
     }
-    func provider(_ name: GatewayConfiguration.ServiceName) -> (any WeatherProvider)? {
-      let inner: any WeatherProvider
-      switch name {
-      case .openMeteo:
-        inner = OpenMeteoProvider(
-          configuration: configuration.openMeteoConfiguration, httpClient: httpClient,
-          logger: logger)
-      case .openWeatherMap:
-        guard let settings = configuration.openWeatherMapConfiguration else { return nil }
-        inner = OpenWeatherMapProvider(
-          configuration: settings, httpClient: httpClient, logger: logger)
-      case .weatherAPI:
-        guard let settings = configuration.weatherAPIConfiguration else { return nil }
-        inner = WeatherAPIProvider(configuration: settings, httpClient: httpClient, logger: logger)
-      }
+    let clock = clock
+    let context = ProviderContext(
+      httpClient: httpClient, logger: logger, alerts: configuration.alerts.enabled,
+      now: { clock.unixTime() })
+    func provider(_ name: String) -> (any WeatherProvider)? {
+      guard let inner = configuration.services[name]?.provider(context) else { return nil }
       return BudgetedProvider(inner: inner, guarded: guarded(name))
     }
-    var names: [GatewayConfiguration.ServiceName] = []
+    var names: [String] = []
     for name in configuration.weather.order {
       if let provider = provider(name) {
         services.append(ForecastBatcher(provider: provider, window: window))
         names.append(name)
       }
     }
-    if services.isEmpty, let fallback = provider(.openMeteo) {
+    if services.isEmpty, let fallback = provider(OpenMeteoService.name) {
       services.append(ForecastBatcher(provider: fallback, window: window))
-      names.append(.openMeteo)
+      names.append(OpenMeteoService.name)
     }
     inUse.withLock { $0 = names }
+    func geonames() -> WeatherDesk.ReverseGeocoder {
+      guard let index = geonamesIndex(configuration) else { return .none }
+      return .geonames(
+        index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
+    }
     switch configuration.places.reverseGeocoding {
     case .none:
       break
-    case .openWeatherMap:
-      if let owm = provider(.openWeatherMap) { reverse = .service(owm) }
+    case .service(let name):
+      if let named = provider(name) { reverse = .service(named) }
     case .geonames:
-      if let index = geonamesIndex(configuration) {
-        reverse = .geonames(
-          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
-      }
+      reverse = geonames()
     case .auto:
-      if let owm = provider(.openWeatherMap) {
-        reverse = .service(owm)
-      } else if let index = geonamesIndex(configuration) {
-        reverse = .geonames(
-          index, maximumMetres: configuration.places.geonamesMaximumKilometres * 1_000)
-      }
+      let namer = WeatherServiceRegistry.all.lazy.filter { $0.reverseGeocodes }
+        .compactMap { provider($0.name) }.first
+      reverse = namer.map { .service($0) } ?? geonames()
     }
     return WeatherDesk.Settings(
       services: services, reverseGeocoder: reverse, cache: configuration.cache,
@@ -177,9 +170,9 @@ final class WeatherServices: Sendable {
   }
 
   /// The breaker, budget and counters of service `name`.
-  func guarded(_ name: GatewayConfiguration.ServiceName) -> UpstreamGuard {
+  func guarded(_ name: String) -> UpstreamGuard {
     UpstreamGuard(
-      budget: budgets[name]!, name: name.rawValue, health: health[name]!, breaker: breakers[name]!,
+      budget: budgets[name]!, name: name, health: health[name]!, breaker: breakers[name]!,
       scheduled: scheduled, logger: logger)
   }
 

@@ -20,6 +20,10 @@ struct UpstreamCall {
   /// `url` without secrets, for logs.
   var loggedURL: String
   var timeout: Duration
+  /// Who is asking: services that must know (MET Norway, the NWS) get the operator's contact.
+  var userAgent = "Skyframe"
+  /// Headers beyond `Accept` and `User-Agent` (MET Norway's `If-Modified-Since`).
+  var headers: [(name: String, value: String)] = []
 
   struct Response {
     var status: Int
@@ -29,6 +33,8 @@ struct UpstreamCall {
     var body: ByteBuffer
     /// `Retry-After` in seconds from now (delay-seconds, or an HTTP date), when sent.
     var retryAfterSeconds: Int? = nil
+    /// The response's headers (for `Expires` and `Last-Modified`).
+    var headers = HTTPHeaders()
 
     /// The error for a non-2xx answer, with the service's reason text.
     func error(reason: String) -> ProviderError {
@@ -67,7 +73,8 @@ struct UpstreamCall {
     var request = HTTPClientRequest(url: url)
     request.method = .GET
     request.headers.add(name: "Accept", value: "application/json")
-    request.headers.add(name: "User-Agent", value: "Skyframe")
+    request.headers.add(name: "User-Agent", value: userAgent)
+    for header in headers { request.headers.add(name: header.name, value: header.value) }
     // The client's deadline ends at the response head; the body gets what is left of it.
     let response = try await client.execute(
       request, deadline: .now() + TimeAmount(timeout), logger: logger)
@@ -81,12 +88,12 @@ struct UpstreamCall {
         before: started + timeout)
       return Response(
         status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase, body: body,
-        retryAfterSeconds: retryAfter)
+        retryAfterSeconds: retryAfter, headers: response.headers)
     } catch is NIOTooManyBytesError where !isSuccess {
       // Only the reason text is lost; the status still says what happened.
       return Response(
         status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase,
-        body: ByteBuffer(), retryAfterSeconds: retryAfter)
+        body: ByteBuffer(), retryAfterSeconds: retryAfter, headers: response.headers)
     }
   }
 
@@ -95,12 +102,21 @@ struct UpstreamCall {
   static func retryAfterSeconds(_ value: String, now: Date) -> Int? {
     let text = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(text) { return seconds >= 0 ? seconds : nil }
+    guard let date = httpDate(text) else { return nil }
+    return max(0, Int((Double(date) - now.timeIntervalSince1970).rounded(.up)))
+  }
+
+  /// An IMF-fixdate (RFC 9110 §5.6.7, `Sun, 06 Nov 1994 08:49:37 GMT`) as Unix seconds; nil for
+  /// anything else.
+  static func httpDate(_ value: String) -> Int64? {
     let parser = DateFormatter()
     parser.locale = Locale(identifier: "en_US_POSIX")
     parser.timeZone = TimeZone(identifier: "GMT")
     parser.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
-    guard let date = parser.date(from: text) else { return nil }
-    return max(0, Int(date.timeIntervalSince(now).rounded(.up)))
+    guard let date = parser.date(from: value.trimmingCharacters(in: .whitespaces)) else {
+      return nil
+    }
+    return Int64(date.timeIntervalSince1970.rounded(.down))
   }
 
   private func collect(

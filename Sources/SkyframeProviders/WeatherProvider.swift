@@ -20,6 +20,9 @@ public protocol WeatherProvider: Sendable {
   /// HTTP calls one `forecasts(for:)` of a single point costs, for call budgets (OpenWeatherMap's
   /// current weather plus 5-day forecast: 2).
   var upstreamCallsPerForecast: Int { get }
+  /// Forecasts for `points` that the provider may give without an upstream call, because the
+  /// service said not to ask again yet (MET Norway's `Expires`); nil when a call is needed.
+  func rememberedForecasts(for points: [GeoPoint]) -> [Forecast]?
 }
 
 extension WeatherProvider {
@@ -31,4 +34,6 @@ extension WeatherProvider {
   }
 
   public var upstreamCallsPerForecast: Int { 1 }
+
+  public func rememberedForecasts(for points: [GeoPoint]) -> [Forecast]? { nil }
 }

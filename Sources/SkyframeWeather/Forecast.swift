@@ -20,6 +20,10 @@ public struct Forecast: Sendable, Equatable, Codable {
   /// Weather alerts the service reported (those in force and those to come); empty: none; nil:
   /// the service (or the configuration) says nothing about alerts.
   public var alerts: [Alert]?
+  /// Unix seconds before which the service has no newer data and must not be asked again (MET
+  /// Norway's `Expires`); nil when the service says nothing. The gateway keeps the frame fresh
+  /// at least until then.
+  public var validUntil: Int64?
 
   public init(
     place: Place, utcOffsetSeconds: Int, current: Current, hourly: [Hour], hourlyStepHours: Int = 1,

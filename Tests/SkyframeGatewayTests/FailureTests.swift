@@ -3,6 +3,7 @@ import Logging
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
+import SkyframeProviders
 import SkyframeTestSupport
 import SkyframeWeather
 import Synchronization
@@ -41,7 +42,7 @@ import Testing
     GatewayHarness, ManualClock, Device, WeatherFrame
   ) {
     let (harness, clock) = try await manualHarness {
-      $0.openMeteo.timeoutSeconds = 60
+      $0.services[OpenMeteoService.self].timeoutSeconds = 60
       $0.requests.deadlineMilliseconds = deadlineMilliseconds
       $0.cache.ttlSeconds = 60
     }
@@ -131,8 +132,8 @@ import Testing
 
   @Test func whileTheBreakerIsOpenTheNextServiceAnswers() async throws {
     let (harness, _) = try await Self.manualHarness {
-      $0.weather.service = .openMeteo
-      $0.weather.fallback = [.weatherAPI]
+      $0.weather.service = OpenMeteoService.name
+      $0.weather.fallback = [WeatherAPIService.name]
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()

@@ -4,6 +4,7 @@ import ServiceLifecycle
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
+import SkyframeProviders
 import SkyframeTestSupport
 import Synchronization
 import Testing
@@ -94,16 +95,16 @@ final class GatewayHarness: Sendable {
   static func use(
     _ service: ServiceFixtures.Service, _ configuration: inout GatewayConfiguration, baseURL: String
   ) {
-    configuration.openWeatherMap.apiKey = "owm-test-key"
-    configuration.openWeatherMap.baseURL = baseURL
-    configuration.weatherAPI.apiKey = "wapi-test-key"
-    configuration.weatherAPI.baseURL = baseURL
+    configuration.services[OpenWeatherMapService.self].apiKey = "owm-test-key"
+    configuration.services[OpenWeatherMapService.self].baseURL = baseURL
+    configuration.services[WeatherAPIService.self].apiKey = "wapi-test-key"
+    configuration.services[WeatherAPIService.self].baseURL = baseURL
+    configuration.services[METNorwayService.self].userAgent = "skyframe-tests/1.0 tests@example.com"
+    configuration.services[METNorwayService.self].baseURL = baseURL + METNorwayFixtures.basePath
+    configuration.services[METNorwayService.self].geocodingURL = baseURL + "/v1/search"
     configuration.places.reverseGeocoding = .none
-    switch service {
-    case .openMeteo: configuration.weather.service = .openMeteo
-    case .openWeatherMap: configuration.weather.service = .openWeatherMap
-    case .weatherAPI: configuration.weather.service = .weatherAPI
-    }
+    // The fixtures' services are named as in the configuration.
+    configuration.weather.service = service.rawValue
   }
 
   init(
@@ -151,10 +152,10 @@ final class GatewayHarness: Sendable {
     var configuration = GatewayConfiguration()
     configuration.mqtt.port = broker.port
     configuration.mqtt.clientID = clientID
-    configuration.openMeteo.forecastURL = http.baseURL + "/v1/forecast"
-    configuration.openMeteo.geocodingURL = http.baseURL + "/v1/search"
+    configuration.services[OpenMeteoService.self].forecastURL = http.baseURL + "/v1/forecast"
+    configuration.services[OpenMeteoService.self].geocodingURL = http.baseURL + "/v1/search"
     configuration.airQuality.url = http.baseURL + "/v1/air-quality"
-    configuration.openMeteo.timeoutSeconds = 2
+    configuration.services[OpenMeteoService.self].timeoutSeconds = 2
     // Many gateways run in one test process: no metrics listener unless a test asks for one.
     configuration.metrics.port = 0
     use(weatherService, &configuration, baseURL: http.baseURL)

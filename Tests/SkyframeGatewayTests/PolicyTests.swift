@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeProviders
 import Testing
 
 @testable import SkyframeGateway

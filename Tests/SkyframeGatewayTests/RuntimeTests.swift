@@ -2,6 +2,7 @@ import Foundation
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
+import SkyframeProviders
 import SkyframeTestSupport
 import Testing
 
@@ -103,8 +104,8 @@ import Testing
 
   @Test func theInfoMessageCreditsEachServiceInUseRetained() async throws {
     let harness = try await GatewayHarness.make {
-      $0.weather.service = .weatherAPI
-      $0.weather.fallback = [.openMeteo]
+      $0.weather.service = WeatherAPIService.name
+      $0.weather.fallback = [OpenMeteoService.name]
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()

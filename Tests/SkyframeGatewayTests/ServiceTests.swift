@@ -1,6 +1,7 @@
 import Foundation
 import SkyframeCodec
 import SkyframeGateway
+import SkyframeProviders
 import SkyframeTestSupport
 import Testing
 
@@ -13,6 +14,7 @@ import Testing
     case .openMeteo: (.openMeteo, 1)
     case .openWeatherMap: (.openWeatherMap, 3)
     case .weatherAPI: (.weatherAPI, 1)
+    case .metNorway: (.metNorway, 1)
     }
   }
 
@@ -61,6 +63,7 @@ import Testing
       case .openWeatherMap: .status(401, #"{"cod":401,"message":"Invalid API key."}"#)
       case .weatherAPI: .status(401, #"{"error":{"code":2006,"message":"API key is invalid."}}"#)
       case .openMeteo: .status(400, OpenMeteoFixtures.badRequest)
+      case .metNorway: .status(403, "Forbidden: identify yourself in the User-Agent")
       }
     let quota: GatewayHarness.Mode =
       switch service {
@@ -81,12 +84,9 @@ import Testing
     }
   }
 
-  static func name(_ service: ServiceFixtures.Service) -> GatewayConfiguration.ServiceName {
-    switch service {
-    case .openMeteo: .openMeteo
-    case .openWeatherMap: .openWeatherMap
-    case .weatherAPI: .weatherAPI
-    }
+  /// The fixtures' services are named as in the configuration.
+  static func name(_ service: ServiceFixtures.Service) -> String {
+    service.rawValue
   }
 
   /// Budgets and per-device limits count in whole-minute windows: a test that must stay inside
@@ -128,9 +128,10 @@ import Testing
     let perForecast = Self.callsPerForecast(service)
     let harness = try await GatewayHarness.make(service: service) {
       let budget = GatewayConfiguration.Budget(perMinute: 2 * perForecast, perDay: 100)
-      $0.openMeteo.budget = budget
-      $0.openWeatherMap.budget = budget
-      $0.weatherAPI.budget = budget
+      $0.services[OpenMeteoService.self].budget = budget
+      $0.services[OpenWeatherMapService.self].budget = budget
+      $0.services[WeatherAPIService.self].budget = budget
+      $0.services[METNorwayService.self].budget = budget
       $0.cache.ttlSeconds = 1
       $0.weather.batchWindowMilliseconds = 0
     }
@@ -152,7 +153,7 @@ import Testing
   @Test func cellsMissingTogetherGoUpstreamInOneCall() async throws {
     let harness = try await GatewayHarness.make {
       $0.weather.batchWindowMilliseconds = 300
-      $0.openMeteo.batchSize = 5
+      $0.services[OpenMeteoService.self].batchSize = 5
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()

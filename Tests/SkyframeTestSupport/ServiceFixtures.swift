@@ -9,12 +9,14 @@ public enum ServiceFixtures {
     case openMeteo = "open-meteo"
     case openWeatherMap = "openweathermap"
     case weatherAPI = "weatherapi"
+    case metNorway = "met-norway"
 
     public func owns(_ path: String) -> Bool {
       switch self {
       case .openMeteo: path == "/v1/forecast" || path == "/v1/search"
       case .openWeatherMap: path.hasPrefix("/data/") || path.hasPrefix("/geo/")
       case .weatherAPI: path.hasSuffix(".json")
+      case .metNorway: path == METNorwayFixtures.path
       }
     }
   }
@@ -56,6 +58,11 @@ public enum ServiceFixtures {
         weatherAPIForecast(
           latitude: parts.first ?? 0, longitude: parts.count > 1 ? parts[1] : 0,
           temperature: temperature))
+    case METNorwayFixtures.path:
+      return .json(
+        METNorwayFixtures.compact(
+          latitude: latitude, longitude: longitude, temperature: temperature,
+          now: Int64(Date().timeIntervalSince1970)))
     case "/v1/search.json":
       let name = query["q"] ?? ""
       return .json(weatherAPISearch(places.filter { $0.name.lowercased() == name.lowercased() }))

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import Synchronization
 
@@ -12,10 +13,13 @@ public struct StubHTTPRequest: Sendable {
   public var query: [String: String]
   /// The request target exactly as sent, e.g. "/v1/forecast?latitude=52.52&longitude=13.41".
   public var uri: String
+  /// The request's headers, as sent.
+  public var headers: [(name: String, value: String)]
 
-  public init(method: String, uri: String) {
+  public init(method: String, uri: String, headers: [(name: String, value: String)] = []) {
     self.method = method
     self.uri = uri
+    self.headers = headers
     let parts = uri.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
     path = String(parts[0])
     query = [:]
@@ -25,6 +29,13 @@ public struct StubHTTPRequest: Sendable {
       let value = nameAndValue.count == 2 ? percentDecoded(nameAndValue[1]) : ""
       query[percentDecoded(nameAndValue[0])] = value
     }
+  }
+}
+
+extension StubHTTPRequest {
+  /// The first value of header `name` (any case).
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.lowercased() == name.lowercased() }?.value
   }
 }
 
@@ -87,6 +98,8 @@ public final class StubHTTPServer: Sendable {
       .bind(host: "127.0.0.1", port: 0) { channel in
         channel.eventLoop.makeCompletedFuture {
           try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+          // Bodies go gzip-compressed to clients that accept it, as real services send them.
+          try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
           return try NIOAsyncChannel<HTTPServerRequestPart, HTTPServerResponsePart>(
             wrappingChannelSynchronously: channel)
         }
@@ -130,7 +143,9 @@ public final class StubHTTPServer: Sendable {
           continue
         case .end:
           guard let requestHead = head else { continue }
-          let request = StubHTTPRequest(method: requestHead.method.rawValue, uri: requestHead.uri)
+          let request = StubHTTPRequest(
+            method: requestHead.method.rawValue, uri: requestHead.uri,
+            headers: requestHead.headers.map { (name: $0.name, value: $0.value) })
           received.withLock { $0.append(request) }
           let response = await handler(request)
           if let delay = response.delay { try await Task.sleep(for: delay) }

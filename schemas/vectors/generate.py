@@ -15,7 +15,7 @@ import zlib
 HERE = pathlib.Path(__file__).resolve().parent
 STATUS = ["ok", "stale", "not_found", "bad_request", "upstream_unavailable", "rate_limited",
           "too_many_locations", "internal_error"]
-SERVICE = ["none", "open-meteo", "openweathermap", "weatherapi"]
+SERVICE = ["none", "open-meteo", "openweathermap", "weatherapi", "met-norway"]
 SUN = {"normal": 0, "polar_day": 1, "polar_night": 2, None: 0xFF}
 # v1.1 (frame-v1.md §5.5-5.8, §6.9): every field 0 when absent.
 AQI_SCALE = {"european_aqi": 0, "us_aqi": 1}
@@ -330,6 +330,17 @@ FRAMES = [
                   "next_update_s": 600})),
     ("24-rate-limited-v1-1-hint", "v1.1: an error frame with a hint: ask again in 42 s.",
      dict(error_frame("rate_limited", request_id=12), next_update_s=42)),
+    ("25-ok-v1-1-oslo-met-norway", "v1.1: MET Norway (service 4) for Oslo in winter: no AQI, alerts, apparent temperature, gusts, UV or visibility from it; waxing gibbous; newer data in 1742 s (its Expires).",
+     weather(service="met-norway", lat=59.9139, lon=10.7522, name="Oslo", country="NO",
+             observed=1770411600, offset=60, temperature=-5.8, feels=None, humidity=67,
+             pressure=1014.6, wind=6.0, gust=None, direction=37, code=73, clouds=100, rain=0.5,
+             uv=None, visibility=None, is_day=False, sun="normal", sunrise=1770362460,
+             sunset=1770393300,
+             hourly=ramp(-5.8, -0.1, [73, 71, 3], [None, None, None]),
+             daily=[(-9.1, -3.2, 73, None), (-11.0, -4.5, 71, None), (-12.3, -6.0, 3, None),
+                    (-10.8, -5.1, 2, None), (-9.9, -2.7, 71, None), (-8.0, -1.9, 73, None),
+                    (-7.5, -2.2, 3, None)],
+             v11={"moon": {"phase": 0.6}, "next_update_s": 1742})),
 ]
 
 

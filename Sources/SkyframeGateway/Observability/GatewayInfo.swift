@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeProviders
 
 /// What a display may want to show about where its weather comes from: retained on
 /// `{base}/v1/gateway/info` (JSON) on every connect and after every reload.
@@ -38,22 +39,13 @@ struct GatewayInfo: Codable, Sendable, Equatable {
     }
   }
 
-  static func source(_ name: GatewayConfiguration.ServiceName, role: String) -> Source {
-    switch name {
-    case .openMeteo:
-      Source(
-        name: name.rawValue, role: role, attribution: "Weather data by Open-Meteo.com",
-        license: "CC BY 4.0", url: "https://open-meteo.com/")
-    case .openWeatherMap:
-      Source(
-        name: name.rawValue, role: role, attribution: "Weather data by OpenWeather",
-        license: "CC BY-SA 4.0", url: "https://openweathermap.org/")
-    case .weatherAPI:
-      Source(
-        name: name.rawValue, role: role, attribution: "Powered by WeatherAPI.com",
-        license: "WeatherAPI.com terms (link required on free plans)",
-        url: "https://www.weatherapi.com/")
-    }
+  static func source(_ name: String, role: String) -> Source {
+    let attribution =
+      WeatherServiceRegistry.descriptor(named: name)?.attribution
+      ?? Attribution(text: name, license: "", url: "")
+    return Source(
+      name: name, role: role, attribution: attribution.text, license: attribution.license,
+      url: attribution.url)
   }
 
   func json() -> [UInt8] {

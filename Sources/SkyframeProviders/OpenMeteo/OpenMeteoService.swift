@@ -1,0 +1,62 @@
+import SkyframeCodec
+
+/// Open-Meteo as the gateway knows it: the default service, no key needed, up to `batch-size`
+/// points per call, the configuration section `open-meteo`.
+public struct OpenMeteoService: ServiceDescriptor {
+  public static let name = "open-meteo"
+  public static let frameService = WeatherService.openMeteo
+  public static let attribution = Attribution(
+    text: "Weather data by Open-Meteo.com", license: "CC BY 4.0", url: "https://open-meteo.com/")
+  public static let secretKeys = ["api-key"]
+
+  public var forecastURL = "https://api.open-meteo.com/v1/forecast"
+  public var geocodingURL = "https://geocoding-api.open-meteo.com/v1/search"
+  public var timeoutSeconds = 10
+  /// Commercial customers' key; the free API takes none.
+  public var apiKey: String?
+  public var batchSize = 50
+  /// The free tier: fewer than 600 calls a minute and 10 000 a day.
+  public var budget = ServiceBudget(perMinute: 600, perDay: 10_000)
+
+  public init() {}
+
+  public mutating func read(_ keys: any SectionReader, inUse: Bool) {
+    let name = Self.name
+    forecastURL = keys.url("\(name).forecast-url") ?? forecastURL
+    geocodingURL = keys.url("\(name).geocoding-url") ?? geocodingURL
+    timeoutSeconds = keys.integer(
+      "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
+    apiKey = keys.text("\(name).api-key", secret: true)
+    batchSize = keys.integer("\(name).batch-size", batchSize, 1...100, "1-100 points per call")
+    budget = keys.budget(name, budget)
+  }
+
+  public var describedLines: [String] {
+    [
+      "forecast-url: \"\(forecastURL)\"",
+      "geocoding-url: \"\(geocodingURL)\"",
+      "timeout-seconds: \(timeoutSeconds)",
+      "api-key: \(apiKey == nil ? "~" : "<redacted>")",
+      "batch-size: \(batchSize)",
+      "budget-per-minute: \(budget.perMinute)",
+      "budget-per-day: \(budget.perDay)",
+    ]
+  }
+
+  /// The provider's settings; `airQualityURL` comes from the `air-quality` section.
+  public func configuration(airQualityURL: String? = nil) -> OpenMeteoConfiguration {
+    var configuration = OpenMeteoConfiguration()
+    configuration.forecastURL = forecastURL
+    configuration.geocodingURL = geocodingURL
+    if let airQualityURL { configuration.airQualityURL = airQualityURL }
+    configuration.timeout = .seconds(timeoutSeconds)
+    configuration.apiKey = apiKey
+    configuration.maximumBatchSize = batchSize
+    return configuration
+  }
+
+  public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {
+    OpenMeteoProvider(
+      configuration: configuration(), httpClient: context.httpClient, logger: context.logger)
+  }
+}

@@ -1,0 +1,56 @@
+import SkyframeCodec
+
+/// WeatherAPI.com as the gateway knows it: an API key required, one point per call, the
+/// configuration section `weatherapi`.
+public struct WeatherAPIService: ServiceDescriptor {
+  public static let name = "weatherapi"
+  public static let frameService = WeatherService.weatherAPI
+  public static let attribution = Attribution(
+    text: "Powered by WeatherAPI.com",
+    license: "WeatherAPI.com terms (link required on free plans)",
+    url: "https://www.weatherapi.com/")
+  public static let secretKeys = ["api-key"]
+
+  public var apiKey: String?
+  public var baseURL = "https://api.weatherapi.com"
+  public var timeoutSeconds = 10
+  /// Forecast days asked for: 3 on the free plan, up to 14 on paid ones.
+  public var days = 3
+  /// The free plan: 1 000 000 calls a month.
+  public var budget = ServiceBudget(perMinute: 0, perDay: 32_000)
+
+  public init() {}
+
+  public mutating func read(_ keys: any SectionReader, inUse: Bool) {
+    let name = Self.name
+    apiKey = keys.secretFromValueOrFile("\(name).api-key")
+    baseURL = keys.url("\(name).base-url") ?? baseURL
+    timeoutSeconds = keys.integer(
+      "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
+    days = keys.integer("\(name).days", days, 1...14, "1-14 days")
+    budget = keys.budget(name, budget)
+    if inUse, apiKey == nil {
+      keys.fail("\(name).api-key", nil, "an API key, since the configuration uses \(name)")
+    }
+  }
+
+  public var describedLines: [String] {
+    [
+      "api-key: \(apiKey == nil ? "~" : "<redacted>")",
+      "base-url: \"\(baseURL)\"",
+      "timeout-seconds: \(timeoutSeconds)",
+      "days: \(days)",
+      "budget-per-minute: \(budget.perMinute)",
+      "budget-per-day: \(budget.perDay)",
+    ]
+  }
+
+  public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {
+    guard let apiKey else { return nil }
+    var settings = WeatherAPIConfiguration(
+      apiKey: apiKey, baseURL: baseURL, timeout: .seconds(timeoutSeconds), days: days)
+    settings.alerts = context.alerts
+    return WeatherAPIProvider(
+      configuration: settings, httpClient: context.httpClient, logger: context.logger)
+  }
+}
