@@ -22,6 +22,8 @@ final class GatewayHarness: Sendable {
     case response(StubHTTPResponse)
     /// Every call waits until the test calls `release()`, then is answered normally.
     case held
+    /// Whatever the closure answers to the request (it sees the headers too).
+    case answer(@Sendable (StubHTTPRequest) -> StubHTTPResponse)
   }
 
   static let places = [
@@ -143,6 +145,7 @@ final class GatewayHarness: Sendable {
       case .garbage: return .json("<html>502 Bad Gateway</html>")
       case .drop: return StubHTTPResponse(status: 0, body: [], headers: [], delay: nil)
       case .response(let response): return response
+      case .answer(let answer): return answer(request)
       case .held: await service.hold()
       }
       return ServiceFixtures.answer(

@@ -167,12 +167,21 @@ public final class StubHTTPServer: Sendable {
     headers.replaceOrAdd(name: "Connection", value: keepAlive ? "keep-alive" : "close")
     let head = HTTPResponseHead(
       version: .http1_1, status: HTTPResponseStatus(statusCode: response.status), headers: headers)
-    try await outbound.write(.head(head))
-    let half = response.bodyDelay == nil ? response.body.count : response.body.count / 2
-    for part in [response.body[..<half], response.body[half...]] where !part.isEmpty {
-      if part.startIndex > 0, let bodyDelay = response.bodyDelay {
-        try await Task.sleep(for: bodyDelay)
+    guard let bodyDelay = response.bodyDelay else {
+      // One flush for the whole answer, so that the gzip stage sees it complete and sets its
+      // length.
+      var parts: [HTTPServerResponsePart] = [.head(head)]
+      if !response.body.isEmpty {
+        parts.append(.body(.byteBuffer(ByteBuffer(bytes: response.body))))
       }
+      parts.append(.end(nil))
+      try await outbound.write(contentsOf: parts)
+      return
+    }
+    try await outbound.write(.head(head))
+    let half = response.body.count / 2
+    for part in [response.body[..<half], response.body[half...]] where !part.isEmpty {
+      if part.startIndex > 0 { try await Task.sleep(for: bodyDelay) }
       try await outbound.write(.body(.byteBuffer(ByteBuffer(bytes: part))))
     }
     try await outbound.write(.end(nil))
