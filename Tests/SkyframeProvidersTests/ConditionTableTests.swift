@@ -71,6 +71,47 @@ struct ConditionTableTests {
     #expect(WeatherAPIConditions.table.keys.allSatisfy { (1000...1282).contains($0) })
   }
 
+  @Test("schemas/metno-symbols.md and METNorwayConditions agree, with and without suffixes")
+  func metNorway() throws {
+    let document = try Self.schema("metno-symbols.md")
+    let lines = document.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+    let header = try #require(lines.firstIndex { $0.hasPrefix("| symbol |") })
+    #expect(lines[header] == "| symbol | meaning | WMO | WMO meaning |")
+    var rows: [(symbol: String, variants: Bool, wmo: Int)] = []
+    for line in lines[(header + 2)...] {
+      guard line.hasPrefix("|") else { break }
+      let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+      }
+      try #require(cells.count == 6, "row \(line)")
+      rows.append((cells[1], cells[2].hasSuffix("(day/night)"), try #require(Int(cells[3]))))
+    }
+    // 41 ids, 21 of them with day, night and polar-twilight variants: 83 strings.
+    #expect(rows.count == 41)
+    #expect(rows.filter(\.variants).count == 21)
+    #expect(Set(rows.map(\.symbol)) == Set(METNorwayConditions.table.keys))
+    var strings = 0
+    for row in rows {
+      if row.variants {
+        #expect(METNorwayConditions.wmo(symbol: row.symbol) == nil, "\(row.symbol) needs a suffix")
+        for (suffix, day) in [("day", true), ("night", false), ("polartwilight", false)] {
+          let mapped = METNorwayConditions.wmo(symbol: "\(row.symbol)_\(suffix)")
+          #expect(mapped?.code == row.wmo && mapped?.isDay == day, "\(row.symbol)_\(suffix)")
+          strings += 1
+        }
+      } else {
+        let mapped = METNorwayConditions.wmo(symbol: row.symbol)
+        #expect(mapped?.code == row.wmo && mapped?.isDay == nil, "\(row.symbol)")
+        #expect(METNorwayConditions.wmo(symbol: "\(row.symbol)_day") == nil)
+        strings += 1
+      }
+    }
+    #expect(strings == 83)
+    for unknown in ["", "sunny", "clearsky_evening", "lightsleetshowersandthunder_day", "Rain"] {
+      #expect(METNorwayConditions.wmo(symbol: unknown) == nil, "\(unknown)")
+    }
+  }
+
   @Test("ids and codes nobody documents map to nothing")
   func unknown() {
     for id in [0, 199, 299, 499, 512, 699, 700, 805, 900] {

@@ -1,0 +1,93 @@
+import Foundation
+import SkyframeCodec
+import SkyframeWeather
+import Testing
+
+@testable import SkyframeProviders
+
+/// Locationforecast 2.0 `compact` mapped onto the normalized forecast.
+struct METNorwayForecastTests {
+  /// Three hourly steps, then a six-hourly one the next day, in the service's shape.
+  static let body = #"""
+    {"type":"Feature","geometry":{"type":"Point","coordinates":[10.7522,59.9139,5]},
+     "properties":{"meta":{"updated_at":"2026-02-06T20:27:06Z","units":{"air_temperature":"celsius"}},
+      "timeseries":[
+       {"time":"2026-02-06T21:00:00Z","data":{"instant":{"details":{"air_pressure_at_sea_level":1014.6,"air_temperature":-5.8,"cloud_area_fraction":100.0,"relative_humidity":66.5,"wind_from_direction":37.0,"wind_speed":6.0}},
+         "next_12_hours":{"summary":{"symbol_code":"lightsnow"},"details":{}},
+         "next_1_hours":{"summary":{"symbol_code":"snow"},"details":{"precipitation_amount":0.5}},
+         "next_6_hours":{"summary":{"symbol_code":"snow"},"details":{"precipitation_amount":3.5}}}},
+       {"time":"2026-02-06T22:00:00Z","data":{"instant":{"details":{"air_temperature":-6.4,"wind_speed":6.4}},
+         "next_1_hours":{"summary":{"symbol_code":"cloudy"},"details":{"precipitation_amount":0.0}},
+         "next_6_hours":{"summary":{"symbol_code":"partlycloudy_night"},"details":{"precipitation_amount":0.0}}}},
+       {"time":"2026-02-06T23:00:00Z","data":{"instant":{"details":{"air_temperature":-7.0}},
+         "next_1_hours":{"summary":{"symbol_code":"clearsky_night"},"details":{"precipitation_amount":0.0}}}},
+       {"time":"2026-02-07T12:00:00Z","data":{"instant":{"details":{"air_temperature":-2.5}},
+         "next_6_hours":{"summary":{"symbol_code":"fair_day"},"details":{"precipitation_amount":0.0}}}},
+       {"time":"2026-02-07T18:00:00Z","data":{"instant":{"details":{"air_temperature":-4.0}}}}
+      ]}}
+    """#
+
+  static func forecast(now: Int64) throws -> Forecast {
+    let response = try JSONDecoder().decode(
+      METNorwayForecastResponse.self, from: Data(body.utf8))
+    return try response.forecast(for: GeoPoint(latitude: 59.9139, longitude: 10.7522), now: now)
+  }
+
+  @Test func nowIsTheLatestStepAtOrBeforeTheTimeWithTheNextHoursSymbol() throws {
+    // 2026-02-06T22:30:00Z
+    let forecast = try Self.forecast(now: 1_770_417_000)
+    #expect(forecast.current.time == 1_770_415_200)
+    #expect(forecast.current.temperature == -6.4)
+    #expect(forecast.current.weatherCode == 3)
+    #expect(forecast.current.isDay == nil)
+    #expect(forecast.current.precipitation == 0.0)
+    #expect(forecast.current.apparentTemperature == nil)
+    #expect(forecast.hourly.map(\.time) == [1_770_415_200, 1_770_418_800])
+    #expect(forecast.hourly.map(\.weatherCode) == [3, 0])
+    #expect(forecast.hourlyStepHours == 1)
+    // Oslo at 10.75° E: local mean solar time is UTC+1.
+    #expect(forecast.utcOffsetSeconds == 3_600)
+  }
+
+  @Test func daysAreSplitAtLocalMidnightWithTheirExtremesAndWorstSymbol() throws {
+    let forecast = try Self.forecast(now: 1_770_411_600)  // 21:00Z
+    #expect(forecast.current.temperature == -5.8)
+    #expect(forecast.current.weatherCode == 73)
+    #expect(forecast.current.precipitation == 0.5)
+    #expect(forecast.current.pressure == 1014.6)
+    #expect(forecast.current.windDirection == 37.0)
+    // 23:00Z is already 7 February at UTC+1.
+    let today = CivilDate(year: 2026, month: 2, day: 6).daysSinceEpoch
+    #expect(forecast.daily.map(\.date) == [today, today + 1])
+    #expect(forecast.daily[0].minimum == -6.4 && forecast.daily[0].maximum == -5.8)
+    #expect(forecast.daily[0].weatherCode == 73)
+    #expect(forecast.daily[1].minimum == -7.0 && forecast.daily[1].maximum == -2.5)
+    #expect(forecast.daily[1].weatherCode == 1)
+  }
+
+  @Test func timesOutsideTheServicesFormatAreMalformed() {
+    #expect(METNorwayForecastResponse.unixTime("2026-02-06T21:00:00Z") == 1_770_411_600)
+    for text in ["2026-02-06 21:00:00Z", "2026-02-06T21:00:00", "2026-13-06T21:00:00Z", ""] {
+      #expect(METNorwayForecastResponse.unixTime(text) == nil, "\(text)")
+    }
+  }
+
+  @Test func coordinatesAreWrittenWithAtMostFourDecimals() {
+    #expect(METNorwayProvider.decimalText(599_139) == "59.9139")
+    #expect(METNorwayProvider.decimalText(107_500) == "10.75")
+    #expect(METNorwayProvider.decimalText(-1) == "-0.0001")
+    #expect(METNorwayProvider.decimalText(-1_512_093) == "-151.2093")
+    #expect(METNorwayProvider.decimalText(0) == "0")
+    let key = METNorwayProvider.key(GeoPoint(latitude: 59.91394999, longitude: -0.00004))
+    #expect(METNorwayProvider.decimalText(key.latitude) == "59.9139")
+    #expect(METNorwayProvider.decimalText(key.longitude) == "0")
+  }
+
+  @Test func aUserAgentMustNameTheApplicationAndAContact() {
+    #expect(METNorwayService.identifies("acme-displays/1.0 ops@example.com"))
+    #expect(METNorwayService.identifies("acme/2 https://acme.example/contact"))
+    for agent in ["curl/8.5", "ops@example.com", "https://acme.example", "acme/1 \u{7}@x", ""] {
+      #expect(!METNorwayService.identifies(agent), "\(agent)")
+    }
+  }
+}
