@@ -243,6 +243,20 @@ extension GatewayConfiguration {
     airQuality.budget = keys.budget("air-quality", airQuality.budget)
 
     alerts.enabled = keys.flag("alerts.enabled", alerts.enabled)
+    alerts.nws.enabled = keys.flag("alerts.nws.enabled", alerts.nws.enabled)
+    alerts.nws.url = keys.url("alerts.nws.url") ?? alerts.nws.url
+    alerts.nws.userAgent = keys.text("alerts.nws.user-agent")
+    if let agent = alerts.nws.userAgent, !identifiesOperator(agent) {
+      keys.fail(
+        "alerts.nws.user-agent", agent,
+        "an application name and a contact (an e-mail address or an http(s) URL), printable ASCII, at most 200 characters"
+      )
+    }
+    alerts.nws.timeoutSeconds = keys.integer(
+      "alerts.nws.timeout-seconds", alerts.nws.timeoutSeconds, 1...120, "seconds, 1-120")
+    alerts.nws.ttlSeconds = keys.integer(
+      "alerts.nws.ttl-seconds", alerts.nws.ttlSeconds, 60...86_400, "seconds, 60-86400")
+    alerts.nws.budget = keys.budget("alerts.nws", alerts.nws.budget)
 
     metrics.host = keys.text("metrics.host") ?? metrics.host
     metrics.port = keys.integer(

@@ -21,10 +21,28 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var alerts = Alerts()
 
   /// Weather alerts in frames (v1.1): from the weather service's own answer where it has them
-  /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call.
+  /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call; for places in the
+  /// United States from the National Weather Service, whatever the weather service.
   public struct Alerts: Sendable, Equatable {
     /// false: the frame says "absent", not "none".
     public var enabled = true
+    public var nws = NWS()
+
+    /// `api.weather.gov` active alerts, one call per cell per `ttlSeconds`, for points in the
+    /// areas it covers. Needs an identifying `User-Agent`; without one it stays off.
+    public struct NWS: Sendable, Equatable {
+      public var enabled = true
+      public var url = "https://api.weather.gov"
+      public var userAgent: String?
+      public var timeoutSeconds = 10
+      public var ttlSeconds = 300
+      public var budget = Budget(perMinute: 60, perDay: 20_000)
+
+      public init() {}
+
+      /// On, and able to identify itself.
+      public var isUsable: Bool { enabled && userAgent != nil }
+    }
 
     public init() {}
   }

@@ -21,12 +21,20 @@ final class WeatherDesk: Sendable {
     var maximumNames: Int
     /// Where each fetched frame gets its air quality index; nil: none.
     var airQuality: AirQualityDesk?
+    var airQualityScale: AirQuality.Scale
+    /// Where frames of the places it covers get the official alerts in force, in place of the
+    /// weather service's own; nil: none.
+    var officialAlerts: CellSupplement<[Forecast.Alert]>?
 
     init(
       services: [ForecastBatcher], reverseGeocoder: ReverseGeocoder = .none,
-      cache: GatewayConfiguration.Cache, airQuality: AirQualityDesk? = nil
+      cache: GatewayConfiguration.Cache, airQuality: AirQualityDesk? = nil,
+      airQualityScale: AirQuality.Scale = .europeanAQI,
+      officialAlerts: CellSupplement<[Forecast.Alert]>? = nil
     ) {
       self.airQuality = airQuality
+      self.airQualityScale = airQualityScale
+      self.officialAlerts = officialAlerts
       precondition(!services.isEmpty, "at least one weather service")
       self.services = services
       self.reverseGeocoder = reverseGeocoder
@@ -247,24 +255,29 @@ final class WeatherDesk: Sendable {
   /// over its budget or refuses the key. The first service's error is the one reported.
   private func fetch(_ cell: Cell) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
-    let (services, ttl, grid, airQuality) = settings.withLock {
-      ($0.services, $0.ttlSeconds, $0.gridDegrees, $0.airQuality)
+    let (services, ttl, grid, airQuality, scale, officialAlerts) = settings.withLock {
+      (
+        $0.services, $0.ttlSeconds, $0.gridDegrees, $0.airQuality, $0.airQualityScale,
+        $0.officialAlerts
+      )
     }
     if let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), ttl: ttl) {
       return .success(cached)
     }
     let center = GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
     // Side by side with the forecast, from its own cache, budget and breaker.
-    async let airQualityIndex = airQuality?.index(for: cell, at: center)
+    async let airQualityReading = airQuality?.reading(for: cell, at: center)
+    async let official = officialAlerts?.reading(for: cell, at: center)
     var firstError: ProviderError?
     for batcher in services {
       let service = batcher.provider.service
       // Failed calls are logged where they are made (`UpstreamGuard`), once per call.
       switch await batcher.forecast(at: center) {
-      case .success(let forecast):
+      case .success(var forecast):
+        if let alerts = await official { forecast.alerts = alerts }
         let fetchedAt = now()
         var frame = forecast.frame(fetchedAt: fetchedAt, service: service)
-        frame.airQuality = await airQualityIndex
+        frame.airQuality = await airQualityReading?.index(on: scale)
         // Compaction clamps every value into range, so this only fails on a bug: say so loudly.
         guard let bytes = try? frame.encoded() else {
           logger.error(

@@ -21,6 +21,10 @@ final class WeatherServices: Sendable {
   /// Air quality by cell, for the frames the desk compacts.
   let airQuality: AirQualityDesk
   static let airQualityName = "open-meteo-air-quality"
+  /// The NWS alerts API's own budget, breaker and counters.
+  let alertsGuard: UpstreamGuard
+  /// Official alerts by cell, for points the NWS covers.
+  let officialAlerts: CellSupplement<[Forecast.Alert]>
   let scheduled = ScheduledWork()
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
   /// The services the running configuration uses, in fallback order.
@@ -65,15 +69,62 @@ final class WeatherServices: Sendable {
       scheduled: scheduled, logger: logger)
     airQuality = AirQualityDesk(
       settings: Self.airQualitySettings(configuration), clock: clock)
+    let nws = NWSAlertsProvider.name
+    alertsGuard = UpstreamGuard(
+      budget: CallBudget(
+        configuration.alerts.nws.budget, reservePercent: configuration.upstream.reservePercent,
+        clock: clock),
+      name: nws, health: ServiceHealth(name: nws, metrics: metrics, clock: clock),
+      breaker: CircuitBreaker(
+        service: nws, policy: configuration.upstream.breakerPolicy, clock: clock),
+      scheduled: scheduled, logger: logger)
+    officialAlerts = CellSupplement(
+      settings: Self.alertSettings(configuration), clock: clock, covers: NWSAlertsProvider.covers)
   }
 
   private static func airQualitySettings(_ configuration: GatewayConfiguration)
     -> AirQualityDesk.Settings
   {
     AirQualityDesk.Settings(
-      scale: configuration.airQuality.scale,
       ttlSeconds: Int64(configuration.airQuality.ttlSeconds),
       maximumCells: configuration.cache.maximumCells)
+  }
+
+  private static func alertSettings(_ configuration: GatewayConfiguration)
+    -> CellSupplement<[Forecast.Alert]>.Settings
+  {
+    .init(
+      ttlSeconds: Int64(configuration.alerts.nws.ttlSeconds),
+      maximumCells: configuration.cache.maximumCells)
+  }
+
+  /// The NWS alerts set up for `configuration`: settings, budget and batcher (none: off).
+  private func configureOfficialAlerts(_ configuration: GatewayConfiguration) {
+    let nws = configuration.alerts.nws
+    alertsGuard.budget.update(nws.budget, reservePercent: configuration.upstream.reservePercent)
+    alertsGuard.breaker.update(configuration.upstream.breakerPolicy)
+    let settings = Self.alertSettings(configuration)
+    guard configuration.alerts.enabled, nws.enabled, let userAgent = nws.userAgent else {
+      officialAlerts.update(settings, batcher: nil)
+      return
+    }
+    let provider = NWSAlertsProvider(
+      configuration: .init(
+        baseURL: nws.url, userAgent: userAgent, timeout: .seconds(nws.timeoutSeconds)),
+      httpClient: httpClient, logger: logger)
+    let guarded = alertsGuard
+    let batcher = PointBatcher<[Forecast.Alert]>(maximumBatchSize: 1, window: .zero) {
+      points async throws(ProviderError) in
+      var answers: [[Forecast.Alert]] = []
+      for point in points {
+        answers.append(
+          try await guarded.call(1) { () async throws(ProviderError) in
+            try await provider.alerts(at: point)
+          })
+      }
+      return answers
+    }
+    officialAlerts.update(settings, batcher: batcher)
   }
 
   /// The air-quality desk set up for `configuration`: its settings, budget and batcher.
@@ -106,12 +157,10 @@ final class WeatherServices: Sendable {
     var services = inUse.withLock { $0 }.map {
       ($0, health[$0]!, budgets[$0]!, breakers[$0]!)
     }
-    if airQuality.isEnabled {
-      services.append(
-        (
-          Self.airQualityName, airQualityGuard.health, airQualityGuard.budget,
-          airQualityGuard.breaker
-        ))
+    for (enabled, guarded) in [
+      (airQuality.isEnabled, airQualityGuard), (officialAlerts.isEnabled, alertsGuard),
+    ] where enabled {
+      services.append((guarded.name, guarded.health, guarded.budget, guarded.breaker))
     }
     return services
   }
@@ -122,6 +171,7 @@ final class WeatherServices: Sendable {
     var services: [ForecastBatcher] = []
     var reverse: WeatherDesk.ReverseGeocoder = .none
     configureAirQuality(configuration)
+    configureOfficialAlerts(configuration)
     for name in WeatherServiceRegistry.names {
       budgets[name]?.update(
         configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent)
@@ -166,7 +216,8 @@ final class WeatherServices: Sendable {
     }
     return WeatherDesk.Settings(
       services: services, reverseGeocoder: reverse, cache: configuration.cache,
-      airQuality: airQuality)
+      airQuality: airQuality, airQualityScale: configuration.airQuality.scale,
+      officialAlerts: officialAlerts)
   }
 
   /// The breaker, budget and counters of service `name`.

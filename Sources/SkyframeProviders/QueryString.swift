@@ -51,3 +51,19 @@ func coordinateText(_ degrees: Double) -> String {
   while fraction.hasSuffix("0") { fraction.removeLast() }
   return text + "." + fraction
 }
+
+/// `tenThousandths` / 10 000 with at most four decimals, the precision MET Norway and the NWS
+/// take (about 11 m): 599_123 → "59.9123", -1 → "-0.0001", 107_500 → "10.75".
+func fourDecimalText(_ tenThousandths: Int64) -> String {
+  let sign = tenThousandths < 0 ? "-" : ""
+  let magnitude = tenThousandths.magnitude
+  var fraction = String(magnitude % 10_000)
+  fraction = String(repeating: "0", count: 4 - fraction.count) + fraction
+  while fraction.hasSuffix("0") { fraction.removeLast() }
+  return sign + String(magnitude / 10_000) + (fraction.isEmpty ? "" : "." + fraction)
+}
+
+/// `degrees` rounded to four decimals, as text.
+func fourDecimalText(_ degrees: Double) -> String {
+  fourDecimalText(Int64((degrees * 10_000).rounded()))
+}

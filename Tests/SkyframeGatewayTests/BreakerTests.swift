@@ -168,26 +168,25 @@ struct BreakerTests {
   }
 
   @Test func theAirQualityTableKeepsAtMostMaxCellsAndAsksOncePerCellAndTTL() async {
-    let desk = AirQualityDesk(
-      settings: .init(scale: .europeanAQI, ttlSeconds: 3_600, maximumCells: 2), clock: clock)
+    let desk = AirQualityDesk(settings: .init(ttlSeconds: 3_600, maximumCells: 2), clock: clock)
     let calls = Mutex(0)
     let batcher = PointBatcher<AirQualityReading>(maximumBatchSize: 50, window: .zero) { points in
       calls.withLock { $0 += points.count }
       return points.map { AirQualityReading(europeanAQI: $0.latitude) }
     }
-    desk.update(.init(scale: .europeanAQI, ttlSeconds: 3_600, maximumCells: 2), batcher: batcher)
+    desk.update(.init(ttlSeconds: 3_600, maximumCells: 2), batcher: batcher)
     for row in Int64(0)..<50 {
-      let index = await desk.index(
+      let index = await desk.reading(
         for: WeatherDesk.Cell(row: row, column: 0),
-        at: GeoPoint(latitude: Double(row), longitude: 0))
+        at: GeoPoint(latitude: Double(row), longitude: 0))?.index(on: .europeanAQI)
       #expect(index == AirQuality(index: UInt16(row), scale: .europeanAQI))
       #expect(desk.entries <= 2)
     }
     // The last cell is still cached: no call; the first was pushed out: one more.
-    _ = await desk.index(
+    _ = await desk.reading(
       for: WeatherDesk.Cell(row: 49, column: 0), at: GeoPoint(latitude: 49, longitude: 0))
     #expect(calls.withLock { $0 } == 50)
-    _ = await desk.index(
+    _ = await desk.reading(
       for: WeatherDesk.Cell(row: 0, column: 0), at: GeoPoint(latitude: 0, longitude: 0))
     #expect(calls.withLock { $0 } == 51)
   }

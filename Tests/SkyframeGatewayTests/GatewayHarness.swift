@@ -158,6 +158,8 @@ final class GatewayHarness: Sendable {
     configuration.services[OpenMeteoService.self].forecastURL = http.baseURL + "/v1/forecast"
     configuration.services[OpenMeteoService.self].geocodingURL = http.baseURL + "/v1/search"
     configuration.airQuality.url = http.baseURL + "/v1/air-quality"
+    // Off until a test gives the NWS a User-Agent.
+    configuration.alerts.nws.url = http.baseURL
     configuration.services[OpenMeteoService.self].timeoutSeconds = 2
     // Many gateways run in one test process: no metrics listener unless a test asks for one.
     configuration.metrics.port = 0

@@ -165,12 +165,7 @@ public struct METNorwayProvider: WeatherProvider {
 
   /// 599_123 → "59.9123"; -1 → "-0.0001".
   static func decimalText(_ tenThousandths: Int64) -> String {
-    let sign = tenThousandths < 0 ? "-" : ""
-    let magnitude = tenThousandths.magnitude
-    var fraction = String(magnitude % 10_000)
-    while fraction.count < 4 { fraction = "0" + fraction }
-    while fraction.hasSuffix("0") { fraction.removeLast() }
-    return sign + String(magnitude / 10_000) + (fraction.isEmpty ? "" : "." + fraction)
+    fourDecimalText(tenThousandths)
   }
 
   /// The last answer per point, at most `capacity` points; the least recently used goes first.

@@ -48,12 +48,7 @@ public struct METNorwayService: ServiceDescriptor {
   }
 
   /// Whether `agent` names someone MET Norway can reach.
-  static func identifies(_ agent: String) -> Bool {
-    let printable = agent.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
-    let contact = agent.contains("@") || agent.contains("http://") || agent.contains("https://")
-    let name = agent.split(separator: " ").contains { !$0.contains("@") && !$0.contains("://") }
-    return printable && contact && name && agent.utf8.count <= 200
-  }
+  static func identifies(_ agent: String) -> Bool { identifiesOperator(agent) }
 
   public var describedLines: [String] {
     [

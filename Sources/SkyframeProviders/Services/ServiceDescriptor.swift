@@ -110,6 +110,15 @@ extension SectionReader {
   public func text(_ key: String) -> String? { text(key, secret: false) }
 }
 
+/// Whether `agent` is a `User-Agent` that names an application and a contact (an e-mail address
+/// or an http(s) URL) in at most 200 printable ASCII characters, as MET Norway and the NWS ask.
+public func identifiesOperator(_ agent: String) -> Bool {
+  let printable = agent.unicodeScalars.allSatisfy { (0x20...0x7E).contains($0.value) }
+  let contact = agent.contains("@") || agent.contains("http://") || agent.contains("https://")
+  let name = agent.split(separator: " ").contains { !$0.contains("@") && !$0.contains("://") }
+  return printable && contact && name && agent.utf8.count <= 200
+}
+
 /// The gateway's weather services: adding one is a folder and a line here.
 public enum WeatherServiceRegistry {
   public static let all: [any ServiceDescriptor.Type] = [

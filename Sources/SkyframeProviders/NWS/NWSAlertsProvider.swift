@@ -1,0 +1,124 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import NIOCore
+import NIOFoundationCompat
+import SkyframeWeather
+
+/// The US National Weather Service's active alerts for a point (`/alerts/active?point=LAT,LON`,
+/// GeoJSON), for frames of places in the United States. No key; every call carries the
+/// operator's identifying `User-Agent`, which the service requires.
+public struct NWSAlertsProvider: Sendable {
+  public struct Configuration: Sendable {
+    /// `https://api.weather.gov`.
+    public var baseURL: String
+    public var userAgent: String
+    public var timeout: Duration
+
+    public init(baseURL: String, userAgent: String, timeout: Duration) {
+      self.baseURL = baseURL
+      self.userAgent = userAgent
+      self.timeout = timeout
+    }
+  }
+
+  public let configuration: Configuration
+  private let httpClient: HTTPClient
+  private let logger: Logger
+  public static let name = "nws-alerts"
+
+  public init(configuration: Configuration, httpClient: HTTPClient, logger: Logger) {
+    self.configuration = configuration
+    self.httpClient = httpClient
+    self.logger = logger
+  }
+
+  /// Whether `point` lies in one of the areas the NWS issues alerts for: the contiguous states,
+  /// Alaska, Hawaii, Puerto Rico and the Virgin Islands, Guam and the Northern Marianas,
+  /// American Samoa (boxes; a point near a border may be asked and get no alerts).
+  public static func covers(_ point: GeoPoint) -> Bool {
+    let (latitude, longitude) = (point.latitude, point.longitude)
+    let areas: [(ClosedRange<Double>, ClosedRange<Double>)] = [
+      (24.4...49.5, -125.0...(-66.9)),  // contiguous states
+      (51.0...71.6, -180.0...(-129.9)),  // Alaska
+      (51.0...53.1, 172.0...180.0),  // the western Aleutians
+      (18.8...22.4, -160.4...(-154.7)),  // Hawaii
+      (17.6...18.6, -67.4...(-64.5)),  // Puerto Rico, the Virgin Islands
+      (13.2...20.6, 144.6...146.1),  // Guam, the Northern Marianas
+      (-14.6...(-11.0), -171.2...(-168.1)),  // American Samoa
+    ]
+    return areas.contains { $0.0.contains(latitude) && $0.1.contains(longitude) }
+  }
+
+  /// The alerts the service lists as active for `point` (actual alerts and updates, not tests or
+  /// cancellations), with their CAP severity and when they are in force.
+  public func alerts(at point: GeoPoint) async throws(ProviderError) -> [Forecast.Alert] {
+    try point.checkForRequest()
+    var base = configuration.baseURL
+    while base.hasSuffix("/") { base.removeLast() }
+    base += "/alerts/active"
+    var query = QueryString()
+    query.append(
+      "point", fourDecimalText(point.latitude) + "," + fourDecimalText(point.longitude))
+    var call = UpstreamCall(
+      service: Self.name, endpoint: base, url: query.url(base: base),
+      loggedURL: query.url(base: base), timeout: configuration.timeout)
+    call.userAgent = configuration.userAgent
+    let response = try await call.run(client: httpClient, logger: logger)
+    guard (200..<300).contains(response.status) else {
+      let detail = try? JSONDecoder().decode(Problem.self, from: response.body)
+      throw response.error(
+        reason: detail?.detail ?? detail?.title
+          ?? excerpt(of: response.body, orElse: response.reasonPhrase))
+    }
+    return try decodeJSON(NWSAlertsResponse.self, from: response.body).alerts()
+  }
+
+  /// The service's error shape (RFC 7807 problem details).
+  private struct Problem: Decodable {
+    var title: String?
+    var detail: String?
+  }
+}
+
+/// `/alerts/active` as GeoJSON: a FeatureCollection whose features' `properties` carry CAP
+/// values. Times are ISO 8601 with the issuing office's offset.
+struct NWSAlertsResponse: Decodable, Sendable {
+  var features: [Feature]
+
+  struct Feature: Decodable, Sendable {
+    var properties: Properties
+  }
+
+  struct Properties: Decodable, Sendable {
+    var status: String?
+    var messageType: String?
+    var severity: String?
+    var effective: String?
+    var onset: String?
+    var expires: String?
+    var ends: String?
+  }
+
+  /// In force from `onset` (else `effective`) until `ends` (else `expires`, when the message
+  /// itself lapses); `Test`, `Exercise`, `System` and `Draft` messages and cancellations are left
+  /// out.
+  func alerts() -> [Forecast.Alert] {
+    features.compactMap { feature in
+      let properties = feature.properties
+      guard (properties.status ?? "Actual") == "Actual", properties.messageType != "Cancel"
+      else { return nil }
+      return Forecast.Alert(
+        severity: Forecast.Alert.severity(cap: properties.severity),
+        start: (properties.onset ?? properties.effective).flatMap(Self.unixTime),
+        end: (properties.ends ?? properties.expires).flatMap(Self.unixTime))
+    }
+  }
+
+  /// `2019-12-20T13:34:00-08:00` as Unix seconds.
+  static func unixTime(_ text: String) -> Int64? {
+    let parser = ISO8601DateFormatter()
+    parser.formatOptions = [.withInternetDateTime]
+    return parser.date(from: text).map { Int64($0.timeIntervalSince1970) }
+  }
+}
