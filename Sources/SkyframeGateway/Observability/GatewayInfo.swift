@@ -7,7 +7,7 @@ import SkyframeProviders
 struct GatewayInfo: Codable, Sendable, Equatable {
   struct Source: Codable, Sendable, Equatable {
     var name: String
-    /// `weather`, `fallback` or `air-quality`.
+    /// `weather`, `fallback`, `air-quality` or `alerts`.
     var role: String
     /// The credit to show next to the data.
     var attribution: String
@@ -36,6 +36,13 @@ struct GatewayInfo: Codable, Sendable, Equatable {
           attribution:
             "Air quality by Open-Meteo.com, from CAMS (Copernicus Atmosphere Monitoring Service) data",
           license: "CC BY 4.0", url: "https://open-meteo.com/"))
+    }
+    if configuration.alerts.enabled, configuration.alerts.nws.isUsable {
+      services.append(
+        Source(
+          name: NWSAlertsProvider.name, role: "alerts",
+          attribution: "Alerts from the US National Weather Service (weather.gov)",
+          license: "US government work, no restrictions", url: "https://www.weather.gov/"))
     }
   }
 
