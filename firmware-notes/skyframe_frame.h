@@ -180,7 +180,8 @@ typedef struct skyframe_frame {
 uint32_t skyframe_crc32(const uint8_t *p, size_t n);
 
 /* Checks length, magic, version and CRC (in that order, like the Swift decoder), then fills
- * *out. Returns SKYFRAME_OK or a SKYFRAME_ERR_* code; on error *out is left untouched. */
+ * *out directly (no copy of the frame on the stack). Returns SKYFRAME_OK or a SKYFRAME_ERR_* code;
+ * on error *out is left untouched. buf and out must not overlap. */
 int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out);
 
 /* Names: never NULL. Unknown values give "unknown" (the v1.1 names below: "absent"). */
@@ -361,6 +362,9 @@ static int16_t skyframe_priv_i16(const uint8_t *p) {
     /* two's complement without implementation-defined conversions */
     return v >= 0x8000u ? (int16_t)((int32_t)v - 65536) : (int16_t)v;
 }
+/* Byte by byte, so that any buffer address works. GCC may merge the four loads into one word
+ * load; on a core that traps unaligned access (Cortex-M3/M4/M7 with SCB->CCR.UNALIGN_TRP set)
+ * build with -mno-unaligned-access, or hand the decoder a 4-byte-aligned buffer. */
 static uint32_t skyframe_priv_u32(const uint8_t *p) {
     return (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |
            ((uint32_t)p[3] << 24);
@@ -409,7 +413,6 @@ uint32_t skyframe_crc32(const uint8_t *p, size_t n) {
 }
 
 int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
-    skyframe_frame f;
     uint32_t stored;
     uint8_t b;
     int i;
@@ -423,82 +426,82 @@ int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
     stored = skyframe_priv_u32(buf + SKYFRAME_CRC_OFFSET);
     if (stored != skyframe_crc32(buf, SKYFRAME_CRC_OFFSET)) return SKYFRAME_ERR_CRC;
 
-    memset(&f, 0, sizeof f);
-    f.version = buf[SKYFRAME_OFF_VERSION];
-    f.status = buf[SKYFRAME_OFF_STATUS];
-    f.request_id = skyframe_priv_u16(buf + SKYFRAME_OFF_REQUEST_ID);
-    f.slot_index = buf[SKYFRAME_OFF_SLOT_INDEX];
-    f.slot_count = buf[SKYFRAME_OFF_SLOT_COUNT];
-    f.service = buf[SKYFRAME_OFF_SERVICE];
+    /* Every check passed: from here on the fields go straight into *out (no copy on the stack). */
+    memset(out, 0, sizeof *out);
+    out->version = buf[SKYFRAME_OFF_VERSION];
+    out->status = buf[SKYFRAME_OFF_STATUS];
+    out->request_id = skyframe_priv_u16(buf + SKYFRAME_OFF_REQUEST_ID);
+    out->slot_index = buf[SKYFRAME_OFF_SLOT_INDEX];
+    out->slot_count = buf[SKYFRAME_OFF_SLOT_COUNT];
+    out->service = buf[SKYFRAME_OFF_SERVICE];
     b = buf[SKYFRAME_OFF_IS_DAY];
-    f.is_day = (b == 0 || b == 1) ? b : (uint8_t)SKYFRAME_MISSING_U8;
+    out->is_day = (b == 0 || b == 1) ? b : (uint8_t)SKYFRAME_MISSING_U8;
     b = buf[SKYFRAME_OFF_SUN];
-    f.sun = (b <= SKYFRAME_SUN_POLAR_NIGHT) ? b : (uint8_t)SKYFRAME_MISSING_U8;
-    f.hourly_step_h = buf[SKYFRAME_OFF_HOURLY_STEP];
-    f.latitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LATITUDE);
-    f.longitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LONGITUDE);
-    f.observed_at = skyframe_priv_u32(buf + SKYFRAME_OFF_OBSERVED_AT);
-    f.fetched_at = skyframe_priv_u32(buf + SKYFRAME_OFF_FETCHED_AT);
-    f.hourly_start = skyframe_priv_u32(buf + SKYFRAME_OFF_HOURLY_START);
-    f.utc_offset_min = skyframe_priv_i16(buf + SKYFRAME_OFF_UTC_OFFSET);
-    f.daily_start = skyframe_priv_u16(buf + SKYFRAME_OFF_DAILY_START);
+    out->sun = (b <= SKYFRAME_SUN_POLAR_NIGHT) ? b : (uint8_t)SKYFRAME_MISSING_U8;
+    out->hourly_step_h = buf[SKYFRAME_OFF_HOURLY_STEP];
+    out->latitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LATITUDE);
+    out->longitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LONGITUDE);
+    out->observed_at = skyframe_priv_u32(buf + SKYFRAME_OFF_OBSERVED_AT);
+    out->fetched_at = skyframe_priv_u32(buf + SKYFRAME_OFF_FETCHED_AT);
+    out->hourly_start = skyframe_priv_u32(buf + SKYFRAME_OFF_HOURLY_START);
+    out->utc_offset_min = skyframe_priv_i16(buf + SKYFRAME_OFF_UTC_OFFSET);
+    out->daily_start = skyframe_priv_u16(buf + SKYFRAME_OFF_DAILY_START);
 
     /* Country: two ASCII letters, upper-cased; anything else (0 0 included) is missing. */
     for (i = 0; i < 2; i++) {
         b = buf[SKYFRAME_OFF_COUNTRY + i];
         if (b >= 'a' && b <= 'z') b = (uint8_t)(b - 32);
         if (b < 'A' || b > 'Z') {
-            f.country[0] = '\0';
+            out->country[0] = '\0';
             break;
         }
-        f.country[i] = (char)b;
+        out->country[i] = (char)b;
     }
-    if (f.country[0] == '\0') f.country[1] = '\0';
-    f.country[2] = '\0';
+    if (out->country[0] == '\0') out->country[1] = '\0';
+    out->country[2] = '\0';
 
     /* Name: the bytes before the first zero, at most 24; kept as sent (UTF-8 not validated). */
     for (i = 0; i < SKYFRAME_NAME_BYTES && buf[SKYFRAME_OFF_NAME + i] != 0; i++)
-        f.name[i] = (char)buf[SKYFRAME_OFF_NAME + i];
-    f.name[i] = '\0';
+        out->name[i] = (char)buf[SKYFRAME_OFF_NAME + i];
+    out->name[i] = '\0';
 
-    f.current.temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_TEMPERATURE);
-    f.current.feels_like = skyframe_priv_i16(buf + SKYFRAME_OFF_FEELS_LIKE);
-    f.current.pressure = skyframe_priv_u16(buf + SKYFRAME_OFF_PRESSURE);
-    f.current.wind_speed = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_SPEED);
-    f.current.wind_gust = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_GUST);
-    f.current.wind_direction = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_DIRECTION);
-    f.current.visibility = skyframe_priv_u16(buf + SKYFRAME_OFF_VISIBILITY);
-    f.current.precipitation = skyframe_priv_u16(buf + SKYFRAME_OFF_PRECIPITATION);
-    f.current.humidity = buf[SKYFRAME_OFF_HUMIDITY];
-    f.current.weather_code = buf[SKYFRAME_OFF_WEATHER_CODE];
-    f.current.cloud_cover = buf[SKYFRAME_OFF_CLOUD_COVER];
-    f.current.uv_index = buf[SKYFRAME_OFF_UV_INDEX];
-    f.sunrise = skyframe_priv_u32(buf + SKYFRAME_OFF_SUNRISE);
-    f.sunset = skyframe_priv_u32(buf + SKYFRAME_OFF_SUNSET);
+    out->current.temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_TEMPERATURE);
+    out->current.feels_like = skyframe_priv_i16(buf + SKYFRAME_OFF_FEELS_LIKE);
+    out->current.pressure = skyframe_priv_u16(buf + SKYFRAME_OFF_PRESSURE);
+    out->current.wind_speed = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_SPEED);
+    out->current.wind_gust = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_GUST);
+    out->current.wind_direction = skyframe_priv_u16(buf + SKYFRAME_OFF_WIND_DIRECTION);
+    out->current.visibility = skyframe_priv_u16(buf + SKYFRAME_OFF_VISIBILITY);
+    out->current.precipitation = skyframe_priv_u16(buf + SKYFRAME_OFF_PRECIPITATION);
+    out->current.humidity = buf[SKYFRAME_OFF_HUMIDITY];
+    out->current.weather_code = buf[SKYFRAME_OFF_WEATHER_CODE];
+    out->current.cloud_cover = buf[SKYFRAME_OFF_CLOUD_COVER];
+    out->current.uv_index = buf[SKYFRAME_OFF_UV_INDEX];
+    out->sunrise = skyframe_priv_u32(buf + SKYFRAME_OFF_SUNRISE);
+    out->sunset = skyframe_priv_u32(buf + SKYFRAME_OFF_SUNSET);
 
     for (i = 0; i < SKYFRAME_HOURLY_COUNT; i++) {
-        f.hourly[i].temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_HOURLY_TEMPERATURE + 2 * i);
-        f.hourly[i].weather_code = buf[SKYFRAME_OFF_HOURLY_CODE + i];
-        f.hourly[i].precip_probability = buf[SKYFRAME_OFF_HOURLY_PRECIP + i];
+        out->hourly[i].temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_HOURLY_TEMPERATURE + 2 * i);
+        out->hourly[i].weather_code = buf[SKYFRAME_OFF_HOURLY_CODE + i];
+        out->hourly[i].precip_probability = buf[SKYFRAME_OFF_HOURLY_PRECIP + i];
     }
     for (i = 0; i < SKYFRAME_DAILY_COUNT; i++) {
-        f.daily[i].temperature_min = skyframe_priv_i16(buf + SKYFRAME_OFF_DAILY_MIN + 2 * i);
-        f.daily[i].temperature_max = skyframe_priv_i16(buf + SKYFRAME_OFF_DAILY_MAX + 2 * i);
-        f.daily[i].weather_code = buf[SKYFRAME_OFF_DAILY_CODE + i];
-        f.daily[i].precip_probability = buf[SKYFRAME_OFF_DAILY_PRECIP + i];
+        out->daily[i].temperature_min = skyframe_priv_i16(buf + SKYFRAME_OFF_DAILY_MIN + 2 * i);
+        out->daily[i].temperature_max = skyframe_priv_i16(buf + SKYFRAME_OFF_DAILY_MAX + 2 * i);
+        out->daily[i].weather_code = buf[SKYFRAME_OFF_DAILY_CODE + i];
+        out->daily[i].precip_probability = buf[SKYFRAME_OFF_DAILY_PRECIP + i];
     }
 
     /* v1.1: 0 in a v1.0 frame = absent; values the spec reads as absent are stored as 0 */
-    f.air_quality = skyframe_priv_u16(buf + SKYFRAME_OFF_AIR_QUALITY);
-    if (!skyframe_priv_aqi_ok(f.air_quality)) f.air_quality = 0;
+    out->air_quality = skyframe_priv_u16(buf + SKYFRAME_OFF_AIR_QUALITY);
+    if (!skyframe_priv_aqi_ok(out->air_quality)) out->air_quality = 0;
     b = buf[SKYFRAME_OFF_ALERTS];
-    f.alerts = skyframe_priv_alerts_ok(b) ? b : (uint8_t)0;
-    f.moon = buf[SKYFRAME_OFF_MOON];
+    out->alerts = skyframe_priv_alerts_ok(b) ? b : (uint8_t)0;
+    out->moon = buf[SKYFRAME_OFF_MOON];
     b = buf[SKYFRAME_OFF_PRECIP_NEXT_HOUR];
-    f.precip_next_hour = skyframe_priv_precip_ok(b) ? b : (uint8_t)0;
-    f.next_update = skyframe_priv_u16(buf + SKYFRAME_OFF_NEXT_UPDATE);
-    f.crc32 = stored;
-    *out = f;
+    out->precip_next_hour = skyframe_priv_precip_ok(b) ? b : (uint8_t)0;
+    out->next_update = skyframe_priv_u16(buf + SKYFRAME_OFF_NEXT_UPDATE);
+    out->crc32 = stored;
     return SKYFRAME_OK;
 }
 
@@ -646,10 +649,17 @@ uint8_t skyframe_weekday(int32_t days) {
 }
 
 void skyframe_date_from_days(int32_t days, int32_t *year, uint8_t *month, uint8_t *day) {
-    /* Howard Hinnant's civil_from_days, in 32-bit arithmetic (fine for +-5 million years). */
-    int32_t z = days + 719468;
-    int32_t era = (z >= 0 ? z : z - 146096) / 146097;
-    int32_t doe = z - era * 146097;
+    /* Howard Hinnant's civil_from_days in 32-bit arithmetic, for every int32_t day: the days are
+     * split into whole 400-year eras first, so that adding the 719468-day shift cannot overflow. */
+    int32_t q = days / 146097;
+    int32_t r = days % 146097;
+    if (r < 0) {
+        r += 146097;
+        q -= 1;
+    }
+    int32_t z = r + 719468;
+    int32_t era = q + z / 146097;
+    int32_t doe = z % 146097;
     int32_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
     int32_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
     int32_t mp = (5 * doy + 2) / 153;

@@ -43,7 +43,7 @@ public struct DeviceRequest: Sendable, Equatable {
       guard bytes.count >= 6 else { return 0 }
       return UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
     }
-    let start = TextRequestParser.trimmed(bytes, 0, min(bytes.count, 16)).start
+    let start = TextRequestParser.trimmed(bytes, 0, bytes.count).start
     guard start < bytes.count, bytes[start] == UInt8(ascii: "#"),
       let (id, _) = try? TextRequestParser.requestID(bytes, from: start)
     else { return 0 }

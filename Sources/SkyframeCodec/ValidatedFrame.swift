@@ -19,20 +19,21 @@ public struct ValidatedFrame: Sendable {
   }
 
   /// The wire value of `field` (element `index` of an array field), nil when it is the field's
-  /// "missing" sentinel. Text fields (`name`, `country`) and `magic` read one byte per element.
+  /// "missing" sentinel (`FrameField.sentinel`; fields without one, such as `request_id` and the
+  /// CRC, are never nil). Text fields (`name`, `country`) and `magic` read one byte per element.
   public func value(_ field: FrameField, at index: Int = 0) -> Int? {
     precondition(index >= 0 && index < field.count, "index within the field")
     return withBytes { bytes in
       let input = FrameReader(base: bytes)
+      let wire: Int
       switch (field.elementSize, field.isSigned) {
-      case (4, true): return present(Int(input.i32(field)), sentinel: Int(Int32.min))
-      case (4, false):
-        return present(Int(input.u32(field)), sentinel: field.isTime ? 0 : Int(UInt32.max))
-      case (2, true): return present(Int(input.i16(field, index)), sentinel: Int(Int16.min))
-      case (2, false): return present(Int(input.u16(field, index)), sentinel: Int(UInt16.max))
-      default:
-        return present(Int(input.u8(field, index)), sentinel: field.hasByteSentinel ? 0xFF : nil)
+      case (4, true): wire = Int(input.i32(field))
+      case (4, false): wire = Int(input.u32(field))
+      case (2, true): wire = Int(input.i16(field, index))
+      case (2, false): wire = Int(input.u16(field, index))
+      default: wire = Int(input.u8(field, index))
       }
+      return wire == field.sentinel ? nil : wire
     }
   }
 
@@ -43,10 +44,6 @@ public struct ValidatedFrame: Sendable {
   public var frame: WeatherFrame {
     withBytes { WeatherFrame(validated: $0) }
   }
-}
-
-@inline(__always) private func present(_ value: Int, sentinel: Int?) -> Int? {
-  value == sentinel ? nil : value
 }
 
 extension FrameField {
@@ -68,13 +65,26 @@ extension FrameField {
     }
   }
 
-  /// One-byte fields whose "missing" is 0xFF.
-  var hasByteSentinel: Bool {
+  /// The wire value that means "missing" (frame-v1.md §4, the `sentinel` column of
+  /// `frame-v1.json`); nil for fields that always carry a value (`request_id`, `crc32`, …).
+  /// Text fields (`name`, `country`) end at a 0 byte.
+  public var sentinel: Int? {
     switch self {
+    case .magic, .version, .status, .requestID, .slotIndex, .slotCount, .service, .hourlyStep,
+      .reserved87, .crc:
+      nil
     case .isDay, .sun, .humidity, .weatherCode, .cloudCover, .uvIndex, .hourlyWeatherCode,
       .hourlyPrecipitationProbability, .dailyWeatherCode, .dailyPrecipitationProbability:
-      true
-    default: false
+      0xFF
+    case .latitude, .longitude: Int(Int32.min)
+    case .utcOffset, .temperature, .feelsLike, .hourlyTemperature, .dailyMinimum, .dailyMaximum:
+      Int(Int16.min)
+    case .dailyStart, .pressure, .windSpeed, .windGust, .windDirection, .visibility,
+      .precipitation:
+      Int(UInt16.max)
+    case .observedAt, .fetchedAt, .hourlyStart, .sunrise, .sunset, .country, .name, .airQuality,
+      .alerts, .moon, .precipitationNextHour, .nextUpdate:
+      0
     }
   }
 }

@@ -4,12 +4,28 @@ import SkyframeWeather
 
 /// A frame as a block of text for a person: units, the place's local times, the data's age.
 public enum FrameReport {
+  /// `text` with every control character (C0, DEL, C1) written as `\u{XX}`.
+  public static func printable(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) {
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        result += "\\u{" + (hex.count < 2 ? "0" + hex : hex) + "}"
+      } else {
+        result.unicodeScalars.append(scalar)
+      }
+    }
+    return result
+  }
+
   /// - Parameter now: Unix seconds, for the data's age.
   public static func text(_ frame: WeatherFrame, now: Int) -> String {
     var lines: [String] = []
     let doc = FrameDocument(frame)
     let offset = frame.utcOffsetMinutes.map(Int.init)
-    var title = doc.name.isEmpty ? "(no name)" : doc.name
+    // A frame's name is anybody's text: control characters (escape sequences included) are
+    // shown as `\u{1B}`, never sent to the operator's terminal.
+    var title = doc.name.isEmpty ? "(no name)" : printable(doc.name)
     if let country = doc.country { title += ", \(country)" }
     if let latitude = doc.latitude, let longitude = doc.longitude {
       title += "  \(fixed(latitude, 5)), \(fixed(longitude, 5))"

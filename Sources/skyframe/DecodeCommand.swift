@@ -48,7 +48,11 @@ struct DecodeCommand: ParsableCommand {
       while let line = input.readLine() {
         number += 1
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
-        guard let hexWord = words.last else { continue }
+        guard let hexWord = words.last else {
+          Diagnostics.report("line \(number): empty line, expected a frame in hexadecimal")
+          failures += 1
+          continue
+        }
         let label = words.dropLast().joined(separator: " ")
         switch Hex.decode(hexWord) {
         case .success(let bytes):

@@ -68,7 +68,22 @@ import Testing
       #expect(documented.scale == field.scale, "\(documented.name) scale")
       #expect(documented.unit == field.unit.description, "\(documented.name) unit")
       #expect(documented.offset % field.elementSize == 0, "\(documented.name) is aligned")
+      #expect(documented.sentinel == field.sentinel, "\(documented.name) sentinel")
     }
+  }
+
+  /// Fields without a "missing" value read as what they hold, whatever it is: 65535 is a
+  /// request id (golden vector 12), 0xFFFFFFFF a CRC, 65535 s a next-update hint.
+  @Test func fieldsWithoutASentinelAreNeverMissing() throws {
+    var frame = WeatherFrame(status: .rateLimited, requestID: 0xFFFF)
+    frame.nextUpdateSeconds = 0xFFFF
+    let validated = try frame.encoded().withUnsafeBytes { try ValidatedFrame(decoding: $0) }
+    #expect(validated.requestID == 0xFFFF)
+    #expect(validated.value(.requestID) == 0xFFFF)
+    #expect(validated.value(.nextUpdate) == 0xFFFF)
+    #expect(validated.value(.crc) != nil)
+    #expect(validated.value(.airQuality) == nil)
+    #expect(validated.value(.alerts) == nil)
   }
 
   @Test func fieldsTileTheFrameWithoutGapsOrOverlap() {

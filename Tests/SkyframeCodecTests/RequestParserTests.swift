@@ -218,6 +218,14 @@ import Testing
     #expect(id([0x53, 0x51, 0x01]) == 0)
   }
 
+  /// request-v1 says the id is echoed: however much whitespace comes first.
+  @Test func theIdIsFoundAfterAnyLeadingWhitespace() {
+    for count in [16, 17, 40, 200] {
+      #expect(
+        id(Array((String(repeating: " \t", count: count) + "#4242 A;B;C;D;E;F;G;H").utf8)) == 4242)
+    }
+  }
+
   @Test func textThatStartsWithSQAndANewlineIsText() {
     #expect(throws: RequestError.controlCharacter(offset: 2)) {
       try DeviceRequest(parsing: Array("SQ\nx".utf8))

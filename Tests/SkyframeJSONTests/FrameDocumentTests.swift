@@ -93,4 +93,14 @@ import Testing
     #expect(text.contains("slot 2/3"))
     #expect(text.contains("Atlantis"))
   }
+
+  /// A name is anybody's text: no escape sequence reaches the operator's terminal.
+  @Test func controlCharactersInANameAreShownEscaped() {
+    let text = FrameReport.text(
+      WeatherFrame(status: .notFound, name: FrameName(truncating: "\u{1B}[2JEvil\u{7}\u{85}x")),
+      now: 0)
+    #expect(!text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" })
+    #expect(!text.unicodeScalars.contains { (0x7F...0x9F).contains($0.value) })
+    #expect(text.contains(#"\u{1B}[2JEvil\u{07}\u{85}x"#))
+  }
 }

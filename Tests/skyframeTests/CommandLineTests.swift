@@ -101,14 +101,15 @@ struct Tool {
     let good = try Tool.vectorHex("13-not-found")
     var corrupt = Array(good)
     corrupt[200] = corrupt[200] == "0" ? "1" : "0"
-    let input = [good, "zz", String(corrupt), "5346", "skyframe/v1/frame/d1 " + good].joined(
-      separator: "\n")
+    let input = [good, "zz", String(corrupt), "5346", "skyframe/v1/frame/d1 " + good, "", good]
+      .joined(separator: "\n")
     let result = try await Tool.run(["decode"], input: Data(input.utf8))
     #expect(result.status == 1)
     #expect(result.stderr.contains("line 2: not a hex digit at character 1"))
     #expect(result.stderr.contains("line 3: CRC mismatch: frame says 0x"))
     #expect(result.stderr.contains("line 4: truncated frame: 2 bytes, a frame has 192"))
-    #expect(result.stdout.components(separatedBy: "status not_found").count == 3)
+    #expect(result.stderr.contains("line 6: empty line"))
+    #expect(result.stdout.components(separatedBy: "status not_found").count == 4)
     #expect(result.stdout.contains("[skyframe/v1/frame/d1]"))
   }
 

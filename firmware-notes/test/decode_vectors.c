@@ -894,8 +894,18 @@ static int self_test(void) {
         ok &= y == 2149 && m == 6 && d == 5;
         skyframe_date_from_days(-1, &y, &m, &d);
         ok &= y == 1969 && m == 12 && d == 31;
+#if TEST_V1_1 /* fixed with v1.1: the v1.0 header overflows here */
+        skyframe_date_from_days(INT32_MAX, &y, &m, &d);
+        ok &= y == 5881580 && m == 7 && d == 11;
+        skyframe_date_from_days(2146764180, &y, &m, &d);
+        ok &= y == 5879610 && m == 9 && d == 10;
+        skyframe_date_from_days(INT32_MIN, &y, &m, &d);
+        ok &= y == -5877641 && m == 6 && d == 23;
+        skyframe_date_from_days(-719469, &y, &m, &d);
+        ok &= y == 0 && m == 2 && d == 29;
+#endif
         skyframe_date_from_days(19676, NULL, NULL, NULL);
-        check(ok, "date from days (epoch, leap day, 2149, -1)");
+        check(ok, "date from days (epoch, leap day, 2149, -1, the int32_t extremes without overflow)");
     }
     check(skyframe_weekday(0) == 4 && skyframe_weekday(19676) == 3 && skyframe_weekday(-1) == 3 &&
               skyframe_weekday(19737) == 1,
