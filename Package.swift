@@ -128,7 +128,9 @@ let package = Package(
       name: "SkyframePlacesTests", dependencies: ["SkyframePlaces"], swiftSettings: strict),
     .testTarget(
       name: "SkyframeGatewayTests",
-      dependencies: ["SkyframeGateway", "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON"],
+      dependencies: [
+        "SkyframeGateway", "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON",
+      ],
       swiftSettings: strict),
     .testTarget(
       name: "skyframeTests",

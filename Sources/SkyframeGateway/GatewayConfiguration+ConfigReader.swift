@@ -248,9 +248,7 @@ extension GatewayConfiguration {
     alerts.nws.userAgent = keys.text("alerts.nws.user-agent")
     if let agent = alerts.nws.userAgent, !identifiesOperator(agent) {
       keys.fail(
-        "alerts.nws.user-agent", agent,
-        "an application name and a contact (an e-mail address or an http(s) URL), printable ASCII, at most 200 characters"
-      )
+        "alerts.nws.user-agent", agent, identifyingAgentRule)
     }
     alerts.nws.timeoutSeconds = keys.integer(
       "alerts.nws.timeout-seconds", alerts.nws.timeoutSeconds, 1...120, "seconds, 1-120")

@@ -64,6 +64,6 @@ func fourDecimalText(_ tenThousandths: Int64) -> String {
 }
 
 /// `degrees` rounded to four decimals, as text.
-func fourDecimalText(_ degrees: Double) -> String {
+func fourDecimalText(degrees: Double) -> String {
   fourDecimalText(Int64((degrees * 10_000).rounded()))
 }

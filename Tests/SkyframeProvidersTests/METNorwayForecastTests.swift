@@ -73,21 +73,40 @@ struct METNorwayForecastTests {
   }
 
   @Test func coordinatesAreWrittenWithAtMostFourDecimals() {
-    #expect(METNorwayProvider.decimalText(599_139) == "59.9139")
-    #expect(METNorwayProvider.decimalText(107_500) == "10.75")
-    #expect(METNorwayProvider.decimalText(-1) == "-0.0001")
-    #expect(METNorwayProvider.decimalText(-1_512_093) == "-151.2093")
-    #expect(METNorwayProvider.decimalText(0) == "0")
+    #expect(fourDecimalText(599_139) == "59.9139")
+    #expect(fourDecimalText(107_500) == "10.75")
+    #expect(fourDecimalText(-1) == "-0.0001")
+    #expect(fourDecimalText(-1_512_093) == "-151.2093")
+    #expect(fourDecimalText(0) == "0")
     let key = METNorwayProvider.key(GeoPoint(latitude: 59.91394999, longitude: -0.00004))
-    #expect(METNorwayProvider.decimalText(key.latitude) == "59.9139")
-    #expect(METNorwayProvider.decimalText(key.longitude) == "0")
+    #expect(fourDecimalText(key.latitude) == "59.9139")
+    #expect(fourDecimalText(key.longitude) == "0")
   }
 
   @Test func aUserAgentMustNameTheApplicationAndAContact() {
-    #expect(METNorwayService.identifies("acme-displays/1.0 ops@example.com"))
-    #expect(METNorwayService.identifies("acme/2 https://acme.example/contact"))
+    #expect(identifiesOperator("acme-displays/1.0 ops@example.com"))
+    #expect(identifiesOperator("acme/2 https://acme.example/contact"))
     for agent in ["curl/8.5", "ops@example.com", "https://acme.example", "acme/1 \u{7}@x", ""] {
-      #expect(!METNorwayService.identifies(agent), "\(agent)")
+      #expect(!identifiesOperator(agent), "\(agent)")
     }
+  }
+
+  /// Points from devices are many; the memory keeps `remembered-points` of them, the least
+  /// recently used going first.
+  @Test func theMemoryOfAnswersIsBounded() throws {
+    let response = try JSONDecoder().decode(
+      METNorwayForecastResponse.self, from: Data(Self.body.utf8))
+    let memory = METNorwayProvider.Memory(capacity: 2)
+    func key(_ latitude: Double) -> METNorwayProvider.Memory.Key {
+      METNorwayProvider.key(GeoPoint(latitude: latitude, longitude: 10))
+    }
+    let entry = METNorwayProvider.Memory.Entry(response: response, lastModified: nil, expires: nil)
+    memory.set(entry, for: key(1))
+    memory.set(entry, for: key(2))
+    _ = memory.entry(key(1))
+    for latitude in 3...100 { memory.set(entry, for: key(Double(latitude))) }
+    #expect(memory.count == 2)
+    #expect(memory.entry(key(100)) != nil && memory.entry(key(99)) != nil)
+    #expect(memory.entry(key(1)) == nil)
   }
 }

@@ -1,4 +1,5 @@
 import Logging
+import SkyframeProviders
 import Synchronization
 
 /// How often lines about devices reach the log: at most one a minute per device id, and at most

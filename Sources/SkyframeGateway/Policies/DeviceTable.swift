@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeProviders
 import Synchronization
 
 /// Everything the gateway remembers about device ids, in one table bounded by

@@ -80,17 +80,22 @@ public struct METNorwayProvider: WeatherProvider {
   }
 
   public func rememberedForecasts(for points: [GeoPoint]) -> [Forecast]? {
-    let time = now()
     var forecasts: [Forecast] = []
     for point in points {
-      guard let entry = memory.entry(Self.key(point)), let expires = entry.expires, time < expires,
-        let forecast = try? entry.response.forecast(for: point, now: time)
-      else { return nil }
-      var remembered = forecast
-      remembered.validUntil = expires
-      forecasts.append(remembered)
+      guard let forecast = remembered(point, memory.entry(Self.key(point))) else { return nil }
+      forecasts.append(forecast)
     }
     return forecasts
+  }
+
+  /// The forecast from `entry` while its `Expires` has not passed; nil when a call is due.
+  private func remembered(_ point: GeoPoint, _ entry: Memory.Entry?) -> Forecast? {
+    let time = now()
+    guard let entry, let expires = entry.expires, time < expires,
+      var forecast = try? entry.response.forecast(for: point, now: time)
+    else { return nil }
+    forecast.validUntil = expires
+    return forecast
   }
 
   public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
@@ -106,14 +111,10 @@ public struct METNorwayProvider: WeatherProvider {
   private func forecast(for point: GeoPoint) async throws(ProviderError) -> Forecast {
     let key = Self.key(point)
     let remembered = memory.entry(key)
-    if let remembered, let expires = remembered.expires, now() < expires {
-      var forecast = try remembered.response.forecast(for: point, now: now())
-      forecast.validUntil = expires
-      return forecast
-    }
+    if let forecast = self.remembered(point, remembered) { return forecast }
     var query = QueryString()
-    query.append("lat", Self.decimalText(key.latitude))
-    query.append("lon", Self.decimalText(key.longitude))
+    query.append("lat", fourDecimalText(key.latitude))
+    query.append("lon", fourDecimalText(key.longitude))
     var base = configuration.baseURL
     while base.hasSuffix("/") { base.removeLast() }
     base += "/compact"
@@ -163,12 +164,8 @@ public struct METNorwayProvider: WeatherProvider {
       metadata: ["url": "\(configuration.baseURL)"])
   }
 
-  /// 599_123 → "59.9123"; -1 → "-0.0001".
-  static func decimalText(_ tenThousandths: Int64) -> String {
-    fourDecimalText(tenThousandths)
-  }
-
-  /// The last answer per point, at most `capacity` points; the least recently used goes first.
+  /// The last answer per point, at most `capacity` points (`met-norway.remembered-points`); the
+  /// least recently used goes first.
   public final class Memory: Sendable {
     public struct Key: Hashable, Sendable {
       var latitude: Int64
@@ -184,37 +181,22 @@ public struct METNorwayProvider: WeatherProvider {
     }
 
     private struct State {
-      var entries: [Key: (entry: Entry, used: UInt64)] = [:]
-      var uses: UInt64 = 0
+      var entries: LRUTable<Key, Entry>
       var lastWarning: Int64?
     }
 
-    private let capacity: Int
-    private let state = Mutex(State())
+    private let state: Mutex<State>
 
-    init(capacity: Int) { self.capacity = capacity }
+    init(capacity: Int) { state = Mutex(State(entries: LRUTable(capacity: capacity))) }
 
     var count: Int { state.withLock { $0.entries.count } }
 
     func entry(_ key: Key) -> Entry? {
-      state.withLock { state in
-        guard let found = state.entries[key] else { return nil }
-        state.uses += 1
-        state.entries[key] = (found.entry, state.uses)
-        return found.entry
-      }
+      state.withLock { $0.entries.value(forKey: key) }
     }
 
     func set(_ entry: Entry, for key: Key) {
-      state.withLock { state in
-        state.uses += 1
-        if state.entries[key] == nil, state.entries.count >= capacity,
-          let oldest = state.entries.min(by: { $0.value.used < $1.value.used })?.key
-        {
-          state.entries[oldest] = nil
-        }
-        state.entries[key] = (entry, state.uses)
-      }
+      state.withLock { $0.entries.set(entry, forKey: key) }
     }
 
     /// True at most once an hour.

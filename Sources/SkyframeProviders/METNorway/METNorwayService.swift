@@ -34,11 +34,9 @@ public struct METNorwayService: ServiceDescriptor {
     rememberedPoints = keys.integer(
       "\(name).remembered-points", rememberedPoints, 1...1_000_000, "points, 1-1000000")
     budget = keys.budget(name, budget)
-    if let userAgent, !Self.identifies(userAgent) {
+    if let userAgent, !identifiesOperator(userAgent) {
       keys.fail(
-        "\(name).user-agent", userAgent,
-        "an application name and a contact (an e-mail address or an http(s) URL), printable ASCII, at most 200 characters"
-      )
+        "\(name).user-agent", userAgent, identifyingAgentRule)
     } else if inUse, userAgent == nil {
       keys.fail(
         "\(name).user-agent", nil,
@@ -46,9 +44,6 @@ public struct METNorwayService: ServiceDescriptor {
       )
     }
   }
-
-  /// Whether `agent` names someone MET Norway can reach.
-  static func identifies(_ agent: String) -> Bool { identifiesOperator(agent) }
 
   public var describedLines: [String] {
     [

@@ -59,7 +59,8 @@ public struct NWSAlertsProvider: Sendable {
     base += "/alerts/active"
     var query = QueryString()
     query.append(
-      "point", fourDecimalText(point.latitude) + "," + fourDecimalText(point.longitude))
+      "point",
+      fourDecimalText(degrees: point.latitude) + "," + fourDecimalText(degrees: point.longitude))
     var call = UpstreamCall(
       service: Self.name, endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base), timeout: configuration.timeout)

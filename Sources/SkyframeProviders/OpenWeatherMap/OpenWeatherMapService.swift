@@ -24,15 +24,12 @@ public struct OpenWeatherMapService: ServiceDescriptor {
 
   public mutating func read(_ keys: any SectionReader, inUse: Bool) {
     let name = Self.name
-    apiKey = keys.secretFromValueOrFile("\(name).api-key")
+    apiKey = keys.apiKey(name, inUse: inUse)
     baseURL = keys.url("\(name).base-url") ?? baseURL
     timeoutSeconds = keys.integer(
       "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
     oneCall = keys.flag("\(name).one-call", oneCall)
     budget = keys.budget(name, budget)
-    if inUse, apiKey == nil {
-      keys.fail("\(name).api-key", nil, "an API key, since the configuration uses \(name)")
-    }
   }
 
   public var describedLines: [String] {

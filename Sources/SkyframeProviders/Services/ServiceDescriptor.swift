@@ -108,6 +108,15 @@ public protocol SectionReader: AnyObject {
 
 extension SectionReader {
   public func text(_ key: String) -> String? { text(key, secret: false) }
+
+  /// `{section}.api-key` (or `api-key-file`), required when the service is in use.
+  public func apiKey(_ section: String, inUse: Bool) -> String? {
+    let key = secretFromValueOrFile("\(section).api-key")
+    if inUse, key == nil {
+      fail("\(section).api-key", nil, "an API key, since the configuration uses \(section)")
+    }
+    return key
+  }
 }
 
 /// Whether `agent` is a `User-Agent` that names an application and a contact (an e-mail address
@@ -118,6 +127,10 @@ public func identifiesOperator(_ agent: String) -> Bool {
   let name = agent.split(separator: " ").contains { !$0.contains("@") && !$0.contains("://") }
   return printable && contact && name && agent.utf8.count <= 200
 }
+
+/// What a configuration error says a `User-Agent` must be (`identifiesOperator`).
+public let identifyingAgentRule =
+  "an application name and a contact (an e-mail address or an http(s) URL), printable ASCII, at most 200 characters"
 
 /// The gateway's weather services: adding one is a folder and a line here.
 public enum WeatherServiceRegistry {

@@ -23,15 +23,12 @@ public struct WeatherAPIService: ServiceDescriptor {
 
   public mutating func read(_ keys: any SectionReader, inUse: Bool) {
     let name = Self.name
-    apiKey = keys.secretFromValueOrFile("\(name).api-key")
+    apiKey = keys.apiKey(name, inUse: inUse)
     baseURL = keys.url("\(name).base-url") ?? baseURL
     timeoutSeconds = keys.integer(
       "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
     days = keys.integer("\(name).days", days, 1...14, "1-14 days")
     budget = keys.budget(name, budget)
-    if inUse, apiKey == nil {
-      keys.fail("\(name).api-key", nil, "an API key, since the configuration uses \(name)")
-    }
   }
 
   public var describedLines: [String] {

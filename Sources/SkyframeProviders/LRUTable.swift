@@ -2,7 +2,7 @@
 /// every table keyed by something a device sends is built on, so a flood of made-up ids, names
 /// or cells costs at most `capacity` entries. Lookups and updates allocate nothing once the
 /// table has grown to its capacity.
-struct LRUTable<Key: Hashable, Value> {
+package struct LRUTable<Key: Hashable, Value> {
   private struct Node {
     var key: Key
     var value: Value
@@ -17,33 +17,33 @@ struct LRUTable<Key: Hashable, Value> {
   private var free: [Int] = []
   private var newest = -1
   private var oldest = -1
-  private(set) var capacity: Int
+  package private(set) var capacity: Int
   /// Entries dropped to make room, since the table was made.
-  private(set) var evictions = 0
+  package private(set) var evictions = 0
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     self.capacity = max(capacity, 1)
   }
 
-  var count: Int { slots.count }
-  var isEmpty: Bool { slots.isEmpty }
+  package var count: Int { slots.count }
+  package var isEmpty: Bool { slots.isEmpty }
 
   /// The value, marked as just used.
-  mutating func value(forKey key: Key) -> Value? {
+  package mutating func value(forKey key: Key) -> Value? {
     guard let slot = slots[key] else { return nil }
     touch(slot)
     return nodes[slot]!.value
   }
 
   /// The value, without marking it used.
-  func peek(_ key: Key) -> Value? {
+  package func peek(_ key: Key) -> Value? {
     slots[key].map { nodes[$0]!.value }
   }
 
-  func contains(_ key: Key) -> Bool { slots[key] != nil }
+  package func contains(_ key: Key) -> Bool { slots[key] != nil }
 
   /// Inserts or replaces, marked as just used; the least recently used entry goes when full.
-  mutating func set(_ value: Value, forKey key: Key) {
+  package mutating func set(_ value: Value, forKey key: Key) {
     if let slot = slots[key] {
       nodes[slot]!.value = value
       touch(slot)
@@ -66,26 +66,26 @@ struct LRUTable<Key: Hashable, Value> {
   }
 
   /// Changes the value in place if the key is there, without marking it used.
-  mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
+  package mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
     guard let slot = slots[key] else { return }
     body(&nodes[slot]!.value)
   }
 
   @discardableResult
-  mutating func removeValue(forKey key: Key) -> Value? {
+  package mutating func removeValue(forKey key: Key) -> Value? {
     guard let slot = slots.removeValue(forKey: key) else { return nil }
     let node = unlink(slot)
     return node.value
   }
 
   /// A new capacity (after a reload): the oldest entries go until the table fits.
-  mutating func resize(to capacity: Int) {
+  package mutating func resize(to capacity: Int) {
     self.capacity = max(capacity, 1)
     while slots.count > self.capacity { evictOldest() }
   }
 
   /// Every entry, newest first.
-  var entries: [(key: Key, value: Value)] {
+  package var entries: [(key: Key, value: Value)] {
     var result: [(key: Key, value: Value)] = []
     result.reserveCapacity(slots.count)
     var slot = newest
