@@ -14,6 +14,10 @@
  *
  * Built with -DSKYFRAME_TEST_V1_0 it uses the unchanged v1.0 header test/v1.0/skyframe_frame.h
  * instead (run.sh's compatibility test): no v1.1 fields in the JSON, no v1.1 self-test checks.
+ * -DSKYFRAME_TEST_BUFFER_OFFSET=0 decodes the vectors from a 4-byte aligned buffer (default 1:
+ * an odd address); -DSKYFRAME_TEST_DECODE=fn decodes them with another decoder of the same
+ * signature (e.g. an Embedded Swift one). The JSON printer is boards/frame_json.h (shared with
+ * the AVR driver). The same file runs on the emulated ARM and RISC-V boards (boards/*.sh).
  *
  * Used by run.sh / compare.py. Plain C99 + stdio (and libm for the self-test's reference moon
  * values); the header itself needs neither.
@@ -43,181 +47,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- JSON output -------------------------------------------------------------------------- */
+/* ---- JSON output: boards/frame_json.h, shared with the AVR driver ------------------------- */
 
-static void put_sep(int *first) {
-    if (!*first) fputc(',', stdout);
-    *first = 0;
-}
-static void key(int *first, const char *k) {
-    put_sep(first);
-    printf("\"%s\":", k);
-}
-static void j_long(int *first, const char *k, long v, int present) {
-    key(first, k);
-    if (present) printf("%ld", v); else fputs("null", stdout);
-}
-static void j_ulong(int *first, const char *k, unsigned long v, int present) {
-    key(first, k);
-    if (present) printf("%lu", v); else fputs("null", stdout);
-}
-static void j_str(int *first, const char *k, const char *s) {
-    /* only used for library-provided ASCII names and the country code */
-    key(first, k);
-    if (s == NULL) { fputs("null", stdout); return; }
-    printf("\"%s\"", s);
-}
-static void j_hex(int *first, const char *k, const char *s) {
-    size_t i, n = strlen(s);
-    key(first, k);
-    fputc('"', stdout);
-    for (i = 0; i < n; i++) printf("%02x", (unsigned)(unsigned char)s[i]);
-    fputc('"', stdout);
-}
-
-#if TEST_V1_1
-/* The v1.1 fields: the struct's wire values, and what the helpers read (null when absent). */
-static void print_v1_1(int *first, const skyframe_frame *f) {
-    int o;
-    j_ulong(first, "air_quality_wire", f->air_quality, 1);
-    key(first, "air_quality");
-    if (skyframe_has_air_quality(f)) {
-        o = 1;
-        fputc('{', stdout);
-        j_long(&o, "index", skyframe_air_quality_index(f), 1);
-        j_long(&o, "scale", skyframe_air_quality_scale(f), 1);
-        j_str(&o, "scale_name", skyframe_air_quality_scale_name(skyframe_air_quality_scale(f)));
-        fputc('}', stdout);
-    } else {
-        fputs("null", stdout);
-    }
-    j_ulong(first, "alerts_wire", f->alerts, 1);
-    key(first, "alerts");
-    if (skyframe_has_alerts(f)) {
-        o = 1;
-        fputc('{', stdout);
-        j_long(&o, "count", skyframe_alert_count(f), 1);
-        j_long(&o, "severity", skyframe_alert_severity(f), 1);
-        j_str(&o, "severity_name", skyframe_alert_severity_name(skyframe_alert_severity(f)));
-        fputc('}', stdout);
-    } else {
-        fputs("null", stdout);
-    }
-    j_ulong(first, "moon_wire", f->moon, 1);
-    key(first, "moon");
-    if (skyframe_has_moon(f)) {
-        o = 1;
-        fputc('{', stdout);
-        j_long(&o, "icon", skyframe_moon_phase_icon(f), 1);
-        j_str(&o, "name", skyframe_moon_phase_name(skyframe_moon_phase_icon(f)));
-        j_long(&o, "illumination_pct", skyframe_moon_illumination_pct(f), 1);
-        fputc('}', stdout);
-    } else {
-        fputs("null", stdout);
-    }
-    j_ulong(first, "precip_next_hour_wire", f->precip_next_hour, 1);
-    key(first, "precip_next_hour");
-    if (skyframe_has_precip_next_hour(f)) {
-        int m = skyframe_precip_change_in_min(f);
-        o = 1;
-        fputc('{', stdout);
-        key(&o, "now");
-        fputs(skyframe_precip_now(f) ? "true" : "false", stdout);
-        j_long(&o, "change_in_min", m, m != SKYFRAME_PRECIP_NO_CHANGE); /* null: none in 60 min */
-        fputc('}', stdout);
-    } else {
-        fputs("null", stdout);
-    }
-    j_ulong(first, "next_update_wire", f->next_update, 1);
-    j_long(first, "next_update_s", (long)skyframe_next_update_seconds(f),
-           skyframe_has_next_update(f));
-}
-#endif
-
-static void print_frame(const skyframe_frame *f) {
-    int first = 1, i;
-    fputc('{', stdout);
-    key(&first, "ok"); fputs("true", stdout);
-    j_ulong(&first, "version", f->version, 1);
-    j_ulong(&first, "status", f->status, 1);
-    j_str(&first, "status_name", skyframe_status_name(f->status));
-    key(&first, "has_weather"); fputs(skyframe_frame_has_weather(f) ? "true" : "false", stdout);
-    j_ulong(&first, "request_id", f->request_id, 1);
-    j_ulong(&first, "slot_index", f->slot_index, 1);
-    j_ulong(&first, "slot_count", f->slot_count, 1);
-    j_ulong(&first, "service", f->service, 1);
-    j_str(&first, "service_name", skyframe_service_name(f->service));
-    j_long(&first, "latitude", (long)f->latitude, SKYFRAME_HAS_I32(f->latitude));
-    j_long(&first, "longitude", (long)f->longitude, SKYFRAME_HAS_I32(f->longitude));
-    j_hex(&first, "name_hex", f->name);
-    j_str(&first, "country", f->country[0] ? f->country : NULL);
-    j_ulong(&first, "observed_at", f->observed_at, SKYFRAME_HAS_TIME(f->observed_at));
-    j_ulong(&first, "fetched_at", f->fetched_at, SKYFRAME_HAS_TIME(f->fetched_at));
-    j_long(&first, "utc_offset_min", f->utc_offset_min, SKYFRAME_HAS_I16(f->utc_offset_min));
-    key(&first, "is_day");
-    fputs(f->is_day == 1 ? "true" : f->is_day == 0 ? "false" : "null", stdout);
-    j_ulong(&first, "sun", f->sun, SKYFRAME_HAS_U8(f->sun));
-    j_str(&first, "sun_name", SKYFRAME_HAS_U8(f->sun) ? skyframe_sun_name(f->sun) : NULL);
-    j_ulong(&first, "sunrise", f->sunrise, SKYFRAME_HAS_TIME(f->sunrise));
-    j_ulong(&first, "sunset", f->sunset, SKYFRAME_HAS_TIME(f->sunset));
-
-    key(&first, "current");
-    {
-        const skyframe_current *c = &f->current;
-        int cf = 1;
-        fputc('{', stdout);
-        j_long(&cf, "temperature", c->temperature, SKYFRAME_HAS_I16(c->temperature));
-        j_long(&cf, "feels_like", c->feels_like, SKYFRAME_HAS_I16(c->feels_like));
-        j_ulong(&cf, "humidity", c->humidity, SKYFRAME_HAS_U8(c->humidity));
-        j_ulong(&cf, "pressure", c->pressure, SKYFRAME_HAS_U16(c->pressure));
-        j_ulong(&cf, "wind_speed", c->wind_speed, SKYFRAME_HAS_U16(c->wind_speed));
-        j_ulong(&cf, "wind_gust", c->wind_gust, SKYFRAME_HAS_U16(c->wind_gust));
-        j_ulong(&cf, "wind_direction", c->wind_direction, SKYFRAME_HAS_U16(c->wind_direction));
-        j_ulong(&cf, "weather_code", c->weather_code, SKYFRAME_HAS_U8(c->weather_code));
-        j_ulong(&cf, "cloud_cover", c->cloud_cover, SKYFRAME_HAS_U8(c->cloud_cover));
-        j_ulong(&cf, "precipitation", c->precipitation, SKYFRAME_HAS_U16(c->precipitation));
-        j_ulong(&cf, "uv_index", c->uv_index, SKYFRAME_HAS_U8(c->uv_index));
-        j_ulong(&cf, "visibility", c->visibility, SKYFRAME_HAS_U16(c->visibility));
-        fputc('}', stdout);
-    }
-    j_ulong(&first, "hourly_start", f->hourly_start, SKYFRAME_HAS_TIME(f->hourly_start));
-    j_ulong(&first, "hourly_step_h", f->hourly_step_h, 1);
-    key(&first, "hourly");
-    fputc('[', stdout);
-    for (i = 0; i < SKYFRAME_HOURLY_COUNT; i++) {
-        const skyframe_hourly *h = &f->hourly[i];
-        int hf = 1;
-        if (i) fputc(',', stdout);
-        fputc('{', stdout);
-        j_long(&hf, "temperature", h->temperature, SKYFRAME_HAS_I16(h->temperature));
-        j_ulong(&hf, "weather_code", h->weather_code, SKYFRAME_HAS_U8(h->weather_code));
-        j_ulong(&hf, "precip_probability", h->precip_probability,
-                SKYFRAME_HAS_U8(h->precip_probability));
-        fputc('}', stdout);
-    }
-    fputc(']', stdout);
-    j_ulong(&first, "daily_start", f->daily_start, SKYFRAME_HAS_U16(f->daily_start));
-    key(&first, "daily");
-    fputc('[', stdout);
-    for (i = 0; i < SKYFRAME_DAILY_COUNT; i++) {
-        const skyframe_daily *d = &f->daily[i];
-        int df = 1;
-        if (i) fputc(',', stdout);
-        fputc('{', stdout);
-        j_long(&df, "temperature_min", d->temperature_min, SKYFRAME_HAS_I16(d->temperature_min));
-        j_long(&df, "temperature_max", d->temperature_max, SKYFRAME_HAS_I16(d->temperature_max));
-        j_ulong(&df, "weather_code", d->weather_code, SKYFRAME_HAS_U8(d->weather_code));
-        j_ulong(&df, "precip_probability", d->precip_probability,
-                SKYFRAME_HAS_U8(d->precip_probability));
-        fputc('}', stdout);
-    }
-    fputc(']', stdout);
-#if TEST_V1_1
-    print_v1_1(&first, f);
-#endif
-    j_ulong(&first, "crc32", (unsigned long)f->crc32, 1);
-    fputs("}\n", stdout);
-}
+#define SFJ_PUTC(c) putchar(c)
+#include "boards/frame_json.h"
 
 static int hexval(int c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -228,17 +61,41 @@ static int hexval(int c) {
 
 #define MAX_INPUT 1024
 
+/* The decoder the vector path calls (decode_stdin; the self-test always tests the header's).
+ * Another implementation with the same signature and return codes can be linked in instead,
+ * e.g. -DSKYFRAME_TEST_DECODE=skyframe_swift_frame_decode and its object file (see
+ * boards/build-arm.sh: EXTRA_CFLAGS, EXTRA_OBJECTS). It fills the same skyframe_frame. */
+#ifndef SKYFRAME_TEST_DECODE
+#define SKYFRAME_TEST_DECODE skyframe_frame_decode
+#else
+int SKYFRAME_TEST_DECODE(const uint8_t *buf, size_t len, skyframe_frame *out);
+#endif
+
+/* The vector path decodes from SKYFRAME_TEST_BUFFER_OFFSET bytes past a 4-byte aligned address:
+ * 1 (the default) is an odd address, as an MQTT library's payload pointer often is; 0 is an
+ * aligned buffer. The boards run both (on the Cortex-M4 with unaligned accesses trapping). */
+#ifndef SKYFRAME_TEST_BUFFER_OFFSET
+#define SKYFRAME_TEST_BUFFER_OFFSET 1
+#endif
+
 static int decode_stdin(void) {
     static char line[2 * MAX_INPUT + 64];
-    /* +1 so the decoder reads from an odd (unaligned) address on purpose */
-    static uint8_t storage[MAX_INPUT + 1];
-    uint8_t *buf = storage + 1;
+    static union {
+        uint32_t align;
+        uint8_t bytes[MAX_INPUT + 4];
+    } storage;
+    uint8_t *buf = storage.bytes + SKYFRAME_TEST_BUFFER_OFFSET;
+    if (((uintptr_t)buf & 3u) != (SKYFRAME_TEST_BUFFER_OFFSET & 3u)) {
+        fprintf(stderr, "decode buffer at %p, not %d past a 4-byte boundary\n", (void *)buf,
+                SKYFRAME_TEST_BUFFER_OFFSET);
+        return 1;
+    }
     while (fgets(line, (int)sizeof line, stdin) != NULL) {
         size_t n = strlen(line), len = 0, i;
         int bad = 0, rc;
         skyframe_frame f;
         if (n > 0 && line[n - 1] != '\n' && !feof(stdin)) {
-            printf("{\"ok\":false,\"error\":\"input_line_too_long\"}\n");
+            sfj_print_input_error(SFJ_LIT("input_line_too_long"));
             return 1;
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
@@ -250,15 +107,14 @@ static int decode_stdin(void) {
             else buf[len++] = (uint8_t)(hi * 16 + lo);
         }
         if (bad) {
-            printf("{\"ok\":false,\"error\":\"bad_hex\"}\n");
+            sfj_print_input_error(SFJ_LIT("bad_hex"));
             continue;
         }
-        rc = skyframe_frame_decode(buf, len, &f);
+        rc = SKYFRAME_TEST_DECODE(buf, len, &f);
         if (rc != SKYFRAME_OK)
-            printf("{\"ok\":false,\"error\":\"%s\",\"code\":%d,\"length\":%lu}\n",
-                   skyframe_error_name(rc), rc, (unsigned long)len);
+            sfj_print_error(rc, (unsigned long)len);
         else
-            print_frame(&f);
+            sfj_print_frame(&f);
     }
     return 0;
 }
