@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the C decoder against the golden frame vectors.
 
-    compare.py [--v1.0] DECODER VECTOR_DIR [REQUEST_VECTOR_DIR]
+    compare.py [--v1.0] [--corrupt] DECODER VECTOR_DIR [REQUEST_VECTOR_DIR]
 
 Feeds the `hex` of every VECTOR_DIR/*.json to DECODER (decode_vectors, one hex line in, one JSON
 line out), converts the vector's human-unit `frame` object to wire units with the scales of
@@ -24,6 +24,16 @@ header). The summary line then reads "v1.0-vectors: N passed, M failed".
 
 A vector may carry "error": "<skyframe_error_name>" instead of "frame" to say the hex must be
 rejected (e.g. "crc_mismatch").
+
+--corrupt: DECODER is also given, in the same run, corrupted copies of every valid 192-byte
+vector, each of which must be rejected with the exact skyframe_error_name (the header checks
+length, magic, version, CRC, in that order): a flipped bit in the body (crc_mismatch), a flipped
+bit in the stored CRC (crc_mismatch), a wrong magic with a recomputed CRC (bad_magic), a wrong
+version with a recomputed CRC (unsupported_version), a wrong magic and version with the old CRC
+(bad_magic: magic first), a wrong version with the old CRC (unsupported_version: before the CRC),
+191 bytes (truncated), 191 bytes with a wrong magic (truncated: length first) and 193 bytes
+(too_long). The bit and byte positions move from vector to vector. Each vector's set of copies
+counts as one more result: "ok   corrupted NAME (9 copies rejected with the right error)".
 
 With REQUEST_VECTOR_DIR, the valid binary request vectors there (hex "5351...", 64 bytes, an
 "expect" without "error") are rebuilt with the header's skyframe_request_* helpers
@@ -409,11 +419,65 @@ def check_requests(decoder, directory):
     return results
 
 
+def reseal(raw):
+    """raw (192 bytes, bytearray) with the CRC of bytes 0..187 stored again."""
+    raw[188:192] = zlib.crc32(bytes(raw[:188])).to_bytes(4, "little")
+    return raw
+
+
+def corrupted_copies(hex_text, index):
+    """[(what, expected skyframe_error_name, hex)] for a valid 192-byte frame; index (the
+    vector's position) moves the flipped bits and the wrong values around."""
+    raw = bytes.fromhex(hex_text)
+    copies = []
+
+    def add(what, error, data):
+        copies.append((what, error, bytes(data).hex()))
+
+    body = bytearray(raw)
+    byte, bit = 3 + (index * 53) % 185, index % 8  # bytes 3..187: not magic or version
+    body[byte] ^= 1 << bit
+    add(f"bit {bit} of body byte {byte} flipped", "crc_mismatch", body)
+    crc = bytearray(raw)
+    byte, bit = 188 + index % 4, (index * 3 + 1) % 8
+    crc[byte] ^= 1 << bit
+    add(f"bit {bit} of CRC byte {byte} flipped", "crc_mismatch", crc)
+    magic = bytearray(raw)
+    byte = index % 2
+    magic[byte] ^= 1 << (index % 8)
+    add(f"magic byte {byte} = 0x{magic[byte]:02x}, CRC recomputed", "bad_magic", reseal(magic))
+    version = bytearray(raw)
+    version[2] = (2, 0, 0xFF)[index % 3]
+    add(f"version {version[2]}, CRC recomputed", "unsupported_version", reseal(version))
+    both = bytearray(raw)
+    both[0], both[2] = ord("s"), 2
+    add("magic \"sF\" and version 2, old CRC", "bad_magic", both)
+    stale = bytearray(raw)
+    stale[2] = 2
+    add("version 2, old CRC", "unsupported_version", stale)
+    add("191 bytes", "truncated", raw[:191])
+    add("191 bytes, magic \"SQ\"", "truncated", b"SQ" + raw[2:191])
+    add("193 bytes", "too_long", raw + bytes([index & 0xFF]))
+    return copies
+
+
+def decoded(line):
+    """The decoder's JSON object for one output line, or None if it is not one."""
+    try:
+        got = json.loads(line)
+    except ValueError:
+        return None
+    return got if isinstance(got, dict) else None
+
+
 def main():
     args = sys.argv[1:]
-    v11 = True
-    if args[:1] == ["--v1.0"]:
-        v11 = False
+    v11, corrupt = True, False
+    while args[:1] in (["--v1.0"], ["--corrupt"]):
+        if args[0] == "--v1.0":
+            v11 = False
+        else:
+            corrupt = True
         args = args[1:]
     if len(args) not in (2, 3):
         print(__doc__, file=sys.stderr)
@@ -446,19 +510,33 @@ def main():
                 problems.setdefault(path.name, []).append(note)
         vectors.append((path, data, hex_text))
 
-    stdin = "".join(h + "\n" for _, _, h in vectors)
+    copies = []  # (vector name, what, expected error, hex)
+    if corrupt:
+        for index, (path, data, hex_text) in enumerate(vectors):
+            if "error" not in data and len(hex_text) == 384:
+                try:
+                    found = corrupted_copies(hex_text, index)
+                except ValueError:
+                    continue  # not hex: the vector itself fails
+                copies.extend((path.name, *copy) for copy in found)
+
+    lines_in = [h for _, _, h in vectors] + [h for _, _, _, h in copies]
+    stdin = "".join(h + "\n" for h in lines_in)
     run = subprocess.run([decoder], input=stdin, capture_output=True, text=True, check=False)
     lines = run.stdout.splitlines()
-    if run.returncode != 0 or run.stderr.strip() or len(lines) != len(vectors):
-        print(f"decoder failed: exit {run.returncode}, {len(lines)} lines for {len(vectors)} vectors")
+    if run.returncode != 0 or run.stderr.strip() or len(lines) != len(lines_in):
+        print(f"decoder failed: exit {run.returncode}, {len(lines)} lines for {len(lines_in)} "
+              f"frames ({len(vectors)} vectors, {len(copies)} corrupted copies)")
         print(run.stderr.strip()[-4000:])
         print(f"{label}: 0 passed, {len(files)} failed")
         return 1
 
     for (path, data, hex_text), line in zip(vectors, lines):
         checker = Checker(path.name, v11)
-        got = json.loads(line)
-        if "error" in data:
+        got = decoded(line)
+        if got is None:
+            checker.fail("decoder", f"not a JSON object: {line[:200]!r}")
+        elif "error" in data:
             if "frame" in data:
                 checker.fail("error", "a vector has either \"frame\" or \"error\", not both")
             if got.get("ok"):
@@ -476,6 +554,17 @@ def main():
                 checker.fail("frame", f"could not be checked: {error!r}")
         problems.setdefault(path.name, []).extend(checker.problems)
 
+    rejected = {}  # vector name -> [problems], one entry per vector with copies
+    for (name, what, error, _), line in zip(copies, lines[len(vectors):]):
+        found = rejected.setdefault(name, [])
+        got = decoded(line)
+        if got is None:
+            found.append(f"{name}: {what}: not a JSON object: {line[:200]!r}")
+        elif got.get("ok"):
+            found.append(f"{name}: {what}: expected {error!r}, decoder accepted it")
+        elif got.get("error") != error:
+            found.append(f"{name}: {what}: expected {error!r}, decoder says {got.get('error')!r}")
+
     passed = failed = 0
     for path in files:
         found = problems.get(path.name, [])
@@ -487,6 +576,17 @@ def main():
         else:
             passed += 1
             print(f"ok   {path.name}{header}")
+        if path.name in rejected:
+            count = sum(1 for copy in copies if copy[0] == path.name)
+            if rejected[path.name]:
+                failed += 1
+                print(f"FAIL corrupted {path.name}{header}")
+                for problem in rejected[path.name]:
+                    print(f"     {problem}")
+            else:
+                passed += 1
+                print(f"ok   corrupted {path.name}{header} ({count} copies rejected with the "
+                      "right error)")
     if requests is not None and requests.is_dir():
         for name, found in check_requests(decoder, requests):
             if found:
