@@ -1,22 +1,8 @@
-/// The fixed 64-byte binary form of request v1, for devices that would rather not format text:
-///
-///     0  u8[2] magic "SQ"        8  i32 latitude, 1e-5°     20 u8[40] name, UTF-8, zero padded
-///     2  u8    version 1        12  i32 longitude, 1e-5°    60 u32 CRC-32 of bytes 0..<60
-///     3  u8    kind             16  u8[2] country or 0 0
-///     4  u16   request id       18  u8[2] reserved, 0
-///     6  u8[2] reserved, 0
-///
-/// Kind 1 is coordinates, 2 a place name (with an optional country), 3 refresh. Little-endian.
-public enum BinaryRequest {
-  public static let size = 64
-  public static let version: UInt8 = 1
+// The gateway's side of the binary request: recognizing and parsing it into a `DeviceRequest`,
+// and writing one from a `DeviceRequest` (`RequestEncoder/BinaryRequest.swift` has the layout and
+// the device side).
 
-  public enum Kind: UInt8, Sendable {
-    case coordinates = 1
-    case name = 2
-    case refresh = 3
-  }
-
+extension BinaryRequest {
   static func looksBinary(_ bytes: UnsafeRawBufferPointer) -> Bool {
     bytes.count >= 3 && bytes[0] == UInt8(ascii: "S") && bytes[1] == UInt8(ascii: "Q")
       && bytes[2] < 0x20 && !TextRequestParser.isSpace(bytes[2])
@@ -81,37 +67,30 @@ public enum BinaryRequest {
     throws(RequestError)
   {
     guard buffer.count >= size else { throw .wrongBinaryLength(count: buffer.count) }
-    for index in 0..<size { buffer[index] = 0 }
-    buffer[0] = UInt8(ascii: "S")
-    buffer[1] = UInt8(ascii: "Q")
-    buffer[2] = version
-    buffer.storeBytes(of: request.id.littleEndian, toByteOffset: 4, as: UInt16.self)
     switch request.body {
     case .refresh:
-      buffer[3] = Kind.refresh.rawValue
+      start(.refresh, id: request.id, buffer)
     case .locations(let list):
       guard list.count == 1 else { throw .tooManyLocations(count: list.count, maximum: 1) }
       switch list[0] {
       case .coordinates(let point):
-        guard (-9_000_000...9_000_000).contains(point.latitude) else {
-          throw .latitudeOutOfRange(slot: 0)
+        do throws(RequestEncodeError) {
+          try writeCoordinates(
+            latitude: point.latitude, longitude: point.longitude, id: request.id, into: buffer)
+        } catch {
+          throw error == .latitudeOutOfRange
+            ? .latitudeOutOfRange(slot: 0) : .longitudeOutOfRange(slot: 0)
         }
-        guard (-18_000_000...18_000_000).contains(point.longitude) else {
-          throw .longitudeOutOfRange(slot: 0)
-        }
-        buffer[3] = Kind.coordinates.rawValue
-        buffer.storeBytes(of: point.latitude.littleEndian, toByteOffset: 8, as: Int32.self)
-        buffer.storeBytes(of: point.longitude.littleEndian, toByteOffset: 12, as: Int32.self)
+        return
       case .place(let name, let country):
         guard !name.isEmpty else { throw .emptyLocation(slot: 0) }
-        buffer[3] = Kind.name.rawValue
+        start(.name, id: request.id, buffer)
         buffer[16] = country?.first ?? 0
         buffer[17] = country?.second ?? 0
         name.write(to: buffer, at: 20)
       }
     }
-    let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: buffer[0..<60]))
-    buffer.storeBytes(of: crc.littleEndian, toByteOffset: 60, as: UInt32.self)
+    seal(buffer)
   }
 
   public static func encoded(_ request: DeviceRequest) throws(RequestError) -> [UInt8] {

@@ -5,12 +5,12 @@
 /// so that encoding is a copy, not a conversion. `nil` stands for the field's "missing" sentinel.
 public struct WeatherFrame: Sendable, Equatable {
   /// Every frame, success or error, is exactly this long.
-  public static let size = 192
-  public static let version: UInt8 = 1
+  public static let size = FrameView.size
+  public static let version = FrameView.version
   /// Hours in the hourly block.
-  public static let hourlyCount = 12
+  public static let hourlyCount = FrameView.hourlyCount
   /// Days in the daily block.
-  public static let dailyCount = 7
+  public static let dailyCount = FrameView.dailyCount
 
   public var status: FrameStatus = .ok
   /// The id the device sent with its request, echoed; 0 when it sent none.

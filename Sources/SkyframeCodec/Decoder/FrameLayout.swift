@@ -83,9 +83,9 @@ public enum FrameField: UInt8, CaseIterable, Sendable {
     case .magic, .country: 2
     case .name: 24
     case .hourlyTemperature, .hourlyWeatherCode, .hourlyPrecipitationProbability:
-      WeatherFrame.hourlyCount
+      FrameView.hourlyCount
     case .dailyMinimum, .dailyMaximum, .dailyWeatherCode, .dailyPrecipitationProbability:
-      WeatherFrame.dailyCount
+      FrameView.dailyCount
     default: 1
     }
   }
@@ -176,6 +176,49 @@ extension FrameField {
     case .hourlyStep: "h"
     case .nextUpdate: "s"
     default: ""
+    }
+  }
+}
+
+extension FrameField {
+  /// Whether the wire integer is signed (two's complement).
+  public var isSigned: Bool {
+    switch self {
+    case .latitude, .longitude, .utcOffset, .temperature, .feelsLike, .hourlyTemperature,
+      .dailyMinimum, .dailyMaximum:
+      true
+    default: false
+    }
+  }
+
+  /// Unix times, whose "missing" is 0.
+  var isTime: Bool {
+    switch self {
+    case .observedAt, .fetchedAt, .hourlyStart, .sunrise, .sunset: true
+    default: false
+    }
+  }
+
+  /// The wire value that means "missing" (frame-v1.md §4, the `sentinel` column of
+  /// `frame-v1.json`); nil for fields that always carry a value (`request_id`, `crc32`, …).
+  /// Text fields (`name`, `country`) end at a 0 byte.
+  public var sentinel: Int? {
+    switch self {
+    case .magic, .version, .status, .requestID, .slotIndex, .slotCount, .service, .hourlyStep,
+      .reserved87, .crc:
+      nil
+    case .isDay, .sun, .humidity, .weatherCode, .cloudCover, .uvIndex, .hourlyWeatherCode,
+      .hourlyPrecipitationProbability, .dailyWeatherCode, .dailyPrecipitationProbability:
+      0xFF
+    case .latitude, .longitude: Int(Int32.min)
+    case .utcOffset, .temperature, .feelsLike, .hourlyTemperature, .dailyMinimum, .dailyMaximum:
+      Int(Int16.min)
+    case .dailyStart, .pressure, .windSpeed, .windGust, .windDirection, .visibility,
+      .precipitation:
+      Int(UInt16.max)
+    case .observedAt, .fetchedAt, .hourlyStart, .sunrise, .sunset, .country, .name, .airQuality,
+      .alerts, .moon, .precipitationNextHour, .nextUpdate:
+      0
     }
   }
 }

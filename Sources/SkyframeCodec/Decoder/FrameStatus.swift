@@ -23,11 +23,6 @@ public struct FrameStatus: RawRepresentable, Hashable, Sendable {
   /// The gateway itself failed.
   public static let internalError = FrameStatus(rawValue: 7)
 
-  public static let allKnown: [FrameStatus] = [
-    .ok, .stale, .notFound, .badRequest, .upstreamUnavailable, .rateLimited, .tooManyLocations,
-    .internalError,
-  ]
-
   /// Whether the frame carries weather (`ok` or `stale`).
   public var hasWeather: Bool { self == .ok || self == .stale }
 
@@ -59,10 +54,6 @@ public struct WeatherService: RawRepresentable, Hashable, Sendable {
   public static let weatherAPI = WeatherService(rawValue: 3)
   /// MET Norway Locationforecast 2.0 (frame v1.1).
   public static let metNorway = WeatherService(rawValue: 4)
-
-  public static let allKnown: [WeatherService] = [
-    .none, .openMeteo, .openWeatherMap, .weatherAPI, .metNorway,
-  ]
 
   /// The spec's name, e.g. `open-meteo`; nil for a service this version does not know.
   public var name: StaticString? {

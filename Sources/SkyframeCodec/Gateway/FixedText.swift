@@ -107,18 +107,7 @@ public typealias FrameName = FixedText<24>
 /// A place name in a request: 40 bytes.
 public typealias PlaceName = FixedText<40>
 
-/// An ISO 3166-1 alpha-2 country code: two ASCII capital letters.
-public struct CountryCode: Sendable, Hashable {
-  public let first: UInt8
-  public let second: UInt8
-
-  /// The code for two ASCII letters in either case (`de` becomes `DE`); nil for anything else.
-  public init?(_ first: UInt8, _ second: UInt8) {
-    guard let first = Self.upper(first), let second = Self.upper(second) else { return nil }
-    self.first = first
-    self.second = second
-  }
-
+extension CountryCode {
   public init?(_ text: String) {
     var bytes = text.utf8.makeIterator()
     guard let first = bytes.next(), let second = bytes.next(), bytes.next() == nil else {
@@ -128,12 +117,4 @@ public struct CountryCode: Sendable, Hashable {
   }
 
   public var string: String { String(decoding: [first, second], as: UTF8.self) }
-
-  private static func upper(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte
-    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
-    default: nil
-    }
-  }
 }

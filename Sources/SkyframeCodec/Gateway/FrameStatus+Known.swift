@@ -1,0 +1,15 @@
+// The lists of known values, kept out of Decoder/: a firmware that never lists them does not
+// pay for the arrays.
+
+extension FrameStatus {
+  public static let allKnown: [FrameStatus] = [
+    .ok, .stale, .notFound, .badRequest, .upstreamUnavailable, .rateLimited, .tooManyLocations,
+    .internalError,
+  ]
+}
+
+extension WeatherService {
+  public static let allKnown: [WeatherService] = [
+    .none, .openMeteo, .openWeatherMap, .weatherAPI, .metNorway,
+  ]
+}

@@ -1,0 +1,268 @@
+import Foundation
+import Testing
+
+@testable import SkyframeCodec
+
+/// The decode-only firmware API (`Decoder/FrameView.swift`) and the device's request writers
+/// (`RequestEncoder/BinaryRequest.swift`), against the golden vectors and the C header.
+@Suite struct FrameViewTests {
+  static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+    .deletingLastPathComponent().deletingLastPathComponent()
+
+  static func vectors(_ folder: String) -> [URL] {
+    let directory = root.appendingPathComponent("schemas/vectors/\(folder)")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+    return names.filter { $0.hasSuffix(".json") }.sorted().map {
+      directory.appendingPathComponent($0)
+    }
+  }
+
+  static func object(_ file: URL) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+  }
+
+  static func bytes(_ hex: String) -> [UInt8] {
+    var bytes = [UInt8]()
+    var index = hex.startIndex
+    while index < hex.endIndex {
+      let next = hex.index(index, offsetBy: 2)
+      bytes.append(UInt8(hex[index..<next], radix: 16)!)
+      index = next
+    }
+    return bytes
+  }
+
+  /// Calls `body` with `bytes` copied to an odd address.
+  static func atOddAddress<R>(_ bytes: [UInt8], _ body: (UnsafeRawBufferPointer) throws -> R)
+    rethrows -> R
+  {
+    let storage = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count + 1, alignment: 8)
+    defer { storage.deallocate() }
+    let odd = UnsafeMutableRawBufferPointer(rebasing: storage[1...])
+    odd.copyBytes(from: bytes)
+    return try body(UnsafeRawBufferPointer(odd))
+  }
+
+  @Test func thereAreFrameVectors() {
+    #expect(Self.vectors("frames").count >= 25)
+  }
+
+  /// Every property of the view agrees with the field table read generically (`FrameField`'s
+  /// offsets, sizes and sentinels through `ValidatedFrame.value`), from an odd address.
+  @Test(arguments: vectors("frames"))
+  func readsEveryFieldOfAVectorFromAnOddAddress(_ file: URL) throws {
+    let bytes = Self.bytes(try #require(try Self.object(file)["hex"] as? String))
+    let table = try bytes.withUnsafeBytes { try ValidatedFrame(decoding: $0) }
+    try Self.atOddAddress(bytes) { buffer in
+      let view = try FrameView(checking: buffer)
+      func wire(_ field: FrameField, _ index: Int = 0) -> Int? { table.value(field, at: index) }
+      #expect(Int(view.status.rawValue) == wire(.status))
+      #expect(Int(view.requestID) == wire(.requestID))
+      #expect(Int(view.slotIndex) == wire(.slotIndex))
+      #expect(Int(view.slotCount) == wire(.slotCount))
+      #expect(Int(view.service.rawValue) == wire(.service))
+      #expect(view.isDay.map { $0 ? 1 : 0 } == wire(.isDay).flatMap { $0 <= 1 ? $0 : nil })
+      #expect(view.sun.map { Int($0.rawValue) } == wire(.sun).flatMap { $0 <= 2 ? $0 : nil })
+      #expect(Int(view.hourlyStepHours) == wire(.hourlyStep))
+      #expect(view.latitude.map(Int.init) == wire(.latitude))
+      #expect(view.longitude.map(Int.init) == wire(.longitude))
+      #expect(view.observedAt.map(Int.init) == wire(.observedAt))
+      #expect(view.fetchedAt.map(Int.init) == wire(.fetchedAt))
+      #expect(view.hourlyStart.map(Int.init) == wire(.hourlyStart))
+      #expect(view.utcOffsetMinutes.map(Int.init) == wire(.utcOffset))
+      #expect(view.dailyStart.map(Int.init) == wire(.dailyStart))
+      #expect(view.country == CountryCode(bytes[36], bytes[37]))
+      let name = bytes[40..<64].prefix { $0 != 0 }
+      #expect(Array(view.name) == Array(name))
+      #expect(view.temperature.map(Int.init) == wire(.temperature))
+      #expect(view.feelsLike.map(Int.init) == wire(.feelsLike))
+      #expect(view.pressure.map(Int.init) == wire(.pressure))
+      #expect(view.windSpeed.map(Int.init) == wire(.windSpeed))
+      #expect(view.windGust.map(Int.init) == wire(.windGust))
+      #expect(view.windDirection.map(Int.init) == wire(.windDirection))
+      #expect(view.visibility.map(Int.init) == wire(.visibility))
+      #expect(view.precipitation.map(Int.init) == wire(.precipitation))
+      #expect(view.humidity.map(Int.init) == wire(.humidity))
+      #expect(view.weatherCode.map(Int.init) == wire(.weatherCode))
+      #expect(view.cloudCover.map(Int.init) == wire(.cloudCover))
+      #expect(view.uvIndex.map(Int.init) == wire(.uvIndex))
+      #expect(view.sunrise.map(Int.init) == wire(.sunrise))
+      #expect(view.sunset.map(Int.init) == wire(.sunset))
+      #expect(view.airQuality == wire(.airQuality).flatMap { AirQuality(wire: UInt16($0)) })
+      #expect(view.alerts == wire(.alerts).flatMap { AlertSummary(wire: UInt8($0)) })
+      #expect(view.moon == wire(.moon).flatMap { MoonPhase(wire: UInt8($0)) })
+      #expect(
+        view.precipitationNextHour
+          == wire(.precipitationNextHour).flatMap { NextHourPrecipitation(wire: UInt8($0)) })
+      #expect(view.nextUpdateSeconds.map(Int.init) == wire(.nextUpdate))
+      for index in 0..<FrameView.hourlyCount {
+        #expect(view.hourlyTemperature(index).map(Int.init) == wire(.hourlyTemperature, index))
+        #expect(view.hourlyWeatherCode(index).map(Int.init) == wire(.hourlyWeatherCode, index))
+        #expect(
+          view.hourlyPrecipitationProbability(index).map(Int.init)
+            == wire(.hourlyPrecipitationProbability, index))
+      }
+      for index in 0..<FrameView.dailyCount {
+        #expect(view.dailyMinimum(index).map(Int.init) == wire(.dailyMinimum, index))
+        #expect(view.dailyMaximum(index).map(Int.init) == wire(.dailyMaximum, index))
+        #expect(view.dailyWeatherCode(index).map(Int.init) == wire(.dailyWeatherCode, index))
+        #expect(
+          view.dailyPrecipitationProbability(index).map(Int.init)
+            == wire(.dailyPrecipitationProbability, index))
+      }
+      #expect(Int(view.crc) == wire(.crc))
+      #expect(WeatherFrame(view: view) == table.frame)
+    }
+  }
+
+  /// The error codes are the C header's `SKYFRAME_ERR_*`, read from the header itself.
+  @Test func errorCodesAreTheCHeaders() throws {
+    let header = try String(
+      contentsOf: Self.root.appendingPathComponent("firmware-notes/skyframe_frame.h"),
+      encoding: .utf8)
+    func code(_ name: String) -> Int8? {
+      guard
+        let line = header.split(separator: "\n").first(where: {
+          $0.hasPrefix("#define SKYFRAME_ERR_\(name) ")
+        })
+      else { return nil }
+      let digits = line.drop { $0 != "(" }.dropFirst().prefix { $0 != ")" }
+      return Int8(digits)
+    }
+    #expect(code("TRUNCATED") == FrameCheckError.truncated.rawValue)
+    #expect(code("TOO_LONG") == FrameCheckError.tooLong.rawValue)
+    #expect(code("BAD_MAGIC") == FrameCheckError.badMagic.rawValue)
+    #expect(code("BAD_VERSION") == FrameCheckError.unsupportedVersion.rawValue)
+    #expect(code("CRC") == FrameCheckError.checksumMismatch.rawValue)
+  }
+
+  /// Length, magic, version, CRC: the first failing check is the one thrown, as in the C header
+  /// and `FrameError`.
+  @Test func checksInTheSpecsOrder() throws {
+    let good = Self.bytes(
+      try #require(
+        try Self.object(Self.vectors("frames")[0])["hex"] as? String))
+    func error(_ bytes: [UInt8]) -> FrameCheckError? {
+      bytes.withUnsafeBytes { buffer in
+        do throws(FrameCheckError) {
+          _ = try FrameView(checking: buffer)
+          return nil
+        } catch { return error }
+      }
+    }
+    #expect(error(good) == nil)
+    #expect(error([]) == .truncated)
+    #expect(error(Array(good.dropLast())) == .truncated)
+    #expect(error(good + [0]) == .tooLong)
+    var broken = good
+    broken[0] = 0x54  // magic, with the CRC now wrong too
+    #expect(error(broken) == .badMagic)
+    broken = good
+    broken[2] = 2
+    #expect(error(broken) == .unsupportedVersion)
+    for position in [3, 100, 187, 188, 191] {
+      broken = good
+      broken[position] ^= 0x10
+      #expect(error(broken) == .checksumMismatch, "byte \(position)")
+    }
+    // The gateway's error says the same, with the values.
+    broken = good
+    broken[100] ^= 0x10
+    #expect(throws: FrameError.self) { try WeatherFrame(decoding: broken) }
+  }
+
+  // MARK: Request writers
+
+  static func write(_ body: (UnsafeMutableRawBufferPointer) throws(RequestEncodeError) -> Void)
+    -> Result<[UInt8], RequestEncodeError>
+  {
+    var bytes = [UInt8](repeating: 0xEE, count: BinaryRequest.size)
+    var failure: RequestEncodeError?
+    bytes.withUnsafeMutableBytes { buffer in
+      do throws(RequestEncodeError) { try body(buffer) } catch { failure = error }
+    }
+    if let failure { return .failure(failure) }
+    return .success(bytes)
+  }
+
+  /// The binary request vectors, rebuilt by the writers a device uses, byte for byte; and the
+  /// gateway parses what they write.
+  @Test func writersRebuildTheBinaryRequestVectors() throws {
+    var rebuilt = 0
+    for file in Self.vectors("requests") {
+      let vector = try Self.object(file)
+      let hex = try #require(vector["hex"] as? String)
+      guard hex.hasPrefix("5351"), hex.count == 128,
+        let expect = vector["expect"] as? [String: Any], expect["error"] == nil
+      else { continue }
+      let id = UInt16(try #require(expect["id"] as? Int))
+      let locations = try #require(expect["locations"] as? [[String: Any]])
+      let result: Result<[UInt8], RequestEncodeError>
+      if expect["refresh"] as? Bool == true {
+        result = Self.write { (buffer) throws(RequestEncodeError) in
+          try BinaryRequest.writeRefresh(id: id, into: buffer)
+        }
+      } else if let name = locations.first?["name"] as? String {
+        let country = (locations.first?["country"] as? String).flatMap(CountryCode.init)
+        let utf8 = Array(name.utf8)
+        result = utf8.withUnsafeBytes { name in
+          Self.write { (buffer) throws(RequestEncodeError) in
+            try BinaryRequest.writePlace(name, country: country, id: id, into: buffer)
+          }
+        }
+      } else {
+        let point = try #require(locations.first)
+        let latitude = Int32(((try #require(point["latitude"] as? Double)) * 100_000).rounded())
+        let longitude = Int32(((try #require(point["longitude"] as? Double)) * 100_000).rounded())
+        result = Self.write { (buffer) throws(RequestEncodeError) in
+          try BinaryRequest.writeCoordinates(
+            latitude: latitude, longitude: longitude, id: id, into: buffer)
+        }
+      }
+      let written = try result.get()
+      #expect(written == Self.bytes(hex), "\(file.lastPathComponent)")
+      #expect(try DeviceRequest(parsing: written).id == id)
+      rebuilt += 1
+    }
+    #expect(rebuilt >= 3)
+  }
+
+  @Test func writersRefuseWhatTheGatewayWouldRefuse() {
+    func place(_ name: [UInt8]) -> RequestEncodeError? {
+      let result = name.withUnsafeBytes { name in
+        Self.write { (buffer) throws(RequestEncodeError) in
+          try BinaryRequest.writePlace(name, country: nil, id: 1, into: buffer)
+        }
+      }
+      guard case .failure(let error) = result else { return nil }
+      return error
+    }
+    #expect(place(Array("Berlin".utf8)) == nil)
+    #expect(place(Array(repeating: UInt8(ascii: "a"), count: 40)) == nil)
+    #expect(place(Array(repeating: UInt8(ascii: "a"), count: 41)) == .badName)
+    #expect(place([]) == .badName)
+    #expect(place(Array(" Berlin".utf8)) == .badName)
+    #expect(place(Array("Berlin ".utf8)) == .badName)
+    #expect(place(Array("Ber\tlin".utf8)) == .badName)
+    #expect(place(Array("Ber\u{7F}lin".utf8)) == .badName)
+    #expect(place(Array("Ber\u{85}lin".utf8)) == .badName)  // C1 control NEL
+    #expect(place(Array("Köln".utf8)) == nil)
+
+    func point(_ latitude: Int32, _ longitude: Int32, size: Int = BinaryRequest.size)
+      -> RequestEncodeError?
+    {
+      var bytes = [UInt8](repeating: 0, count: size)
+      return bytes.withUnsafeMutableBytes { buffer in
+        do throws(RequestEncodeError) {
+          try BinaryRequest.writeCoordinates(
+            latitude: latitude, longitude: longitude, id: 1, into: buffer)
+          return nil
+        } catch { return error }
+      }
+    }
+    #expect(point(9_000_000, -18_000_000) == nil)
+    #expect(point(9_000_001, 0) == .latitudeOutOfRange)
+    #expect(point(0, 18_000_001) == .longitudeOutOfRange)
+    #expect(point(0, 0, size: 63) == .bufferTooSmall)
+  }
+}
