@@ -171,6 +171,25 @@ import Testing
     #expect(throws: FrameError.self) { try WeatherFrame(decoding: broken) }
   }
 
+  /// frame-v1.md §6.1: two ASCII letters are a country (upper-cased); any other pair is missing.
+  @Test func countryBytesThatAreNotTwoLettersAreMissing() throws {
+    let good = Self.bytes(
+      try #require(try Self.object(Self.vectors("frames")[0])["hex"] as? String))
+    let cases: [(UInt8, UInt8, String?)] = [
+      (0x44, 0x45, "DE"), (0x64, 0x65, "DE"), (0x44, 0x00, nil), (0x00, 0x45, nil),
+      (0x31, 0x32, nil), (0x40, 0x5B, nil), (0x60, 0x7B, nil), (0xC3, 0x84, nil), (0x00, 0x00, nil),
+    ]
+    for (first, second, shown) in cases {
+      var bytes = good
+      bytes[36] = first
+      bytes[37] = second
+      bytes.withUnsafeMutableBytes { WeatherFrame.seal($0) }
+      let country = try bytes.withUnsafeBytes { try FrameView(checking: $0).country }
+      #expect(country.map { String(decoding: [$0.first, $0.second], as: UTF8.self) } == shown)
+      #expect(try WeatherFrame(decoding: bytes).country == country)
+    }
+  }
+
   // MARK: Request writers
 
   static func write(_ body: (UnsafeMutableRawBufferPointer) throws(RequestEncodeError) -> Void)

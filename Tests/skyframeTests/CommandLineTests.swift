@@ -113,6 +113,50 @@ struct Tool {
     #expect(result.stdout.contains("[skyframe/v1/frame/d1]"))
   }
 
+  /// `decode --json` prints every vector's `frame` object exactly: the same keys, `null` for a
+  /// missing value (frame-v1.md, the vectors), the same values.
+  @Test func jsonIsTheVectorsFrameObject() async throws {
+    let folder = Tool.root.appendingPathComponent("schemas/vectors/frames")
+    let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      .filter { $0.hasSuffix(".json") }.sorted()
+    #expect(names.count >= 25)
+    var hexes = [String]()
+    var frames = [NSDictionary]()
+    for name in names {
+      let object = try #require(
+        try JSONSerialization.jsonObject(
+          with: Data(contentsOf: folder.appendingPathComponent(name)))
+          as? [String: Any])
+      guard let frame = object["frame"] as? [String: Any] else { continue }
+      hexes.append(try #require(object["hex"] as? String))
+      frames.append(frame as NSDictionary)
+    }
+    let result = try await Tool.run(
+      ["decode", "--json"], input: Data((hexes.joined(separator: "\n") + "\n").utf8))
+    #expect(result.status == 0)
+    let lines = result.stdout.split(separator: "\n")
+    #expect(lines.count == frames.count)
+    for (line, want) in zip(lines, frames) {
+      let got = try #require(
+        try JSONSerialization.jsonObject(with: Data(line.utf8)) as? NSDictionary)
+      // `moon` carries derived keys the vectors may round differently; compare it by phase only.
+      let gotFrame = got.mutableCopy() as! NSMutableDictionary
+      let wantFrame = want.mutableCopy() as! NSMutableDictionary
+      if let moon = gotFrame["moon"] as? NSDictionary,
+        let other = wantFrame["moon"] as? NSDictionary
+      {
+        #expect(
+          abs((moon["phase"] as? Double ?? -1) - (other["phase"] as? Double ?? -2)) < 0.000_001)
+        gotFrame["moon"] = NSNull()
+        wantFrame["moon"] = NSNull()
+      }
+      #expect(
+        Set(gotFrame.allKeys.compactMap { $0 as? String })
+          == Set(wantFrame.allKeys.compactMap { $0 as? String }))
+      #expect(gotFrame == wantFrame, "\(line)")
+    }
+  }
+
   @Test func jsonRoundTripsThroughEncode() async throws {
     for name in ["02-stale-sydney", "10-ok-missing-values", "19-unknown-status-from-v1x"] {
       let hex = try Tool.vectorHex(name)

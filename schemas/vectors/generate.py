@@ -248,7 +248,7 @@ FRAMES = [
              hourly=ramp(11.2, 0.2, [2, 1], [5, 0]),
              daily=[(7.9, 13.0, 2, 10), (8.3, 14.4, 1, 0), (9.0, 15.5, 0, 0), (8.8, 12.2, 3, 20),
                     (7.0, 10.9, 61, 65), (6.6, 11.8, 3, 30), (7.4, 13.3, 2, 5)])),
-    ("10-ok-missing-values", "Open-Meteo answered with nulls: no feels-like, gusts, UV, visibility; gaps in hourly and daily.",
+    ("10-ok-missing-values", "Open-Meteo answered with nulls: no country, is_day, sun state, sunrise or sunset; now only temperature and pressure (no feels-like, humidity, wind, gusts, code, cloud cover, precipitation, UV, visibility); gaps in hourly and daily; no v1.1 fields.",
      weather(lat=0.0, lon=0.0, name="Null Island", country=None, observed=1705330800, offset=0,
              temperature=26.1, feels=None, humidity=None, pressure=1011.0, wind=None, gust=None,
              direction=None, code=None, clouds=None, rain=None, uv=None, visibility=None, is_day=None,
