@@ -4,7 +4,7 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG ?= config/skyframe.example.yaml
-APT_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 binutils
+APT_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
 .PHONY: deps build run test bench load abuse format
 

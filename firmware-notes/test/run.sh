@@ -6,13 +6,19 @@
 #      requests);
 #   3. checks the header also compiles as C++ (Arduino sketches are C++), if c++ exists;
 #   4. decodes every golden vector schemas/vectors/frames/*.json and compares every field, the
-#      v1.1 ones included (test/compare.py). Zero vectors is a failure. The valid binary request
-#      vectors in schemas/vectors/requests/ are rebuilt with the skyframe_request_* helpers;
+#      v1.1 ones included (test/compare.py), and nine corrupted copies of each, which must be
+#      rejected with the exact error (compare.py --corrupt). Zero vectors is a failure. The valid
+#      binary request vectors in schemas/vectors/requests/ are rebuilt with the skyframe_request_*
+#      helpers;
 #   5. backward compatibility: test/v1.0/skyframe_frame.h is the v1.0 header of git commit
 #      03b84e1 (compared when git has that commit), unchanged but for a first comment line.
 #      decode_vectors.c built against it (-DSKYFRAME_TEST_V1_0) runs the v1.0 part of the
 #      self-test and must decode EVERY golden vector, v1.1 ones included, with every v1.0 field
-#      equal to the vector's (compare.py --v1.0).
+#      equal to the vector's (compare.py --v1.0);
+#   6. the same on emulated microcontrollers (test/boards/run.sh): Cortex-M0 (qemu -M microbit),
+#      Cortex-M4F with unaligned-access trapping (qemu -M mps2-an386), ATmega328P (simavr) and
+#      RV32IMAC (qemu-system-riscv32 -M virt), each from an aligned and an odd buffer address,
+#      corrupted copies included. A board whose tools are missing is a "skip" line.
 # Last line: "N passed, M failed". Exit status non-zero on any failure.
 # SKYFRAME_VECTORS=/dir and SKYFRAME_REQUEST_VECTORS=/dir override the vector directories.
 set -euo pipefail
@@ -128,7 +134,8 @@ if [[ "$count" -eq 0 ]]; then
   failed=$((failed + 1))
 else
   rc=0
-  out="$(python3 "$here/compare.py" "$tmp/decode_vectors" "$vectors" "$requests" 2>&1)" || rc=$?
+  out="$(python3 "$here/compare.py" --corrupt "$tmp/decode_vectors" "$vectors" "$requests" 2>&1)" ||
+    rc=$?
   printf '%s\n' "$out"
   tally "$out" "$rc" "vectors"
 fi
@@ -187,6 +194,11 @@ else
     failed=$((failed + 1))
   fi
 fi
+
+echo "== emulated boards (test/boards/run.sh)"
+rc=0
+"$here/boards/run.sh" 2>&1 | tee "$tmp/boards.txt" || rc=$?
+tally "$(cat "$tmp/boards.txt")" "$rc" "boards"
 
 echo "$passed passed, $failed failed"
 [[ "$failed" -eq 0 ]]
