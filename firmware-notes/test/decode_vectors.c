@@ -17,7 +17,7 @@
  * -DSKYFRAME_TEST_BUFFER_OFFSET=0 decodes the vectors from a 4-byte aligned buffer (default 1:
  * an odd address); -DSKYFRAME_TEST_DECODE=fn decodes them with another decoder of the same
  * signature (e.g. an Embedded Swift one). The JSON printer is boards/frame_json.h (shared with
- * the AVR driver). The same file runs on the emulated ARM and RISC-V boards (boards/build-arm.sh).
+ * the AVR driver). This file also runs on emulated Arm and RISC-V boards (boards/run.sh).
  *
  * Used by run.sh / compare.py. Plain C99 + stdio (and libm for the self-test's reference moon
  * values); the header itself needs neither.

@@ -19,7 +19,7 @@
 # unaligned halfword store in nano-vfprintf.c) fault; the full newlib's printf does not. Run it with
 # boards/qemu-run.sh BOARD OUT.elf [ARGS]: stdin, stdout and the exit status are the host's, so
 # it is a drop-in DECODER for compare.py (and --self-test, --request work as on the host).
-# Prints one line: "BOARD OFFSET: text=N data=N bss=N (OUT.elf)".
+# Prints one line: "BOARD offset OFFSET: text=N data=N bss=N (OUT.elf)".
 #
 # LINKING ANOTHER DECODER (e.g. Embedded Swift) into the image, environment variables:
 #   EXTRA_OBJECTS  object files or archives, space-separated, linked before the libraries

@@ -43,4 +43,5 @@ trap 'rm -rf "$obj"' EXIT
   -o "$out" "$obj/decode_vectors.o" "$obj/semihost_stdio.o" "${extra_objects[@]}" -lsemihost -lm
 
 size_of() { riscv64-unknown-elf-size -A "$out" | awk -v s="$1" '$1 == s { print $2 }'; }
-echo "riscv32-virt offset $offset: text=$(size_of .text) data=$(size_of .data) bss=$(size_of .bss) ($out)"
+echo "riscv32-virt offset $offset: text=$(size_of .text) data=$(size_of .data)" \
+  "bss=$(size_of .bss) ($out)"

@@ -71,8 +71,8 @@ wrapper() {
 # it (crash, fault, timeout) or exited non-zero with no failure counted is one more failure.
 tally() {
   local name="$1" out="$2" rc="$3" label="$4" summary
-  summary="$(printf '%s\n' "$out" | sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p" |
-    tail -n 1)"
+  summary="$(printf '%s\n' "$out" |
+    sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p" | tail -n 1)"
   printf '%s\n' "$out" | grep -v -e '^ok ' -e '^stack: ' -e "^$label: [0-9]* passed" || true
   if [[ -z "$summary" ]]; then
     bad "$name: no \"$label:\" summary (exit $rc)"
