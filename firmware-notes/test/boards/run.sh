@@ -27,7 +27,8 @@
 #   SKYFRAME_ARM_CFLAGS=-DSKYFRAME_TEST_DECODE=skyframe_swift_frame_decode   (Arm boards)
 #   SKYFRAME_RISCV_OBJECTS=rv32.o SKYFRAME_RISCV_CFLAGS=...                   (RISC-V)
 #   SKYFRAME_AVR_OBJECTS=avr.o SKYFRAME_AVR_CFLAGS=...                        (AVR)
-# (see build-arm.sh). SKYFRAME_VECTORS and SKYFRAME_REQUEST_VECTORS as in test/run.sh.
+# (see build-arm.sh; FLOAT_ABI=soft builds the M4 image soft-float, for a soft-float object).
+# SKYFRAME_VECTORS and SKYFRAME_REQUEST_VECTORS as in test/run.sh.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
