@@ -1,0 +1,352 @@
+#!/usr/bin/env bash
+# End-to-end test of the virtual display (virtual_display.c), on 127.0.0.1 only:
+#   1. builds it twice into a temp dir: -O2 with -Werror (C99, pedantic), and with ASan + UBSan
+#      for every run below;
+#   2. offline: draws golden vectors with --frame-hex (PNG and PBM, checked byte by byte), every
+#      golden vector once, and refuses a corrupted and a truncated frame with exit status 3;
+#   3. live: starts mosquitto on a free port, the Open-Meteo stand-in (open_meteo_stub.py, answers
+#      from fixtures/) and the gateway ($SKYFRAME_BIN, default .build/debug/skyframe of this repo)
+#      with a configuration pointing at both, then asks like a device: by coordinates (named by
+#      fixtures/cities.txt, a GeoNames file), by name (fixtures/search-berlin.json), a name the
+#      geocoding fixture does not know (not_found), and from a device id the gateway drops
+#      (no answer: exit status 2).
+# Every process it starts is stopped on exit. Needs cc, pkg-config, libmosquitto-dev, mosquitto,
+# mosquitto-clients and python3. Last line: "virtual-display: N passed, M failed"; the exit status
+# is non-zero on any failure.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+bin="${SKYFRAME_BIN:-$repo/.build/debug/skyframe}"
+CC="${CC:-cc}"
+
+tmp="$(mktemp -d)"
+pids=()
+passed=0
+failed=0
+
+finish() {
+    local status=$? pid
+    for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" 2>/dev/null || true; done
+    if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+        failed=$((failed + 1))
+        echo "FAIL the test script stopped early (exit status $status)"
+    fi
+    if [ "$failed" -ne 0 ]; then
+        for log in gateway.log stub.log mosquitto.log; do
+            if [ -s "$tmp/$log" ]; then
+                echo "--- last lines of $log"
+                tail -n 15 "$tmp/$log"
+            fi
+        done
+    fi
+    rm -rf "$tmp"
+    echo "virtual-display: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] || exit 1
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+pass() { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+
+# "WIDTHxHEIGHT ink=N digest=HEX" of a PNG or PBM file, after checking its structure: PNG
+# signature, chunk CRCs, IHDR (1-bit greyscale), the zlib stream (Adler-32), filter bytes; PBM
+# header and length. Exit status 1 with the reason on stderr when anything is off.
+image_info() {
+    python3 - "$1" <<'END_OF_PYTHON'
+import hashlib, struct, sys, zlib
+data = open(sys.argv[1], "rb").read()
+def bad(why):
+    sys.exit("%s: %s" % (sys.argv[1], why))
+if data.startswith(b"\x89PNG\r\n\x1a\n"):
+    pos, chunks = 8, []
+    while pos < len(data):
+        if pos + 12 > len(data): bad("cut chunk")
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        body = data[pos + 8:pos + 8 + n]
+        crc, = struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])
+        if zlib.crc32(kind + body) != crc: bad("CRC of %r" % kind)
+        chunks.append((kind, body))
+        pos += 12 + n
+    if [k for k, _ in chunks][0] != b"IHDR" or chunks[-1][0] != b"IEND": bad("chunk order")
+    w, h, depth, colour, comp, filt, interlace = struct.unpack(">IIBBBBB", chunks[0][1])
+    if (depth, colour, comp, filt, interlace) != (1, 0, 0, 0, 0): bad("not 1-bit greyscale")
+    raw = zlib.decompress(b"".join(b for k, b in chunks if k == b"IDAT"))  # checks Adler-32
+    stride = (w + 7) // 8 + 1
+    if len(raw) != stride * h: bad("image data length")
+    rows = []
+    for y in range(h):
+        if raw[y * stride] != 0: bad("filter byte")
+        rows.append(bytes(~b & 0xFF for b in raw[y * stride + 1:(y + 1) * stride]))  # 1 = ink
+elif data.startswith(b"P4\n"):
+    head, rest = data.split(b"\n", 2)[1], data.split(b"\n", 2)[2]
+    w, h = map(int, head.split())
+    stride = (w + 7) // 8
+    if len(rest) != stride * h: bad("PBM length")
+    rows = [rest[y * stride:(y + 1) * stride] for y in range(h)]
+else:
+    bad("neither PNG nor PBM")
+ink = sum(bin(b).count("1") for row in rows for b in row)
+print("%dx%d ink=%d digest=%s" % (w, h, ink, hashlib.sha256(b"".join(rows)).hexdigest()[:16]))
+END_OF_PYTHON
+}
+
+# A drawn screen is not blank: between 2 % and 60 % of its 37888 pixels are ink.
+looks_drawn() {
+    local ink
+    ink="$(sed -n 's/.* ink=\([0-9]*\) .*/\1/p' <<<"$1")"
+    [ -n "$ink" ] && [ "$ink" -gt 757 ] && [ "$ink" -lt 22733 ]
+}
+
+# run NAME ARGS...: runs the display, keeping its exit status, stdout and stderr.
+run() {
+    local name="$1"
+    shift
+    set +e
+    "$tmp/virtual_display" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.status"
+    set -e
+}
+status_of() { cat "$tmp/$1.status"; }
+stdout_of() { cat "$tmp/$1.out"; }
+
+# ---- 1. Build -------------------------------------------------------------------------------
+flags=(-std=c99 -Wall -Wextra -Werror -pedantic -I"$here/../..")
+read -r -a mosquitto_cflags <<<"$(pkg-config --cflags libmosquitto)"
+read -r -a mosquitto_libs <<<"$(pkg-config --libs libmosquitto)"
+if "$CC" "${flags[@]}" -O2 "${mosquitto_cflags[@]+"${mosquitto_cflags[@]}"}" \
+    -o "$tmp/virtual_display_O2" "$here/virtual_display.c" "${mosquitto_libs[@]}"; then
+    pass "builds with -std=c99 -Wall -Wextra -Werror -pedantic -O2"
+else
+    fail "builds with -std=c99 -Wall -Wextra -Werror -pedantic -O2"
+fi
+if "$CC" "${flags[@]}" -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+    "${mosquitto_cflags[@]+"${mosquitto_cflags[@]}"}" -o "$tmp/virtual_display" \
+    "$here/virtual_display.c" "${mosquitto_libs[@]}"; then
+    pass "builds with ASan and UBSan"
+else
+    fail "builds with ASan and UBSan"
+    exit 1
+fi
+
+# ---- 2. Offline: --frame-hex ----------------------------------------------------------------
+vectors="$repo/schemas/vectors/frames"
+berlin="$vectors/20-ok-v1-1-berlin-all-fields.json"
+
+run offline-png --frame-hex "$berlin" --now 1717236600 --out "$tmp/offline.png"
+png_info="$(image_info "$tmp/offline.png" || true)"
+if [ "$(status_of offline-png)" = 0 ] &&
+    [ "$(stdout_of offline-png)" = "drew Berlin DE 18.4C status ok -> $tmp/offline.png" ] &&
+    [[ "$png_info" == "296x128 "* ]] && looks_drawn "$png_info"; then
+    pass "golden vector 20 drawn as PNG ($png_info)"
+else
+    fail "golden vector 20 drawn as PNG: status $(status_of offline-png)," \
+        "'$(stdout_of offline-png)', '$png_info'"
+fi
+
+run offline-pbm --frame-hex "$berlin" --now 1717236600 --out "$tmp/offline.pbm"
+pbm_info="$(image_info "$tmp/offline.pbm" || true)"
+if [ "$(status_of offline-pbm)" = 0 ] && [ "$(head -c 11 "$tmp/offline.pbm")" = $'P4\n296 128' ] &&
+    [ "$(stat -c %s "$tmp/offline.pbm")" = $((11 + 37 * 128)) ] &&
+    [ "$pbm_info" = "$png_info" ]; then
+    pass "the same frame as PBM: P4 296x128, the same pixels as the PNG"
+else
+    fail "the same frame as PBM: status $(status_of offline-pbm), '$pbm_info' vs '$png_info'"
+fi
+
+# berlin.png in the docs is this program's drawing of golden vector 20, byte for byte.
+run offline-scaled --frame-hex "$berlin" --now 1717236600 --scale 2 --out "$tmp/berlin.png"
+if [ "$(status_of offline-scaled)" = 0 ] &&
+    [[ "$(image_info "$tmp/berlin.png" || true)" == "592x256 "* ]] &&
+    cmp -s "$tmp/berlin.png" "$here/berlin.png"; then
+    pass "--scale 2 draws 592x256, equal to berlin.png"
+else
+    fail "--scale 2 draws 592x256, equal to berlin.png (after a drawing change:" \
+        "virtual_display --frame-hex $berlin --now 1717236600 --scale 2" \
+        "--out $here/berlin.png)"
+fi
+
+bad_vectors=""
+count=0
+for vector in "$vectors"/*.json; do
+    count=$((count + 1))
+    name="$(basename "$vector" .json)"
+    run "vector-$name" --frame-hex "$vector" --out "$tmp/vector.pbm"
+    if [ "$(status_of "vector-$name")" != 0 ] || [ -s "$tmp/vector-$name.err" ] ||
+        ! looks_drawn "$(image_info "$tmp/vector.pbm" || true)"; then
+        bad_vectors="$bad_vectors $name"
+    fi
+done
+if [ "$count" -gt 0 ] && [ -z "$bad_vectors" ]; then
+    pass "all $count golden vectors drawn, no sanitizer reports"
+else
+    fail "golden vectors not drawn cleanly ($count in all):$bad_vectors"
+fi
+
+hex="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hex"])' "$berlin")"
+python3 -c 'import sys; h = sys.argv[1]; print(h[:41] + "%x" % (int(h[41], 16) ^ 1) + h[42:])' \
+    "$hex" >"$tmp/corrupt.hex" # one bit of observed_at flipped
+run corrupt --frame-hex "$tmp/corrupt.hex" --out "$tmp/corrupt.png"
+if [ "$(status_of corrupt)" = 3 ] && grep -q crc_mismatch "$tmp/corrupt.err" &&
+    [ ! -e "$tmp/corrupt.png" ]; then
+    pass "a corrupted frame: exit status 3, crc_mismatch"
+else
+    fail "a corrupted frame: status $(status_of corrupt), '$(cat "$tmp/corrupt.err")'"
+fi
+printf '%s\n' "${hex:0:200}" >"$tmp/short.hex"
+run short --frame-hex "$tmp/short.hex" --out "$tmp/short.png"
+if [ "$(status_of short)" = 3 ] && grep -q truncated "$tmp/short.err"; then
+    pass "a truncated frame: exit status 3, truncated"
+else
+    fail "a truncated frame: status $(status_of short), '$(cat "$tmp/short.err")'"
+fi
+
+# ---- 3. Live: mosquitto, the Open-Meteo stand-in, the gateway ---------------------------------
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+if [ ! -x "$bin" ]; then
+    fail "no gateway binary at $bin (build it, or set SKYFRAME_BIN)"
+    exit 1
+fi
+
+mqtt_port=""
+for attempt in 1 2 3; do # the free port may be taken between the check and mosquitto's bind
+    port="$(free_port)"
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" \
+        >"$tmp/mosquitto.conf"
+    mosquitto -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 50); do
+        if listening "$port"; then mqtt_port="$port"; break 2; fi
+        kill -0 "${pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+done
+if [ -z "$mqtt_port" ]; then
+    fail "mosquitto did not start"
+    exit 1
+fi
+
+python3 "$here/open_meteo_stub.py" "$tmp/stub.port" 2>"$tmp/stub.log" &
+pids+=($!)
+for _ in $(seq 50); do
+    [ -s "$tmp/stub.port" ] && break
+    sleep 0.1
+done
+if [ ! -s "$tmp/stub.port" ]; then
+    fail "the Open-Meteo stand-in did not start"
+    exit 1
+fi
+http="http://127.0.0.1:$(cat "$tmp/stub.port")"
+
+cat >"$tmp/gateway.yaml" <<END_OF_CONFIG
+mqtt:
+  host: 127.0.0.1
+  port: $mqtt_port
+  client-id: skyframe-vd-test
+weather:
+  service: open-meteo
+open-meteo:
+  forecast-url: $http/v1/forecast
+  geocoding-url: $http/v1/search
+  timeout-seconds: 5
+air-quality:
+  url: $http/v1/air-quality
+alerts:
+  nws:
+    enabled: false
+places:
+  reverse-geocoding: geonames
+  geonames-file: $here/fixtures/cities.txt
+metrics:
+  port: 0
+  stats-seconds: 0
+log:
+  level: info
+locations:
+  names: []
+END_OF_CONFIG
+
+# No SKYFRAME_* variable of the caller's may override the file.
+unset_skyframe=()
+for name in $(compgen -e); do
+    if [[ "$name" == SKYFRAME_* ]]; then unset_skyframe+=(-u "$name"); fi
+done
+env "${unset_skyframe[@]+"${unset_skyframe[@]}"}" "$bin" run --config "$tmp/gateway.yaml" \
+    >"$tmp/gateway.log" 2>&1 &
+pids+=($!)
+state="$(mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -t skyframe/v1/gateway/state -C 1 -W 20 \
+    2>/dev/null || true)"
+if [ "$state" = '{"state":"online"}' ]; then
+    pass "the gateway is online"
+else
+    fail "the gateway did not come online within 20 s"
+    exit 1
+fi
+
+live() { # live NAME OUT ARGS...: asks the gateway; the summary must be the expected one
+    local name="$1" out="$2"
+    shift 2
+    run "$name" --port "$mqtt_port" --timeout 10 --out "$tmp/$out" "$@"
+}
+
+live coords coords.png --device vd-test --place 52.52,13.41
+coords_info="$(image_info "$tmp/coords.png" || true)"
+if [ "$(status_of coords)" = 0 ] &&
+    [ "$(stdout_of coords)" = "drew Berlin DE 21.5C status ok -> $tmp/coords.png" ] &&
+    [[ "$coords_info" == "296x128 "* ]] && looks_drawn "$coords_info"; then
+    pass "by coordinates: $(stdout_of coords | sed "s|$tmp/||")"
+else
+    fail "by coordinates: status $(status_of coords), '$(stdout_of coords)', '$coords_info'," \
+        "$(cat "$tmp/coords.err")"
+fi
+
+live name name.pbm --device vd-test --place Berlin,DE
+name_info="$(image_info "$tmp/name.pbm" || true)"
+if [ "$(status_of name)" = 0 ] &&
+    [ "$(stdout_of name)" = "drew Berlin DE 21.5C status ok -> $tmp/name.pbm" ] &&
+    [ "$(head -c 11 "$tmp/name.pbm")" = $'P4\n296 128' ] && looks_drawn "$name_info"; then
+    pass "by name: $(stdout_of name | sed "s|$tmp/||")"
+else
+    fail "by name: status $(status_of name), '$(stdout_of name)', '$name_info'," \
+        "$(cat "$tmp/name.err")"
+fi
+
+live unknown unknown.png --device vd-test --place 'Atlantis'
+unknown_info="$(image_info "$tmp/unknown.png" || true)"
+if [ "$(status_of unknown)" = 0 ] &&
+    [ "$(stdout_of unknown)" = "drew Atlantis status not_found -> $tmp/unknown.png" ] &&
+    looks_drawn "$unknown_info" &&
+    [ "${unknown_info#* digest=}" != "${coords_info#* digest=}" ]; then
+    pass "an unknown place: $(stdout_of unknown | sed "s|$tmp/||")"
+else
+    fail "an unknown place: status $(status_of unknown), '$(stdout_of unknown)', '$unknown_info'"
+fi
+
+# The gateway drops requests from invalid device ids ('!' is not allowed): nobody answers.
+run silent --port "$mqtt_port" --timeout 2 --device 'no!answer' --place Berlin \
+    --out "$tmp/silent.png"
+if [ "$(status_of silent)" = 2 ] && grep -q "no answer" "$tmp/silent.err" &&
+    [ ! -e "$tmp/silent.png" ]; then
+    pass "no answer: exit status 2 after --timeout"
+else
+    fail "no answer: status $(status_of silent), '$(cat "$tmp/silent.err")'"
+fi
+
+reports="$(grep -l -E "AddressSanitizer|LeakSanitizer|runtime error:" "$tmp"/*.err || true)"
+if [ -n "$reports" ]; then
+    fail "sanitizer reports in: $(xargs -n1 basename <<<"$reports" | tr '\n' ' ')"
+else
+    pass "no sanitizer reports in any run"
+fi
+
+exit 0
