@@ -41,7 +41,7 @@ void onMessage(char *topic, byte *payload, unsigned int length) {
     Serial.printf("frame dropped: %s\n", skyframe_error_name(rc));
     return;  // keep showing the previous frame
   }
-  show_frame(&f);  // printf goes to the same UART as Serial
+  show_frame(&f);  // printf goes to UART0: Serial on a classic ESP32
 }
 
 void setup() {
