@@ -34,8 +34,9 @@ test: deps
 	swift test
 	firmware-notes/test/run.sh
 	firmware-notes/embedded-swift/build.sh
+	firmware-notes/examples/virtual-display/test.sh
 	cd Benchmarks && swift package benchmark thresholds check --no-progress
-	@echo "checks: 4 passed, 0 failed (swift test, C decoder, Embedded Swift build, malloc thresholds)"
+	@echo "checks: 5 passed, 0 failed (swift test, C decoder on host and boards, Embedded Swift decoder linked and on boards, virtual display, malloc thresholds)"
 
 bench: deps
 	cd Benchmarks && swift package benchmark --no-progress --grouping metric

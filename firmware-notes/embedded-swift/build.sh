@@ -25,7 +25,13 @@
 #   TARGET linked decoder: N bytes flash, M bytes stack (C header: N' bytes flash, M' bytes stack)
 # where flash is text + data of the linked image minus the baseline image's, and stack is the
 # painted measurement above. Then the instruction counts and the request writers' line.
-# Exit status non-zero if a build or a run fails, or the hashes differ.
+# Finally, the Swift decoder on the emulated boards: FrameToC.swift puts FrameView's reading of a
+# frame into the C header's struct (skyframe_swift_frame_decode), linked into the board images of
+# firmware-notes/test/boards/run.sh in place of the header's decoder: every golden vector and its
+# corrupted copies, aligned and at an odd address (the Cortex-M4 traps unaligned access), with
+# every field compared with the vectors' JSON by compare.py, on the micro:bit (Cortex-M0),
+# mps2-an386 (Cortex-M4F) and riscv32 virt.
+# Exit status non-zero if a build or a run fails, the hashes differ, or a board check fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -172,4 +178,24 @@ for target in armv6m armv7em riscv32; do
   printf '%s linked request writers: %d bytes flash, %d bytes stack\n' \
     "$target" "$requests_flash" "$(awk '{ print $4 }' <<<"$requests_run")"
 done
+
+echo "== the Swift decoder (FrameView) on the emulated boards"
+glue=(-module-name SkyframeCodec -import-bridging-header "$root/firmware-notes/skyframe_frame.h"
+  -c "$root"/Sources/SkyframeCodec/Decoder/*.swift "$here/FrameToC.swift")
+if "$swiftc" -target armv6m-none-none-eabi "${swift_flags[@]}" "${glue[@]}" -o "$out/m0.o" &&
+  "$swiftc" -target armv7em-none-none-eabi "${swift_flags[@]}" -Xcc -mfloat-abi=hard \
+    -Xcc -mfpu=fpv4-sp-d16 -Xcc -mno-unaligned-access "${glue[@]}" -o "$out/m4.o" &&
+  "$swiftc" -target riscv32-none-none-eabi "${swift_flags[@]}" -Xcc -march=rv32imac \
+    -Xcc -mabi=ilp32 "${glue[@]}" -o "$out/rv32.o"; then
+  decode=-DSKYFRAME_TEST_DECODE=skyframe_swift_frame_decode
+  if ! SKYFRAME_BOARDS="microbit mps2-an386 riscv32-virt" \
+    SKYFRAME_ARM_M0_OBJECTS="$out/m0.o" SKYFRAME_ARM_M4_OBJECTS="$out/m4.o" \
+    SKYFRAME_ARM_CFLAGS="$decode -Wl,--no-enum-size-warning" SKYFRAME_RISCV_OBJECTS="$out/rv32.o" \
+    SKYFRAME_RISCV_CFLAGS="$decode" "$root/firmware-notes/test/boards/run.sh"; then
+    status=1
+  fi
+else
+  echo "FAIL the Swift decoder for the boards did not build" >&2
+  status=1
+fi
 exit $status

@@ -28,6 +28,7 @@
 #   SKYFRAME_RISCV_OBJECTS=rv32.o SKYFRAME_RISCV_CFLAGS=...                   (RISC-V)
 #   SKYFRAME_AVR_OBJECTS=avr.o SKYFRAME_AVR_CFLAGS=...                        (AVR)
 # (see build-arm.sh; FLOAT_ABI=soft builds the M4 image soft-float, for a soft-float object).
+# SKYFRAME_BOARDS="microbit riscv32-virt" runs only the boards named (default: all four).
 # SKYFRAME_VECTORS and SKYFRAME_REQUEST_VECTORS as in test/run.sh.
 set -uo pipefail
 
@@ -52,6 +53,8 @@ bad() {
   failed=$((failed + 1))
 }
 have() { command -v "$1" >/dev/null 2>&1; }
+boards="${SKYFRAME_BOARDS:-microbit mps2-an386 atmega328p riscv32-virt}"
+selected() { [[ " $boards " == *" $1 "* ]]; }
 indent() { sed 's/^/     /'; }
 where() { if [[ "$1" -eq 0 ]]; then echo aligned; else echo odd; fi; }
 
@@ -121,6 +124,7 @@ fi
 
 # ---- Cortex-M0 and Cortex-M4 -------------------------------------------------------------------
 for board in microbit mps2-an386; do
+  selected "$board" || continue
   echo "== $board"
   if ! have arm-none-eabi-gcc || ! have qemu-system-arm; then
     echo "skip $board (needs arm-none-eabi-gcc, qemu-system-arm)"
@@ -172,7 +176,9 @@ done
 
 # ---- ATmega328P --------------------------------------------------------------------------------
 echo "== atmega328p"
-if ! have avr-gcc || ! have simavr; then
+if ! selected atmega328p; then
+  echo "not selected: atmega328p"
+elif ! have avr-gcc || ! have simavr; then
   echo "skip atmega328p (needs avr-gcc, simavr)"
 else
   printf '#define SKYFRAME_FRAME_IMPLEMENTATION\n#include "skyframe_frame.h"\n' >"$tmp/avr_header.c"
@@ -206,7 +212,9 @@ fi
 
 # ---- RISC-V ------------------------------------------------------------------------------------
 echo "== riscv32-virt"
-if ! have riscv64-unknown-elf-gcc || ! have qemu-system-riscv32 ||
+if ! selected riscv32-virt; then
+  echo "not selected: riscv32-virt"
+elif ! have riscv64-unknown-elf-gcc || ! have qemu-system-riscv32 ||
     [[ ! -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ]]; then
   echo "skip riscv32-virt (needs riscv64-unknown-elf-gcc, picolibc, qemu-system-riscv32)"
 else
