@@ -10,11 +10,10 @@ public struct CountryCode: Sendable, Hashable {
     self.second = second
   }
 
+  /// The capital for an ASCII letter of either case, nil for any other byte. Clearing bit 5 turns
+  /// `a`–`z` into `A`–`Z` and leaves capitals as they are; no other byte lands on a capital.
   private static func upper(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte
-    case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - 32
-    default: nil
-    }
+    let capital = byte & 0xDF
+    return capital &- UInt8(ascii: "A") < 26 ? capital : nil
   }
 }

@@ -74,18 +74,19 @@ __attribute__((noreturn, used)) void reset_handler(void) {
     while (to < __data_end) *to++ = *from++;
     for (to = __bss_start; to < __bss_end; ++to) *to = 0;
 
-    /* Paint everything below this frame (keeping 64 bytes for the painting loop itself). */
+    /* Paint everything below the stack pointer: no ABI here has a red zone, so nothing below it
+     * is in use, and the loop keeps its variables in registers or above it. */
     uintptr_t sp = STACK_POINTER();
     volatile uint32_t *word = __stack_bottom;
-    while ((uintptr_t)word < sp - 64) *word++ = PAINT;
+    while ((uintptr_t)word < sp) *word++ = PAINT;
 
     long result = 0;
 #ifndef SKYFRAME_NO_DECODER
     result = decoder(skyframe_frame_bytes, (int)sizeof skyframe_frame_bytes);
 #endif
     word = __stack_bottom;
-    while ((uintptr_t)word < sp - 64 && *word == PAINT) ++word;
-    long used = (uintptr_t)word < sp - 64 ? (long)(sp - (uintptr_t)word) : 0;
+    while ((uintptr_t)word < sp && *word == PAINT) ++word;
+    long used = (long)(sp - (uintptr_t)word);
 
     char line[64], *p = line;
     const char *text = "result ";
