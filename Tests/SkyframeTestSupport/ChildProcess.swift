@@ -63,10 +63,13 @@ public final class ChildProcess: Sendable {
         message: "posix_spawn \(executable): \(String(cString: strerror(rc)))")
     }
     self.pid = pid
+    _ = killChildrenAtExit
+    runningChildren.withLock { _ = $0.insert(pid) }
     // Reaps the child; nothing else waits for this pid.
     let thread = Thread { [self, pid] in
       var status: Int32 = 0
       while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+      runningChildren.withLock { _ = $0.remove(pid) }
       // Exit code when it exited, 128 + signal when a signal ended it (as a shell reports it).
       let code = status & 0x7F == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
       self.status.withLock { $0 = code }
@@ -91,6 +94,16 @@ public final class ChildProcess: Sendable {
     await exit.wait(upTo: limit)
   }
 }
+
+/// The children that have not exited yet. When the test process exits, whatever still runs is
+/// killed: a broker or gateway a test kept alive to the end would otherwise outlive the run, hold
+/// its port and keep every file descriptor it inherited open.
+private let runningChildren = Mutex<Set<pid_t>>([])
+private let killChildrenAtExit: Void = {
+  atexit {
+    for pid in runningChildren.withLock({ $0 }) { kill(pid, SIGKILL) }
+  }
+}()
 
 /// Fires once; waiters wake when it does or when their time is up.
 private final class ExitSignal: Sendable {
