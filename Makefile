@@ -35,6 +35,7 @@ test: deps
 	firmware-notes/test/run.sh
 	firmware-notes/embedded-swift/build.sh
 	firmware-notes/examples/virtual-display/test.sh
+	Tests/Fuzz/run.sh 15
 	cd Benchmarks && swift package benchmark thresholds check --no-progress
 	@echo "checks: 5 passed, 0 failed (swift test, C decoder on host and boards, Embedded Swift decoder linked and on boards, virtual display, malloc thresholds)"
 
@@ -51,6 +52,13 @@ load: deps
 abuse: deps
 	swift build -c release --product skyframe
 	Benchmarks/load/abuse.sh
+
+# libFuzzer targets of the frame codec and the C header (Tests/Fuzz/run.sh), FUZZ_SECONDS each;
+# `make test` runs them for 15 s each. What they find stays in .build-fuzz/corpus/.
+FUZZ_SECONDS ?= 600
+.PHONY: fuzz
+fuzz: deps
+	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
 
 format:
 	swift format -i -r Sources Tests Benchmarks/SkyframeBenchmarks Package.swift Benchmarks/Package.swift
