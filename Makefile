@@ -37,7 +37,7 @@ test: deps
 	firmware-notes/examples/virtual-display/test.sh
 	Tests/Fuzz/run.sh 15
 	cd Benchmarks && swift package benchmark thresholds check --no-progress
-	@echo "checks: 5 passed, 0 failed (swift test, C decoder on host and boards, Embedded Swift decoder linked and on boards, virtual display, malloc thresholds)"
+	@echo "checks: 6 passed, 0 failed (swift test, C decoder on host and boards, Embedded Swift decoder linked and on boards, virtual display, short fuzz runs, malloc thresholds)"
 
 bench: deps
 	cd Benchmarks && swift package benchmark --no-progress --grouping metric
