@@ -31,6 +31,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let clock: GatewayClock
   private let router: Router
   private let connected = Mutex(false)
+  /// The cluster's live members; nil when the gateway runs alone.
+  public let members: ClusterMembers?
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -64,6 +66,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
       logger: logger)
     router = Router(topics: configuration.topics)
+    members = configuration.cluster.resolvedInstanceID().map { ClusterMembers(own: $0) }
   }
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
@@ -116,6 +119,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       handler.receive(message, from: device)
     case .watch(let device):
       watches.receive(device: device, payload: [UInt8](message.payload))
+    case .instance(let id):
+      if let members, members.receive(id: id, payload: message.payload) {
+        logger.info(
+          "cluster members changed", metadata: ["live": "\(members.live.joined(separator: ","))"])
+      }
     case .invalidDevice:
       // All invalid ids share one key (no valid id has a space): one line a minute for all.
       DeviceLog(logger: logger, device: "(invalid ids)", limiter: handler.logLimiter).warning(
@@ -127,10 +135,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   }
 
   public func run() async throws {
-    let topics = configuration.withLock { $0.topics }
+    let (topics, cluster) = configuration.withLock { ($0.topics, $0.cluster) }
     client.deliverMessages(to: self)
-    try client.subscribe(topics.requests, qos: 1)
+    try client.subscribe(cluster.requestFilter(topics), qos: 1)
     try client.subscribe(topics.watches, qos: 1)
+    if members != nil { try client.subscribe(topics.instances, qos: 1) }
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {
@@ -145,6 +154,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         metrics.connected()
         do {
           try client.publish(topics.state, payload: Self.online, qos: 1, retain: true)
+          if let members {
+            try client.publish(
+              topics.instance(members.own), payload: Self.online, qos: 1, retain: true)
+          }
         } catch {
           logger.error("could not publish the online state: \(error)")
         }
@@ -159,7 +172,12 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         break  // Messages go to `route` on the network thread.
       }
     }
-    try? client.publish(topics.state, payload: Self.offline, qos: 1, retain: true)
+    if let members {
+      // Other members may still serve: only this instance's presence goes.
+      try? client.publish(topics.instance(members.own), payload: [], qos: 1, retain: true)
+    } else {
+      try? client.publish(topics.state, payload: Self.offline, qos: 1, retain: true)
+    }
     await client.disconnect()
     connected.withLock { $0 = false }
     logger.info("gateway stopped")

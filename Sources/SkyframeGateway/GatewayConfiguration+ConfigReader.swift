@@ -256,6 +256,12 @@ extension GatewayConfiguration {
       "alerts.nws.ttl-seconds", alerts.nws.ttlSeconds, 60...86_400, "seconds, 60-86400")
     alerts.nws.budget = keys.budget("alerts.nws", alerts.nws.budget)
 
+    cluster = ClusterSettings(reading: keys)
+    if cluster.isEnabled && mqtt.protocolVersion != "5" {
+      keys.fail(
+        "mqtt.protocol", mqtt.protocolVersion,
+        "5 with cluster.group (shared subscriptions and session expiry)")
+    }
     metrics.host = keys.text("metrics.host") ?? metrics.host
     metrics.port = keys.integer(
       "metrics.port", metrics.port, 0...65_535, "a TCP port 1-65535, or 0 for none")

@@ -19,6 +19,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var metrics = Metrics()
   public var airQuality = AirQualitySettings()
   public var alerts = Alerts()
+  public var cluster = ClusterSettings()
 
   /// Weather alerts in frames (v1.1): from the weather service's own answer where it has them
   /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call; for places in the
@@ -109,6 +110,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var state: String { "\(base)/v1/gateway/state" }
     public var stats: String { "\(base)/v1/gateway/stats" }
     public var info: String { "\(base)/v1/gateway/info" }
+    /// A cluster member's retained presence.
+    public func instance(_ id: String) -> String { "\(base)/v1/gateway/instances/\(id)" }
+    public var instances: String { "\(base)/v1/gateway/instances/+" }
   }
 
   public struct Weather: Sendable, Equatable {
@@ -296,7 +300,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
 extension GatewayConfiguration {
   public var mqttConfiguration: MQTTConfiguration {
-    var configuration = MQTTConfiguration(clientID: mqtt.clientID, host: mqtt.host, port: mqtt.port)
+    let instance = cluster.resolvedInstanceID()
+    var configuration = MQTTConfiguration(
+      clientID: instance ?? mqtt.clientID, host: mqtt.host, port: mqtt.port)
     configuration.username = mqtt.username
     configuration.password = mqtt.password
     configuration.keepAlive = .seconds(mqtt.keepAliveSeconds)
@@ -307,8 +313,16 @@ extension GatewayConfiguration {
     configuration.cleanSession = false
     configuration.sendMaximum = mqtt.maximumInflight
     configuration.receiveMaximum = mqtt.receiveMaximum
-    configuration.will = .init(
-      topic: topics.state, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1, retain: true)
+    if let instance {
+      // A member's session outlives it only for the failover window; its will clears its
+      // presence (another member may still serve, so the shared state is not set offline).
+      configuration.sessionExpiry = .seconds(cluster.sessionExpirySeconds)
+      configuration.will = .init(
+        topic: topics.instance(instance), payload: [], qos: 1, retain: true)
+    } else {
+      configuration.will = .init(
+        topic: topics.state, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1, retain: true)
+    }
     return configuration
   }
 

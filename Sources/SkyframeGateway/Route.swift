@@ -2,6 +2,8 @@
 enum Route: Equatable, Sendable {
   case request(device: String)
   case watch(device: String)
+  /// A cluster member's presence (`{base}/v1/gateway/instances/{id}`).
+  case instance(id: String)
   /// A request or watch topic whose device id is not 1–32 characters of a-z A-Z 0-9 - _ .
   case invalidDevice
   /// Not a topic the gateway answers.
@@ -13,10 +15,12 @@ enum Route: Equatable, Sendable {
 struct Router: Sendable {
   private let request: [UInt8]
   private let watch: [UInt8]
+  private let instance: [UInt8]
 
   init(topics: GatewayConfiguration.Topics) {
     request = Array("\(topics.base)/v1/req/".utf8)
     watch = Array("\(topics.base)/v1/watch/".utf8)
+    instance = Array("\(topics.base)/v1/gateway/instances/".utf8)
   }
 
   func route(_ topic: UnsafeBufferPointer<UInt8>) -> Route {
@@ -27,6 +31,11 @@ struct Router: Sendable {
     if let device = Self.rest(of: topic, after: watch) {
       guard Self.isValidDevice(device) else { return .invalidDevice }
       return .watch(device: String(decoding: device, as: UTF8.self))
+    }
+    if let id = Self.rest(of: topic, after: instance) {
+      // The same rule as cluster.instance-id: 1-23 characters, no '/'.
+      guard (1...23).contains(id.count), !id.contains(UInt8(ascii: "/")) else { return .unknown }
+      return .instance(id: String(decoding: id, as: UTF8.self))
     }
     return .unknown
   }

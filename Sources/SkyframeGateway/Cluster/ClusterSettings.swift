@@ -1,0 +1,80 @@
+import Foundation
+import SkyframeProviders
+
+/// Several gateways on one broker (`cluster` section). Without a group the gateway runs alone,
+/// exactly as before. With one, every instance:
+/// - takes requests through the shared subscription `$share/{group}/{base}/v1/req/+`, so the
+///   broker hands each request to exactly one member (MQTT 5, mosquitto 2.0 or newer);
+/// - connects with its own client id (`instanceID`, derived from the group, the host and the
+///   process when not set), so instances never take each other's session;
+/// - keeps its MQTT 5 session for `sessionExpirySeconds` after it disappears. The broker goes on
+///   routing that member's share of requests into its session until the session expires: the
+///   expiry is the failover time. Requests routed to a dead member inside that window are
+///   answered only if it comes back in time;
+/// - announces itself retained under `{base}/v1/gateway/instances/{id}`, cleared by its last
+///   will when it dies and by itself when it stops, and watches the others there.
+public struct ClusterSettings: Sendable, Equatable {
+  /// The shared-subscription group: 1-32 characters of a-z, A-Z, 0-9, '-', '_'. nil: alone.
+  public var group: String?
+  /// This instance's id: its MQTT client id and the last level of its presence topic.
+  public var instanceID: String?
+  /// How long the broker keeps a vanished member's session (and routes requests into it).
+  public var sessionExpirySeconds = 30
+  /// At most this many instances are remembered from the presence topics (a bound on what
+  /// anyone who can publish there can make the gateway keep).
+  public static let maximumMembers = 64
+
+  public init() {}
+
+  public var isEnabled: Bool { group != nil }
+
+  /// The id this process uses: the configured one, else `{group}-{hash of group and host}-{pid}`
+  /// cut to the 23 characters every MQTT broker accepts as a client id.
+  public func resolvedInstanceID(
+    host: String = ProcessInfo.processInfo.hostName,
+    process: Int32 = ProcessInfo.processInfo.processIdentifier
+  ) -> String? {
+    guard let group else { return nil }
+    if let instanceID { return instanceID }
+    var hash: UInt32 = 0x811C_9DC5  // FNV-1a
+    for byte in "\(group)@\(host)".utf8 {
+      hash = (hash ^ UInt32(byte)) &* 0x0100_0193
+    }
+    let digits = String(hash, radix: 16)
+    let hex = String(repeating: "0", count: 8 - digits.count) + digits
+    let suffix = "-\(hex)-\(process)"
+    return String(group.prefix(23 - suffix.utf8.count)) + suffix
+  }
+
+  /// The request subscription: shared in a group, plain alone.
+  func requestFilter(_ topics: GatewayConfiguration.Topics) -> String {
+    guard let group else { return topics.requests }
+    return "$share/\(group)/\(topics.requests)"
+  }
+}
+
+extension ClusterSettings {
+  /// Reads `cluster.*` and checks it.
+  init(reading keys: KeyReader) {
+    self.init()
+    group = keys.text("cluster.group")
+    if let group, !(1...32).contains(group.utf8.count) || !group.allSatisfy(Self.isIdentifier) {
+      keys.fail("cluster.group", group, "1-32 characters of a-z, A-Z, 0-9, '-', '_'")
+    }
+    instanceID = keys.text("cluster.instance-id")
+    if let instanceID,
+      !(1...23).contains(instanceID.utf8.count) || !instanceID.allSatisfy(Self.isIdentifier)
+    {
+      keys.fail("cluster.instance-id", instanceID, "1-23 characters of a-z, A-Z, 0-9, '-', '_'")
+    }
+    if instanceID != nil && group == nil {
+      keys.fail("cluster.instance-id", instanceID, "only with cluster.group")
+    }
+    sessionExpirySeconds = keys.integer(
+      "cluster.session-expiry-seconds", sessionExpirySeconds, 1...86_400, "seconds, 1-86400")
+  }
+
+  static func isIdentifier(_ character: Character) -> Bool {
+    GatewayConfiguration.isIdentifierCharacter(character)
+  }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SkyframeCodec
+import SkyframeMQTT
+import SkyframeTestSupport
+import Synchronization
+import Testing
+
+/// Several `skyframe run` processes in one `cluster.group` on one real mosquitto.
+@Suite(.serialized) struct ClusterProcessTests {
+  func write(_ text: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-cluster-\(UUID().uuidString).yaml")
+    try text.write(to: url, atomically: true, encoding: .utf8)
+    return url
+  }
+
+  /// `skyframe_requests_total` summed over its statuses, from an instance's /metrics.
+  func requestsAnswered(metricsPort: Int) throws -> Int {
+    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
+    return metrics.body.split(separator: "\n")
+      .filter { $0.hasPrefix("skyframe_requests_total{") }
+      .compactMap { Int($0.split(separator: " ").last ?? "") }
+      .reduce(0, +)
+  }
+
+  @Test func twoInstancesAnswerEveryRequestExactlyOnceAndAnnounceThemselves() async throws {
+    let broker = try await MosquittoBroker.start()
+    let http = try await StubHTTPServer.start { request in
+      .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 12.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    let file = try write(
+      """
+      cluster:
+        group: fleet
+      open-meteo:
+        timeout-seconds: 2
+      air-quality:
+        service: none
+      locations:
+        names: []
+      """)
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    let watcher = try await Watcher.start(
+      port: broker.port, topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+"])
+
+    var gateways: [GatewayProcess] = []
+    var metricsPorts: [Int] = []
+    for id in ["gw-a", "gw-b"] {
+      var own = environment
+      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
+      let metricsPort = try MosquittoBroker.freeLoopbackPort()
+      own["SKYFRAME_METRICS_PORT"] = "\(metricsPort)"
+      metricsPorts.append(metricsPort)
+      gateways.append(try GatewayProcess.start(config: file.path, environment: own))
+    }
+    let running = gateways
+    defer { Task { for gateway in running { await gateway.kill() } } }
+    for id in ["gw-a", "gw-b"] {
+      #expect(
+        try await watcher.text(on: "skyframe/v1/gateway/instances/\(id)") == #"{"state":"online"}"#
+      )
+    }
+
+    // Twenty devices, one request each, all different cells.
+    let devices = try await MQTTMailbox.connect(port: broker.port, id: "cluster-devices")
+    for index in 0..<20 {
+      try devices.client.publish(
+        "skyframe/v1/req/dev\(index)", payload: Array("#\(index + 1) \(index).5,10.5".utf8), qos: 1,
+        retain: false)
+    }
+    var answered: [String: UInt16] = [:]
+    for _ in 0..<20 {
+      let frame = try await watcher.mailbox.next(timeout: .seconds(20)) {
+        $0.topic.hasPrefix("skyframe/v1/frame/")
+      }
+      let decoded = try WeatherFrame(decoding: frame.payload)
+      #expect(decoded.status == .ok)
+      #expect(answered[frame.topic] == nil, "a second answer on \(frame.topic)")
+      answered[frame.topic] = decoded.requestID
+    }
+    #expect(answered.count == 20)
+    for index in 0..<20 {
+      #expect(answered["skyframe/v1/frame/dev\(index)"] == UInt16(index + 1))
+    }
+    // No request is answered twice: nothing more arrives.
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      _ = try await watcher.mailbox.next(timeout: .seconds(2)) {
+        $0.topic.hasPrefix("skyframe/v1/frame/")
+      }
+    }
+    // Both members took a share, and together exactly the twenty.
+    let shares = try metricsPorts.map { try requestsAnswered(metricsPort: $0) }
+    #expect(shares.reduce(0, +) == 20, "\(shares)")
+    #expect(shares.allSatisfy { $0 > 0 }, "\(shares)")
+
+    // kill -9: the broker publishes the member's last will, which clears its presence.
+    await gateways[1].kill()
+    let gone = try await watcher.message(on: "skyframe/v1/gateway/instances/gw-b")
+    #expect(gone.payload.isEmpty)
+    await devices.disconnect()
+    await watcher.stop()
+  }
+
+  @Test func aClusterNeedsMQTT5AndValidIds() async throws {
+    let file = try write(
+      """
+      mqtt:
+        protocol: "3.1.1"
+      cluster:
+        group: "fleet/one"
+        instance-id: "this-id-is-longer-than-23"
+      """)
+    let result = try await Tool.run(["config", "check", "--config", file.path])
+    #expect(result.status == 1)
+    #expect(result.stderr.contains("cluster.group"), "\(result.stderr)")
+    #expect(result.stderr.contains("cluster.instance-id"))
+    #expect(result.stderr.contains("mqtt.protocol"))
+    let fine = try write("cluster:\n  group: fleet\n")
+    let checked = try await Tool.run(["config", "check", "--config", fine.path])
+    #expect(checked.status == 0, "\(checked.stderr)")
+    #expect(checked.stdout.contains("group: \"fleet\""))
+    #expect(checked.stdout.contains("instance-id: \"fleet-"))
+  }
+}
