@@ -34,10 +34,25 @@ final class CallBudget: Sendable {
 
   private let state: Mutex<State>
   private let clock: GatewayClock
+  /// In a cluster, this instance spends only its share of each limit.
+  private let fleet: FleetShare?
 
-  init(_ limits: GatewayConfiguration.Budget, reservePercent: Int = 0, clock: GatewayClock) {
+  init(
+    _ limits: GatewayConfiguration.Budget, reservePercent: Int = 0, clock: GatewayClock,
+    fleet: FleetShare? = nil
+  ) {
     state = Mutex(State(limits: limits, reservePercent: reservePercent))
     self.clock = clock
+    self.fleet = fleet
+  }
+
+  /// The configured limits, or this instance's share of them in a cluster.
+  private func ownShare(_ limits: GatewayConfiguration.Budget) -> GatewayConfiguration.Budget {
+    guard let fleet else { return limits }
+    var share = limits
+    share.perMinute = fleet.share(of: limits.perMinute)
+    share.perDay = fleet.share(of: limits.perDay)
+    return share
   }
 
   /// New limits; the calls already counted stay counted.
@@ -55,7 +70,7 @@ final class CallBudget: Sendable {
     let time = clock.unixTime()
     return state.withLock { state in
       state.roll(to: time)
-      let limits = state.limits
+      let limits = ownShare(state.limits)
       return (
         limits.perMinute > 0 ? max(limits.perMinute - state.callsThisMinute, 0) : nil,
         limits.perDay > 0 ? max(limits.perDay - state.callsToday, 0) : nil
@@ -73,8 +88,9 @@ final class CallBudget: Sendable {
     let time = clock.unixTime()
     return state.withLock { state in
       state.roll(to: time)
-      let perMinute = state.limit(state.limits.perMinute, for: priority, reserving: reserving)
-      let perDay = state.limit(state.limits.perDay, for: priority, reserving: reserving)
+      let limits = ownShare(state.limits)
+      let perMinute = state.limit(limits.perMinute, for: priority, reserving: reserving)
+      let perDay = state.limit(limits.perDay, for: priority, reserving: reserving)
       if perMinute > 0, state.callsThisMinute + calls > perMinute { return false }
       if perDay > 0, state.callsToday + calls > perDay { return false }
       state.callsThisMinute += calls

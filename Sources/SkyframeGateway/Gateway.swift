@@ -33,6 +33,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   private let connected = Mutex(false)
   /// The cluster's live members; nil when the gateway runs alone.
   public let members: ClusterMembers?
+  /// How many share the budgets (the live members); nil alone.
+  let fleet: FleetShare?
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -47,9 +49,12 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     self.logger = logger
     self.clock = clock
     metrics = GatewayMetrics()
+    let members = configuration.cluster.resolvedInstanceID().map { ClusterMembers(own: $0) }
+    self.members = members
+    fleet = members.map { _ in FleetShare() }
     services = WeatherServices(
       configuration: configuration, httpClient: httpClient, metrics: metrics, clock: clock,
-      logger: logger)
+      logger: logger, fleet: fleet)
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
     desk = WeatherDesk(
       settings: services.settings(for: configuration), clock: clock, metrics: metrics,
@@ -61,12 +66,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
     locations = NamedLocationPublisher(
       locations: configuration.locations, handler: handler, topics: configuration.topics,
-      clock: clock, scheduled: services.scheduled, logger: logger)
+      clock: clock, scheduled: services.scheduled, members: members, logger: logger)
     watches = WatchScheduler(
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
-      logger: logger)
+      members: members, logger: logger)
     router = Router(topics: configuration.topics)
-    members = configuration.cluster.resolvedInstanceID().map { ClusterMembers(own: $0) }
   }
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
@@ -121,6 +125,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       watches.receive(device: device, payload: [UInt8](message.payload))
     case .instance(let id):
       if let members, members.receive(id: id, payload: message.payload) {
+        fleet?.set(members.count)
         logger.info(
           "cluster members changed", metadata: ["live": "\(members.live.joined(separator: ","))"])
       }

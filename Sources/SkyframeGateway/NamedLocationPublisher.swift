@@ -21,13 +21,16 @@ final class NamedLocationPublisher: Service, Sendable {
   private let tick: Duration
   private let clock: GatewayClock
   private let scheduled: ScheduledWork?
+  /// In a cluster, only the places this instance owns are refreshed here.
+  private let members: ClusterMembers?
 
   init(
     locations: [GatewayConfiguration.NamedLocation], handler: RequestHandler,
     topics: GatewayConfiguration.Topics, clock: GatewayClock, scheduled: ScheduledWork? = nil,
-    logger: Logger, tick: Duration = .milliseconds(250)
+    members: ClusterMembers? = nil, logger: Logger, tick: Duration = .milliseconds(250)
   ) {
     self.scheduled = scheduled
+    self.members = members
     self.handler = handler
     self.topics = topics
     self.logger = logger
@@ -59,9 +62,11 @@ final class NamedLocationPublisher: Service, Sendable {
     await runSchedule(
       tick: tick, clock: clock,
       takeDue: { now in
+        // Every place stays on the schedule; in a cluster only its owner does the work, so
+        // a place whose owner leaves is picked up within one interval.
         self.state.withLock { state in
           state.due.takeDue(state.locations, now: now, key: \.name, seconds: \.refreshSeconds)
-        }
+        }.filter { self.members?.owns($0.name) ?? true }
       },
       work: { await self.publish($0) })
   }

@@ -50,12 +50,15 @@ final class WatchScheduler: Service, Sendable {
   private let logger: Logger
   private let clock: GatewayClock
   private let scheduled: ScheduledWork?
+  /// In a cluster, only the watches this instance owns are pushed here.
+  private let members: ClusterMembers?
 
   init(
     handler: RequestHandler, configuration: GatewayConfiguration, clock: GatewayClock,
-    scheduled: ScheduledWork? = nil, logger: Logger
+    scheduled: ScheduledWork? = nil, members: ClusterMembers? = nil, logger: Logger
   ) {
     self.scheduled = scheduled
+    self.members = members
     self.handler = handler
     self.clock = clock
     settings = Mutex(
@@ -153,9 +156,10 @@ final class WatchScheduler: Service, Sendable {
     await runSchedule(
       tick: .milliseconds(250), clock: clock,
       takeDue: { now in
+        // Every instance keeps every watch (they are retained); only the owner pushes.
         self.state.withLock { state in
           state.due.takeDue(state.watches, now: now, key: \.key, seconds: \.value.intervalSeconds)
-        }
+        }.filter { self.members?.owns($0.key) ?? true }
       },
       work: { await self.push($0.value, to: $0.key) })
   }

@@ -32,7 +32,7 @@ final class WeatherServices: Sendable {
 
   init(
     configuration: GatewayConfiguration, httpClient: HTTPClient, metrics: GatewayMetrics,
-    clock: GatewayClock, logger: Logger
+    clock: GatewayClock, logger: Logger, fleet: FleetShare? = nil
   ) {
     self.httpClient = httpClient
     self.logger = logger
@@ -44,7 +44,7 @@ final class WeatherServices: Sendable {
           name,
           CallBudget(
             configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent,
-            clock: clock)
+            clock: clock, fleet: fleet)
         )
       })
     health = Dictionary(
@@ -61,7 +61,7 @@ final class WeatherServices: Sendable {
     airQualityGuard = UpstreamGuard(
       budget: CallBudget(
         configuration.airQuality.budget, reservePercent: configuration.upstream.reservePercent,
-        clock: clock),
+        clock: clock, fleet: fleet),
       name: Self.airQualityName,
       health: ServiceHealth(name: Self.airQualityName, metrics: metrics, clock: clock),
       breaker: CircuitBreaker(
@@ -73,7 +73,7 @@ final class WeatherServices: Sendable {
     alertsGuard = UpstreamGuard(
       budget: CallBudget(
         configuration.alerts.nws.budget, reservePercent: configuration.upstream.reservePercent,
-        clock: clock),
+        clock: clock, fleet: fleet),
       name: nws, health: ServiceHealth(name: nws, metrics: metrics, clock: clock),
       breaker: CircuitBreaker(
         service: nws, policy: configuration.upstream.breakerPolicy, clock: clock),

@@ -109,6 +109,89 @@ import Testing
     await watcher.stop()
   }
 
+  /// Named places and watches are split among the members by rendezvous hashing: ten new places
+  /// (a reload makes them due at once) and five new watches are each published once by the fleet,
+  /// not once per instance, and each place costs one upstream call in all.
+  @Test func scheduledWorkIsDoneOnceByTheFleet() async throws {
+    let broker = try await MosquittoBroker.start()
+    let calls = Mutex(0)
+    let http = try await StubHTTPServer.start { request in
+      calls.withLock { $0 += 1 }
+      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 3.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    let base = """
+      cluster:
+        group: fleet
+      weather:
+        batch-window-ms: 0
+      air-quality:
+        service: none
+      """
+    let file = try write(base + "\nlocations:\n  names: []\n")
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    environment["SKYFRAME_METRICS_PORT"] = "0"
+    let watcher = try await Watcher.start(
+      port: broker.port,
+      topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/loc/+", "skyframe/v1/frame/#"])
+    var gateways: [GatewayProcess] = []
+    for id in ["gw-a", "gw-b"] {
+      var own = environment
+      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
+      gateways.append(try GatewayProcess.start(config: file.path, environment: own))
+    }
+    let running = gateways
+    defer { Task { for gateway in running { await gateway.kill() } } }
+    for id in ["gw-a", "gw-b"] {
+      _ = try await watcher.text(on: "skyframe/v1/gateway/instances/\(id)")
+    }
+    // Both know both before any work is due.
+    try await Task.sleep(for: .milliseconds(500))
+
+    let names = (0..<10).map { "place\($0)" }
+    var locations = "\nlocations:\n  names: [\(names.joined(separator: ", "))]\n"
+    for (index, name) in names.enumerated() {
+      locations += "  \(name):\n    latitude: \(40 + index).5\n    longitude: 10.5\n"
+    }
+    try (base + locations).write(to: file, atomically: true, encoding: .utf8)
+    for gateway in gateways { gateway.signal(SIGHUP) }
+    let devices = try await MQTTMailbox.connect(port: broker.port, id: "cluster-pins")
+    for index in 0..<5 {
+      try devices.client.publish(
+        "skyframe/v1/watch/pin\(index)", payload: Array("\(20 + index).5,20.5 @600".utf8), qos: 1,
+        retain: true)
+    }
+
+    var seen: [String: Int] = [:]
+    let deadline = ContinuousClock.now + .seconds(6)
+    while ContinuousClock.now < deadline {
+      guard
+        let message = try? await watcher.mailbox.next(
+          timeout: .milliseconds(500),
+          matching: {
+            $0.topic.hasPrefix("skyframe/v1/loc/") || $0.topic.hasPrefix("skyframe/v1/frame/")
+          })
+      else { continue }
+      seen[message.topic, default: 0] += 1
+    }
+    for name in names {
+      #expect(seen["skyframe/v1/loc/\(name)"] == 1, "\(name): \(seen)")
+    }
+    for index in 0..<5 {
+      #expect(seen["skyframe/v1/frame/pin\(index)"] == 1, "pin\(index): \(seen)")
+    }
+    #expect(calls.withLock { $0 } == 15, "upstream calls: \(calls.withLock { $0 })")
+    await devices.disconnect()
+    await watcher.stop()
+  }
+
   @Test func aClusterNeedsMQTT5AndValidIds() async throws {
     let file = try write(
       """

@@ -1,5 +1,20 @@
 import Synchronization
 
+/// How many live instances share the fleet's budgets: 1 alone. Each instance spends at most its
+/// share (the budget divided by this), so the fleet stays within the service's limits.
+final class FleetShare: Sendable {
+  private let members = Atomic<Int>(1)
+
+  var count: Int { members.load(ordering: .relaxed) }
+
+  func set(_ count: Int) { members.store(max(count, 1), ordering: .relaxed) }
+
+  /// `limit` divided among the members (at least 1); 0 (no limit) stays 0.
+  func share(of limit: Int) -> Int {
+    limit > 0 ? max(limit / count, 1) : 0
+  }
+}
+
 /// The live instances of a cluster, as their retained presence messages say: a message under
 /// `{base}/v1/gateway/instances/{id}` adds `id`, an empty one (a last will, a clean stop) removes
 /// it. At most `ClusterSettings.maximumMembers` are kept; further ids are ignored.
@@ -14,6 +29,42 @@ public final class ClusterMembers: Sendable {
 
   /// The ids seen alive, this instance's own among them, sorted.
   public var live: [String] { members.withLock { $0.sorted() } }
+
+  /// Whether this instance does the scheduled work for `key` (a named place, a watching device):
+  /// rendezvous hashing, so every instance that sees the same live set picks the same owner, and
+  /// a member that joins or leaves moves only the keys it wins or held.
+  public func owns(_ key: String) -> Bool {
+    Self.owner(of: key, among: members.withLock { $0 }) == own
+  }
+
+  /// The member with the highest weight for `key` (ties: the smaller id).
+  static func owner(of key: String, among members: some Sequence<String>) -> String? {
+    var best: (weight: UInt64, id: String)?
+    for member in members {
+      let weight = weight(member, key)
+      if let current = best,
+        current.weight > weight || (current.weight == weight && current.id < member)
+      {
+        continue
+      }
+      best = (weight, member)
+    }
+    return best?.id
+  }
+
+  /// FNV-1a over member, a 0 byte and key, then a 64-bit finalizer (splitmix64) to spread the
+  /// bits: the same in every process, unlike Swift's seeded `Hasher`.
+  static func weight(_ member: String, _ key: String) -> UInt64 {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in member.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
+    for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
+    hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
+    return hash ^ (hash >> 31)
+  }
+
+  var count: Int { members.withLock { $0.count } }
 
   /// Applies one presence message; returns whether the set changed.
   @discardableResult
