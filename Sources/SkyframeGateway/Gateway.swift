@@ -35,6 +35,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   public let members: ClusterMembers?
   /// How many share the budgets (the live members); nil alone.
   let fleet: FleetShare?
+  /// The cluster's shared cache; nil alone or without `cluster.key`.
+  let sharedCache: SharedFrameCache?
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -71,6 +73,24 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
       members: members, logger: logger)
     router = Router(topics: configuration.topics)
+    sharedCache = configuration.cluster.key.flatMap { key in
+      members.map { _ in
+        SharedFrameCache(
+          key: key, topics: configuration.topics, staleSeconds: configuration.cache.staleSeconds)
+      }
+    }
+    if let sharedCache {
+      let (client, clock, logger) = (client, clock, logger)
+      desk.onFetched { cell, frame in
+        do {
+          try client.publish(
+            sharedCache.topic(cell), payload: sharedCache.entry(frame, for: cell), qos: 1,
+            retain: true, expirySeconds: sharedCache.expiry(frame, now: clock.unixTime()))
+        } catch {
+          logger.debug("could not share a cached frame: \(error)")
+        }
+      }
+    }
   }
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
@@ -129,6 +149,16 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         logger.info(
           "cluster members changed", metadata: ["live": "\(members.live.joined(separator: ","))"])
       }
+    case .cacheEntry(let cell):
+      guard let sharedCache, !message.payload.isEmpty else { return }
+      switch sharedCache.verify(message.payload, cellText: cell) {
+      case .success(let (cell, frame)):
+        desk.adopt(frame, for: cell)
+      case .failure(let refused):
+        // One line a minute for all refused entries.
+        DeviceLog(logger: logger, device: "(shared cache)", limiter: handler.logLimiter).warning(
+          "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
+      }
     case .invalidDevice:
       // All invalid ids share one key (no valid id has a space): one line a minute for all.
       DeviceLog(logger: logger, device: "(invalid ids)", limiter: handler.logLimiter).warning(
@@ -145,6 +175,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     try client.subscribe(cluster.requestFilter(topics), qos: 1)
     try client.subscribe(topics.watches, qos: 1)
     if members != nil { try client.subscribe(topics.instances, qos: 1) }
+    if sharedCache != nil { try client.subscribe(topics.cacheEntries + "+", qos: 1) }
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {

@@ -89,6 +89,7 @@ extension GatewayConfiguration {
       "  group: \(text(cluster.group))",
       "  instance-id: \(text(cluster.resolvedInstanceID()))",
       "  session-expiry-seconds: \(cluster.sessionExpirySeconds)",
+      "  key: \(cluster.key == nil ? "~" : "<redacted>")",
       "metrics:",
       "  host: \(text(metrics.host))",
       "  port: \(metrics.port)",

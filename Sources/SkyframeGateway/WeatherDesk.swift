@@ -115,6 +115,8 @@ final class WeatherDesk: Sendable {
   }
 
   private let settings: Mutex<Settings>
+  /// Told of every frame fetched upstream (the cluster's shared cache publishes it).
+  private let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
   private let frames: Mutex<LRUTable<Cell, CachedFrame>>
   private let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
@@ -217,6 +219,28 @@ final class WeatherDesk: Sendable {
     settings.withLock { $0.cell(of: point) }
   }
 
+  /// Calls `listener` with every frame fetched upstream, after it is cached.
+  func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame) -> Void) {
+    fetchedListener.withLock { $0 = listener }
+  }
+
+  /// Takes a frame another instance fetched, unless this cache has a newer one for the cell or
+  /// the frame is past the stale window. Returns whether it was taken.
+  @discardableResult
+  func adopt(_ entry: CachedFrame, for cell: Cell) -> Bool {
+    let stale = settings.withLock { $0.staleSeconds }
+    let time = now()
+    guard entry.fetchedAt <= time + 60, time - entry.fetchedAt <= stale else { return false }
+    let count = frames.withLock { frames -> Int? in
+      if let current = frames.peek(cell), current.fetchedAt >= entry.fetchedAt { return nil }
+      frames.set(entry, forKey: cell)
+      return frames.count
+    }
+    guard let count else { return false }
+    frameEntries?.record(count)
+    return true
+  }
+
   /// The frame for the cell that holds `point`: from the cache while fresh, else fetched (one call
   /// per cell however many ask), else the last good one as stale, else the failure. When the
   /// fetch is still running at `deadline` and the cache has a frame young enough to serve stale,
@@ -290,6 +314,7 @@ final class WeatherDesk: Sendable {
           return frames.count
         }
         frameEntries?.record(count)
+        fetchedListener.withLock { $0 }?(cell, entry)
         return .success(entry)
       case .failure(let error):
         if firstError == nil { firstError = error }

@@ -81,6 +81,18 @@ public final class MQTTClient: Sendable {
     }
   }
 
+  /// A message the broker drops (retained copy included) after `expirySeconds`: the MQTT 5
+  /// message expiry interval (on 3.1.1 it is dropped and the message never expires).
+  public func publish(
+    _ topic: String, payload: [UInt8], qos: Int = 0, retain: Bool = false, expirySeconds: UInt32
+  ) throws(MQTTError) {
+    try payload.withBytes { bytes throws(MQTTError) in
+      try handle.publish(
+        topic, payload: bytes, qos: qos, retain: retain, responseTopic: nil,
+        correlationData: nil, expirySeconds: expirySeconds)
+    }
+  }
+
   /// A request in MQTT 5 style: `responseTopic` and `correlationData` travel as properties
   /// (on 3.1.1 both are dropped).
   public func publish(

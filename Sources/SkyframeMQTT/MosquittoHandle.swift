@@ -126,12 +126,17 @@ final class MosquittoHandle: Sendable {
 
   func publish(
     _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool,
-    responseTopic: String?, correlationData: [UInt8]?
+    responseTopic: String?, correlationData: [UInt8]?, expirySeconds: UInt32? = nil
   ) throws(MQTTError) {
     let operation = "publish to '\(topic)'"
     var properties: OpaquePointer?
     defer { mosquitto_property_free_all(&properties) }
     if configuration.protocolVersion == .v5 {
+      if let expirySeconds {
+        try mosquitto_property_add_int32(
+          &properties, Int32(MQTT_PROP_MESSAGE_EXPIRY_INTERVAL.rawValue), expirySeconds
+        ).check(operation)
+      }
       if let responseTopic {
         try mosquitto_property_add_string(
           &properties, Int32(MQTT_PROP_RESPONSE_TOPIC.rawValue), responseTopic

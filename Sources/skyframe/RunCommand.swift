@@ -23,7 +23,8 @@ struct RunCommand: AsyncParsableCommand {
       "starting",
       metadata: [
         "broker": "\(configuration.mqtt.host):\(configuration.mqtt.port)",
-        "requests": "\(configuration.topics.requests)",
+        "requests": "\(configuration.cluster.requestFilter(configuration.topics))",
+        "instance": "\(configuration.cluster.resolvedInstanceID() ?? "alone")",
         "locations": "\(configuration.locations.count)",
       ])
     try await SkyframeApplication.run(

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeCodec
 import SkyframeProviders
 import Testing
 
@@ -86,5 +87,62 @@ struct ClusterTests {
     for id in [one, two, three] { #expect((id?.utf8.count ?? 99) <= 23, "\(id ?? "")") }
     settings.instanceID = "gw-1"
     #expect(settings.resolvedInstanceID() == "gw-1")
+  }
+}
+
+/// The shared cache's entries: signed, bound to their cell, checked before use.
+struct SharedFrameCacheTests {
+  let cache = SharedFrameCache(
+    key: Array("a cluster key of 32 bytes, or so".utf8), topics: .init(), staleSeconds: 3_600)
+  let cell = WeatherDesk.Cell(row: 525, column: -134)
+
+  func frame() throws -> WeatherDesk.CachedFrame {
+    var frame = WeatherFrame()
+    frame.current.temperature = 215
+    return WeatherDesk.CachedFrame(
+      bytes: try frame.encoded(), fetchedAt: 1_800_000_000, validUntil: 1_800_000_600)
+  }
+
+  @Test func aSignedEntryComesBackWithItsCellAndFrame() throws {
+    let entry = cache.entry(try frame(), for: cell)
+    #expect(entry.count == SharedFrameCache.size)
+    #expect(cache.topic(cell) == "skyframe/v1/gateway/cache/525_-134")
+    let (got, cached) = try cache.verify(entry, cellText: "525_-134").get()
+    #expect(got == cell)
+    #expect(cached.bytes == (try frame()).bytes)
+    #expect(cached.fetchedAt == 1_800_000_000)
+    #expect(cached.validUntil == 1_800_000_600)
+    #expect(cache.expiry(cached, now: 1_800_000_100) == 3_500)
+  }
+
+  func refusal(_ payload: [UInt8], _ cellText: Substring = "525_-134") -> String? {
+    switch cache.verify(payload, cellText: cellText) {
+    case .success: nil
+    case .failure(let refused): "\(refused)"
+    }
+  }
+
+  @Test func forgedAlteredOrMisplacedEntriesAreRefused() throws {
+    let entry = cache.entry(try frame(), for: cell)
+    #expect(refusal(entry) == nil)
+    // Another key: a device that can publish here but does not hold the cluster key.
+    let forger = SharedFrameCache(
+      key: Array("not the cluster's key, 32 bytes!".utf8), topics: .init(), staleSeconds: 3_600)
+    #expect(
+      refusal(forger.entry(try frame(), for: cell)) == "the HMAC does not match the cluster key")
+    // Any byte changed.
+    for position in [0, 1, 20, 40, 100, 224, 256] {
+      var altered = entry
+      altered[position] ^= 0x01
+      #expect(refusal(altered) != nil, "byte \(position)")
+    }
+    // A genuine entry replayed under another cell's topic.
+    #expect(refusal(entry, "525_-135") == "the cell in the entry is not the one in its topic")
+    #expect(refusal(Array(entry.dropLast())) == "not a 257-byte version 1 entry")
+    #expect(refusal([]) == "not a 257-byte version 1 entry")
+    // Signed, but the frame inside does not check.
+    var broken = try frame()
+    broken.bytes[100] ^= 0xFF
+    #expect(refusal(cache.entry(broken, for: cell)) == "the frame in the entry does not check")
   }
 }

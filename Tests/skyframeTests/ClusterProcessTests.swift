@@ -5,6 +5,8 @@ import SkyframeTestSupport
 import Synchronization
 import Testing
 
+@testable import SkyframeGateway
+
 /// Several `skyframe run` processes in one `cluster.group` on one real mosquitto.
 @Suite(.serialized) struct ClusterProcessTests {
   func write(_ text: String) throws -> URL {
@@ -188,6 +190,109 @@ import Testing
       #expect(seen["skyframe/v1/frame/pin\(index)"] == 1, "pin\(index): \(seen)")
     }
     #expect(calls.withLock { $0 } == 15, "upstream calls: \(calls.withLock { $0 })")
+    await devices.disconnect()
+    await watcher.stop()
+  }
+
+  /// The shared cache: a cell fetched by one member is answered by every member without a new
+  /// call, a member started later starts warm from the retained entries, and an entry signed with
+  /// another key is ignored.
+  @Test func theFleetSharesOneCacheThroughTheBroker() async throws {
+    let broker = try await MosquittoBroker.start()
+    let calls = Mutex(0)
+    let http = try await StubHTTPServer.start { request in
+      calls.withLock { $0 += 1 }
+      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 12.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    let file = try write(
+      """
+      cluster:
+        group: fleet
+        key: "the fleet's shared secret, 40 bytes long"
+        session-expiry-seconds: 1
+      weather:
+        batch-window-ms: 0
+      air-quality:
+        service: none
+      locations:
+        names: []
+      """)
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    environment["SKYFRAME_METRICS_PORT"] = "0"
+    func start(_ id: String) throws -> GatewayProcess {
+      var own = environment
+      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
+      return try GatewayProcess.start(config: file.path, environment: own)
+    }
+    let watcher = try await Watcher.start(
+      port: broker.port,
+      topics: [
+        "skyframe/v1/gateway/instances/+", "skyframe/v1/gateway/cache/+", "skyframe/v1/frame/+",
+      ])
+    let first = [try start("gw-a"), try start("gw-b")]
+    defer { Task { for gateway in first { await gateway.kill() } } }
+    for id in ["gw-a", "gw-b"] {
+      _ = try await watcher.text(on: "skyframe/v1/gateway/instances/\(id)")
+    }
+    let devices = try await MQTTMailbox.connect(port: broker.port, id: "cache-devices")
+    func ask(_ device: String, _ text: String) async throws -> WeatherFrame {
+      try devices.client.publish(
+        "skyframe/v1/req/\(device)", payload: Array(text.utf8), qos: 1, retain: false)
+      let frame = try await watcher.mailbox.next(timeout: .seconds(15)) {
+        $0.topic == "skyframe/v1/frame/\(device)"
+      }
+      return try WeatherFrame(decoding: frame.payload)
+    }
+
+    // One member fetches the cell and shares it, retained.
+    #expect(try await ask("first", "52.52,13.41").status == .ok)
+    let shared = try await watcher.mailbox.next(timeout: .seconds(10)) {
+      $0.topic.hasPrefix("skyframe/v1/gateway/cache/")
+    }
+    #expect(shared.payload.count == 257)
+    #expect(calls.withLock { $0 } == 1)
+    // Ten devices in that cell, answered by both members: no further call.
+    for index in 0..<10 {
+      let frame = try await ask("same-cell-\(index)", "52.52,13.41")
+      #expect(frame.status == .ok)
+      #expect(frame.current.temperature == 125)
+    }
+    #expect(calls.withLock { $0 } == 1, "the fleet called again for a shared cell")
+
+    // Both members go; a new one starts warm from the retained entry.
+    for gateway in first { await gateway.kill() }
+    // Until their sessions expire, the broker keeps routing the dead members' share to them.
+    try await Task.sleep(for: .seconds(3))
+    let later = try start("gw-c")
+    defer { Task { await later.kill() } }
+    _ = try await watcher.text(on: "skyframe/v1/gateway/instances/gw-c")
+    #expect(try await ask("after-restart", "52.52,13.41").status == .ok)
+    #expect(calls.withLock { $0 } == 1, "a restarted member called for a cell the fleet had")
+
+    // A forged entry (another key) for another cell is ignored: that cell is fetched.
+    var forged = WeatherFrame()
+    forged.current.temperature = 999
+    let forger = try await MQTTMailbox.connect(port: broker.port, id: "forger")
+    let wrongKey = SharedFrameCache(
+      key: Array("a key that is not the fleet's key".utf8), topics: .init(), staleSeconds: 3_600)
+    let cell = WeatherDesk.Cell(row: 400, column: 400)
+    let entry = wrongKey.entry(
+      .init(bytes: try forged.encoded(), fetchedAt: Int64(Date().timeIntervalSince1970)),
+      for: cell)
+    try forger.client.publish(wrongKey.topic(cell), payload: entry, qos: 1, retain: true)
+    try await Task.sleep(for: .milliseconds(300))
+    let answer = try await ask("forged-cell", "4.0,4.0")
+    #expect(answer.current.temperature == 125)
+    #expect(calls.withLock { $0 } == 2)
+    await forger.disconnect()
     await devices.disconnect()
     await watcher.stop()
   }

@@ -20,6 +20,9 @@ public struct ClusterSettings: Sendable, Equatable {
   public var instanceID: String?
   /// How long the broker keeps a vanished member's session (and routes requests into it).
   public var sessionExpirySeconds = 30
+  /// The key that signs the shared cache's entries (HMAC-SHA256), the same on every member; nil:
+  /// no shared cache, each member fetches for itself. At least 16 bytes.
+  public var key: [UInt8]?
   /// At most this many instances are remembered from the presence topics (a bound on what
   /// anyone who can publish there can make the gateway keep).
   public static let maximumMembers = 64
@@ -47,7 +50,7 @@ public struct ClusterSettings: Sendable, Equatable {
   }
 
   /// The request subscription: shared in a group, plain alone.
-  func requestFilter(_ topics: GatewayConfiguration.Topics) -> String {
+  public func requestFilter(_ topics: GatewayConfiguration.Topics) -> String {
     guard let group else { return topics.requests }
     return "$share/\(group)/\(topics.requests)"
   }
@@ -69,6 +72,24 @@ extension ClusterSettings {
     }
     if instanceID != nil && group == nil {
       keys.fail("cluster.instance-id", instanceID, "only with cluster.group")
+    }
+    var keyText = keys.text("cluster.key", secret: true)
+    if let file = keys.text("cluster.key-file") {
+      do {
+        keyText = try String(contentsOfFile: file, encoding: .utf8)
+          .trimmingCharacters(in: .whitespacesAndNewlines)
+      } catch {
+        keys.fail("cluster.key-file", file, "a readable file holding the cluster key")
+      }
+    }
+    if let keyText {
+      if keyText.utf8.count < 16 {
+        keys.fail("cluster.key", "<redacted>", "at least 16 bytes")
+      } else if group == nil {
+        keys.fail("cluster.key", "<redacted>", "only with cluster.group")
+      } else {
+        key = Array(keyText.utf8)
+      }
     }
     sessionExpirySeconds = keys.integer(
       "cluster.session-expiry-seconds", sessionExpirySeconds, 1...86_400, "seconds, 1-86400")

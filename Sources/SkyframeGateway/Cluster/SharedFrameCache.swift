@@ -1,0 +1,101 @@
+import Crypto
+import Foundation
+import Logging
+import SkyframeCodec
+import SkyframeMQTT
+
+/// The cluster's cache through the broker: an instance that fetched a cell publishes the frame,
+/// retained, under `{base}/v1/gateway/cache/{row}_{column}`, with an MQTT 5 message expiry at the
+/// end of the stale window; every instance (and one that restarts, at once, from the retained
+/// copies) takes it into its own cache. So the fleet makes one upstream call per cell per TTL.
+///
+/// An entry is 257 bytes, integers little-endian:
+///
+///     0   u8      version 1
+///     1   i64     fetched_at, Unix seconds
+///     9   i64     valid_until, Unix seconds (0: none)
+///     17  i64     cell row          25  i64  cell column
+///     33  u8[192] the frame
+///     225 u8[32]  HMAC-SHA256 over bytes 0..<225 with the cluster key
+///
+/// An entry whose HMAC, cell (against its topic), frame (length, magic, version, CRC) or age does
+/// not check is ignored: a device that can publish there cannot poison the cache without the key.
+final class SharedFrameCache: Sendable {
+  static let size = 257
+  static let version: UInt8 = 1
+
+  private let key: SymmetricKey
+  private let prefix: String
+  private let staleSeconds: Int64
+
+  init(key: [UInt8], topics: GatewayConfiguration.Topics, staleSeconds: Int) {
+    self.key = SymmetricKey(data: key)
+    prefix = topics.cacheEntries
+    self.staleSeconds = Int64(staleSeconds)
+  }
+
+  func topic(_ cell: WeatherDesk.Cell) -> String { "\(prefix)\(cell.row)_\(cell.column)" }
+
+  /// The signed entry for `cell`.
+  func entry(_ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell) -> [UInt8] {
+    var bytes = [UInt8]()
+    bytes.reserveCapacity(Self.size)
+    bytes.append(Self.version)
+    for value in [frame.fetchedAt, frame.validUntil ?? 0, cell.row, cell.column] {
+      withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
+    }
+    bytes.append(contentsOf: frame.bytes.prefix(WeatherFrame.size))
+    bytes.append(contentsOf: HMAC<SHA256>.authenticationCode(for: bytes, using: key))
+    return bytes
+  }
+
+  /// Seconds until the entry leaves the stale window (at least 1).
+  func expiry(_ frame: WeatherDesk.CachedFrame, now: Int64) -> UInt32 {
+    UInt32(clamping: max(frame.fetchedAt + staleSeconds - now, 1))
+  }
+
+  /// The cell and frame of a checked entry published under `cellText` (the topic's last level),
+  /// or why it is refused.
+  func verify(_ payload: some Collection<UInt8>, cellText: Substring) -> Result<
+    (WeatherDesk.Cell, WeatherDesk.CachedFrame), RefusedEntry
+  > {
+    let bytes = Array(payload)
+    guard bytes.count == Self.size, bytes[0] == Self.version else { return .failure(.shape) }
+    let signed = bytes[0..<225]
+    guard
+      HMAC<SHA256>.isValidAuthenticationCode(bytes[225...], authenticating: signed, using: key)
+    else { return .failure(.signature) }
+    func integer(_ offset: Int) -> Int64 {
+      bytes.withUnsafeBytes {
+        Int64(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: Int64.self))
+      }
+    }
+    let cell = WeatherDesk.Cell(row: integer(17), column: integer(25))
+    guard cellText == "\(cell.row)_\(cell.column)" else { return .failure(.cell) }
+    let frame = Array(bytes[33..<225])
+    let checked = frame.withUnsafeBytes { buffer -> Bool in
+      (try? FrameView(checking: buffer)) != nil
+    }
+    guard checked else { return .failure(.frame) }
+    let validUntil = integer(9)
+    return .success(
+      (
+        cell,
+        WeatherDesk.CachedFrame(
+          bytes: frame, fetchedAt: integer(1), validUntil: validUntil == 0 ? nil : validUntil)
+      ))
+  }
+
+  enum RefusedEntry: Error, CustomStringConvertible {
+    case shape, signature, cell, frame
+
+    var description: String {
+      switch self {
+      case .shape: "not a 257-byte version 1 entry"
+      case .signature: "the HMAC does not match the cluster key"
+      case .cell: "the cell in the entry is not the one in its topic"
+      case .frame: "the frame in the entry does not check"
+      }
+    }
+  }
+}
