@@ -13,9 +13,12 @@ public final class MQTTMailbox: Sendable {
   /// Connects with a clean session to the broker on `port`, subscribed to `topics` at QoS 1.
   public static func connect(
     port: Int, id: String, subscribe topics: [String] = [],
-    version: MQTTConfiguration.ProtocolVersion = .v5
+    version: MQTTConfiguration.ProtocolVersion = .v5, username: String? = nil,
+    password: String? = nil
   ) async throws -> MQTTMailbox {
     var configuration = MQTTConfiguration(clientID: id, host: "127.0.0.1", port: port)
+    configuration.username = username
+    configuration.password = password
     configuration.cleanSession = true
     configuration.protocolVersion = version
     var logger = Logger(label: "test-client")

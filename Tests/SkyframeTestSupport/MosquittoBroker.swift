@@ -18,13 +18,16 @@ public final class MosquittoBroker: Sendable {
   public var host: String { "127.0.0.1" }
   /// The temporary directory with `mosquitto.conf`, the log and the persistence file.
   public let directory: URL
+  /// Lines added to the generated `mosquitto.conf` (an ACL file, a password file, …).
+  private let extraConfiguration: String
   private let process = Mutex<ChildProcess?>(nil)
 
   public static let executable = "/usr/sbin/mosquitto"
 
-  private init(port: Int, directory: URL) {
+  private init(port: Int, directory: URL, extraConfiguration: String) {
     self.port = port
     self.directory = directory
+    self.extraConfiguration = extraConfiguration
   }
 
   deinit {
@@ -33,14 +36,18 @@ public final class MosquittoBroker: Sendable {
   }
 
   /// Starts a broker and returns once it accepts connections.
-  public static func start() async throws -> MosquittoBroker {
+  ///
+  /// - Parameter extraConfiguration: lines appended to its configuration.
+  public static func start(extraConfiguration: String = "") async throws -> MosquittoBroker {
     var lastError: (any Error)?
     // The free port is only free until something else takes it: try a few.
     for _ in 0..<3 {
       let directory = FileManager.default.temporaryDirectory
         .appendingPathComponent("skyframe-mosquitto-\(UUID().uuidString)", isDirectory: true)
       try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-      let broker = MosquittoBroker(port: try Self.freeLoopbackPort(), directory: directory)
+      let broker = MosquittoBroker(
+        port: try Self.freeLoopbackPort(), directory: directory,
+        extraConfiguration: extraConfiguration)
       do {
         try broker.writeConfiguration()
         try await broker.launch()
@@ -120,6 +127,7 @@ public final class MosquittoBroker: Sendable {
       connection_messages true
       # Started as root, mosquitto would switch to the "mosquitto" user and lose access here.
       user \(user)
+      \(extraConfiguration)
 
       """
     try configuration.write(

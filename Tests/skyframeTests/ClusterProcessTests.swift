@@ -297,6 +297,82 @@ import Testing
     await watcher.stop()
   }
 
+  /// config/mosquitto-acl.conf, as shipped, on a real mosquitto: a device reaches its own request
+  /// and frame topics and nothing of another device's, the shared cache or the presence topics;
+  /// the gateway user reaches everything, its shared subscription included.
+  @Test func theACLKeepsDevicesToTheirOwnTopics() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-acl-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let passwords = directory.appendingPathComponent("passwd").path
+    let made = try ChildProcess(
+      executable: "/usr/bin/mosquitto_passwd",
+      arguments: ["-b", "-c", passwords, "skyframe-gateway", "gateway-secret"])
+    _ = await made.waitForExit(upTo: .seconds(10))
+    #expect(made.exitStatus == 0)
+    let acl = Tool.root.appendingPathComponent("config/mosquitto-acl.conf").path
+    let broker = try await MosquittoBroker.start(
+      extraConfiguration: "acl_file \(acl)\npassword_file \(passwords)\nallow_anonymous true")
+    defer { Task { await broker.stop() } }
+
+    let gateway = try await MQTTMailbox.connect(
+      port: broker.port, id: "gw-acl",
+      subscribe: [
+        "$share/fleet/skyframe/v1/req/+", "skyframe/v1/gateway/cache/+",
+        "skyframe/v1/gateway/instances/+", "skyframe/v1/watch/+",
+      ], username: "skyframe-gateway", password: "gateway-secret")
+    let device = try await MQTTMailbox.connect(
+      port: broker.port, id: "dev1",
+      subscribe: [
+        "skyframe/v1/frame/dev1", "skyframe/v1/frame/dev2", "skyframe/v1/gateway/cache/+",
+        "skyframe/v1/req/+", "skyframe/v1/loc/+",
+      ])
+
+    // What the device may not do, then what it may: the broker keeps one client's order, so once
+    // the allowed request has arrived, a refused message would have arrived before it.
+    for topic in [
+      "skyframe/v1/req/dev2", "skyframe/v1/watch/dev2", "skyframe/v1/gateway/cache/1_1",
+      "skyframe/v1/gateway/instances/gw-forged",
+    ] {
+      try device.client.publish(topic, payload: Array("forged".utf8), qos: 1, retain: true)
+    }
+    try device.client.publish("skyframe/v1/watch/dev1", payload: Array("Oslo @900".utf8), qos: 1)
+    try device.client.publish("skyframe/v1/req/dev1", payload: Array("52.5,13.4".utf8), qos: 1)
+    let request = try await gateway.next(timeout: .seconds(5)) {
+      $0.topic == "skyframe/v1/req/dev1"
+    }
+    #expect(String(decoding: request.payload, as: UTF8.self) == "52.5,13.4")
+    #expect(
+      try await gateway.next(timeout: .seconds(1)) { $0.topic == "skyframe/v1/watch/dev1" }
+        .payload == Array("Oslo @900".utf8))
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      _ = try await gateway.next(timeout: .milliseconds(300)) {
+        $0.topic != "skyframe/v1/req/dev1" && $0.topic != "skyframe/v1/watch/dev1"
+      }
+    }
+
+    // The gateway answers both devices, shares a cache entry, names a place; dev1 gets its own
+    // answer and the place, nothing else.
+    for topic in [
+      "skyframe/v1/frame/dev2", "skyframe/v1/gateway/cache/2_2", "skyframe/v1/req/dev3",
+      "skyframe/v1/loc/harbour", "skyframe/v1/frame/dev1",
+    ] {
+      try gateway.client.publish(topic, payload: Array(topic.utf8), qos: 1)
+    }
+    #expect(
+      try await device.next(timeout: .seconds(5)) { $0.topic == "skyframe/v1/frame/dev1" }
+        .payload == Array("skyframe/v1/frame/dev1".utf8))
+    #expect(
+      try await device.next(timeout: .seconds(1)) { $0.topic == "skyframe/v1/loc/harbour" }
+        .payload.isEmpty == false)
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      let leaked = try await device.next(timeout: .milliseconds(300))
+      Issue.record("dev1 received \(leaked.topic)")
+    }
+    await device.disconnect()
+    await gateway.disconnect()
+  }
+
   @Test func aClusterNeedsMQTT5AndValidIds() async throws {
     let file = try write(
       """
