@@ -136,6 +136,17 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
 
   var isConnected: Bool { connected.withLock { $0 } }
 
+  /// After the live set changed: the budget share follows, and the owner of the fleet state
+  /// writes it.
+  private func membersChanged(_ members: ClusterMembers) {
+    fleet?.set(members.count)
+    let live = members.live
+    logger.info("cluster members changed", metadata: ["live": "\(live.joined(separator: ","))"])
+    guard members.owns("state"), isConnected else { return }
+    let topic = configuration.withLock { $0.topics.state }
+    try? client.publish(topic, payload: FleetState.online(live), qos: 1, retain: true)
+  }
+
   /// Runs on the MQTT network thread for every message: the one way in.
   public func receive(_ message: MQTTIncoming) {
     switch router.route(message.topic) {
@@ -144,10 +155,25 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     case .watch(let device):
       watches.receive(device: device, payload: [UInt8](message.payload))
     case .instance(let id):
-      if let members, members.receive(id: id, payload: message.payload) {
-        fleet?.set(members.count)
-        logger.info(
-          "cluster members changed", metadata: ["live": "\(members.live.joined(separator: ","))"])
+      guard let members else { return }
+      if members.receive(id: id, payload: message.payload) {
+        membersChanged(members)
+      } else if id == members.own, message.payload.isEmpty, isConnected {
+        // Cleared by a member that took an earlier incarnation of this one for dead: say again
+        // that this one lives.
+        let topic = configuration.withLock { $0.topics.instance(id) }
+        try? client.publish(topic, payload: Self.online, qos: 1, retain: true)
+      }
+    case .state:
+      // A member's last will: it is gone. The owner of the fleet state clears its presence.
+      guard let members, let gone = FleetState.offlineInstance(in: message.payload),
+        gone != members.own
+      else { return }
+      _ = members.receive(id: gone, payload: [])
+      membersChanged(members)
+      if members.owns("state") {
+        let topic = configuration.withLock { $0.topics.instance(gone) }
+        try? client.publish(topic, payload: [], qos: 1, retain: true)
       }
     case .cacheEntry(let cell):
       guard let sharedCache, !message.payload.isEmpty else { return }
@@ -174,7 +200,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     client.deliverMessages(to: self)
     try client.subscribe(cluster.requestFilter(topics), qos: 1)
     try client.subscribe(topics.watches, qos: 1)
-    if members != nil { try client.subscribe(topics.instances, qos: 1) }
+    if members != nil {
+      try client.subscribe(topics.instances, qos: 1)
+      try client.subscribe(topics.state, qos: 1)
+    }
     if sharedCache != nil { try client.subscribe(topics.cacheEntries + "+", qos: 1) }
     do {
       try await client.connect(timeout: .seconds(5))
@@ -189,10 +218,13 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         connected.withLock { $0 = true }
         metrics.connected()
         do {
-          try client.publish(topics.state, payload: Self.online, qos: 1, retain: true)
           if let members {
             try client.publish(
               topics.instance(members.own), payload: Self.online, qos: 1, retain: true)
+            try client.publish(
+              topics.state, payload: FleetState.online(members.live), qos: 1, retain: true)
+          } else {
+            try client.publish(topics.state, payload: Self.online, qos: 1, retain: true)
           }
         } catch {
           logger.error("could not publish the online state: \(error)")
@@ -208,9 +240,16 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         break  // Messages go to `route` on the network thread.
       }
     }
+    // From here on this instance is leaving: it no longer answers its own cleared presence.
+    connected.withLock { $0 = false }
     if let members {
-      // Other members may still serve: only this instance's presence goes.
+      // Other members may still serve: this instance's presence goes, and they write the fleet
+      // state when they see it go. The last one leaves the fleet offline.
       try? client.publish(topics.instance(members.own), payload: [], qos: 1, retain: true)
+      if members.live == [members.own] {
+        try? client.publish(
+          topics.state, payload: FleetState.offline(members.own), qos: 1, retain: true)
+      }
     } else {
       try? client.publish(topics.state, payload: Self.offline, qos: 1, retain: true)
     }

@@ -316,11 +316,12 @@ extension GatewayConfiguration {
     configuration.sendMaximum = mqtt.maximumInflight
     configuration.receiveMaximum = mqtt.receiveMaximum
     if let instance {
-      // A member's session outlives it only for the failover window; its will clears its
-      // presence (another member may still serve, so the shared state is not set offline).
+      // A member's session outlives it only for the failover window. Its will says which member
+      // went offline: a member still alive clears that one's presence and says the fleet is
+      // online with the members left; with none left, the fleet's state stays offline.
       configuration.sessionExpiry = .seconds(cluster.sessionExpirySeconds)
       configuration.will = .init(
-        topic: topics.instance(instance), payload: [], qos: 1, retain: true)
+        topic: topics.state, payload: FleetState.offline(instance), qos: 1, retain: true)
     } else {
       configuration.will = .init(
         topic: topics.state, payload: Array(#"{"state":"offline"}"#.utf8), qos: 1, retain: true)

@@ -4,6 +4,8 @@ enum Route: Equatable, Sendable {
   case watch(device: String)
   /// A cluster member's presence (`{base}/v1/gateway/instances/{id}`).
   case instance(id: String)
+  /// The gateway's (or the fleet's) state, `{base}/v1/gateway/state`.
+  case state
   /// An entry of the cluster's shared cache (`{base}/v1/gateway/cache/{row}_{column}`).
   case cacheEntry(cell: Substring)
   /// A request or watch topic whose device id is not 1–32 characters of a-z A-Z 0-9 - _ .
@@ -19,12 +21,14 @@ struct Router: Sendable {
   private let watch: [UInt8]
   private let instance: [UInt8]
   private let cache: [UInt8]
+  private let state: [UInt8]
 
   init(topics: GatewayConfiguration.Topics) {
     request = Array("\(topics.base)/v1/req/".utf8)
     watch = Array("\(topics.base)/v1/watch/".utf8)
     instance = Array("\(topics.base)/v1/gateway/instances/".utf8)
     cache = Array(topics.cacheEntries.utf8)
+    state = Array(topics.state.utf8)
   }
 
   func route(_ topic: UnsafeBufferPointer<UInt8>) -> Route {
@@ -41,6 +45,7 @@ struct Router: Sendable {
       guard (1...23).contains(id.count), !id.contains(UInt8(ascii: "/")) else { return .unknown }
       return .instance(id: String(decoding: id, as: UTF8.self))
     }
+    if topic.elementsEqual(state) { return .state }
     if let cell = Self.rest(of: topic, after: cache) {
       guard (3...41).contains(cell.count) else { return .unknown }
       return .cacheEntry(cell: Substring(String(decoding: cell, as: UTF8.self)))

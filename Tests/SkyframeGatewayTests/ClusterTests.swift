@@ -76,6 +76,20 @@ struct ClusterTests {
     #expect(fleet.share(of: 10_000) == 3_333)
   }
 
+  @Test func theFleetStateNamesTheMembersAndTheOneThatWentOffline() {
+    #expect(
+      String(decoding: FleetState.online(["gw-a", "gw-b"]), as: UTF8.self)
+        == #"{"state":"online","instances":["gw-a","gw-b"]}"#)
+    #expect(FleetState.offlineInstance(in: FleetState.offline("gw-b")) == "gw-b")
+    for junk in [
+      #"{"state":"online","instances":["gw-a"]}"#, #"{"state":"offline"}"#,
+      #"{"state":"offline","instance":""}"#, #"{"state":"offline","instance":"a/b"}"#,
+      #"{"state":"offline","instance":"this-one-is-longer-than-23"}"#, "",
+    ] {
+      #expect(FleetState.offlineInstance(in: Array(junk.utf8)) == nil, "\(junk)")
+    }
+  }
+
   @Test func derivedInstanceIdsDifferByHostAndProcessAndFitAClientID() {
     var settings = ClusterSettings()
     #expect(settings.resolvedInstanceID() == nil)

@@ -51,7 +51,10 @@ import Testing
     environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
     environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
     let watcher = try await Watcher.start(
-      port: broker.port, topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+"])
+      port: broker.port,
+      topics: [
+        "skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+", "skyframe/v1/gateway/state",
+      ])
 
     var gateways: [GatewayProcess] = []
     var metricsPorts: [Int] = []
@@ -103,10 +106,20 @@ import Testing
     #expect(shares.reduce(0, +) == 20, "\(shares)")
     #expect(shares.allSatisfy { $0 > 0 }, "\(shares)")
 
-    // kill -9: the broker publishes the member's last will, which clears its presence.
+    // The fleet's state names both members.
+    let state = "skyframe/v1/gateway/state"
+    try await watcher.awaitText(#"{"state":"online","instances":["gw-a","gw-b"]}"#, on: state)
+    // kill -9: the broker publishes the member's last will; the member left clears the dead
+    // one's presence and says the fleet is online without it.
     await gateways[1].kill()
+    try await watcher.awaitText(#"{"state":"offline","instance":"gw-b"}"#, on: state)
     let gone = try await watcher.message(on: "skyframe/v1/gateway/instances/gw-b")
     #expect(gone.payload.isEmpty)
+    try await watcher.awaitText(#"{"state":"online","instances":["gw-a"]}"#, on: state)
+    // The last member stops cleanly: the fleet is offline, its presence gone.
+    gateways[0].signal(SIGTERM)
+    try await watcher.awaitText(#"{"state":"offline","instance":"gw-a"}"#, on: state)
+    #expect(try await watcher.message(on: "skyframe/v1/gateway/instances/gw-a").payload.isEmpty)
     await devices.disconnect()
     await watcher.stop()
   }
@@ -392,5 +405,26 @@ import Testing
     #expect(checked.status == 0, "\(checked.stderr)")
     #expect(checked.stdout.contains("group: \"fleet\""))
     #expect(checked.stdout.contains("instance-id: \"fleet-"))
+  }
+}
+
+extension Watcher {
+  /// Waits until a message on `topic` reads `text`, skipping the ones before it.
+  func awaitText(_ text: String, on topic: String, timeout: Duration = .seconds(15)) async throws {
+    let deadline = ContinuousClock.now + timeout
+    var seen: [String] = []
+    while ContinuousClock.now < deadline {
+      guard
+        let message = try? await mailbox.next(
+          timeout: .milliseconds(200),
+          matching: {
+            $0.topic == topic
+          })
+      else { continue }
+      let got = String(decoding: message.payload, as: UTF8.self)
+      if got == text { return }
+      seen.append(got)
+    }
+    Issue.record("never got \(text) on \(topic); got \(seen)")
   }
 }

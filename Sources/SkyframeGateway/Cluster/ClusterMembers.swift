@@ -81,3 +81,30 @@ public final class ClusterMembers: Sendable {
     }
   }
 }
+
+/// `{base}/v1/gateway/state` in a cluster: `{"state":"online","instances":["gw-a","gw-b"]}` while
+/// any member lives, written by one of them (the owner of the key "state") whenever the live set
+/// changes; a member's last will is `{"state":"offline","instance":"gw-b"}`, which the members left
+/// replace; when the last member goes, its will (or its clean stop) leaves the fleet offline.
+enum FleetState {
+  static func online(_ members: [String]) -> [UInt8] {
+    let list = members.map { "\"\($0)\"" }.joined(separator: ",")
+    return Array(#"{"state":"online","instances":[\#(list)]}"#.utf8)
+  }
+
+  static func offline(_ instance: String) -> [UInt8] {
+    Array(#"{"state":"offline","instance":"\#(instance)"}"#.utf8)
+  }
+
+  /// The member an offline message names; nil for anything else.
+  static func offlineInstance(in payload: some Collection<UInt8>) -> String? {
+    let text = String(decoding: payload, as: UTF8.self)
+    let prefix = #"{"state":"offline","instance":""#
+    guard text.hasPrefix(prefix), text.hasSuffix(#""}"#) else { return nil }
+    let id = text.dropFirst(prefix.count).dropLast(2)
+    guard (1...23).contains(id.utf8.count), id.allSatisfy(ClusterSettings.isIdentifier) else {
+      return nil
+    }
+    return String(id)
+  }
+}
