@@ -386,6 +386,108 @@ import Testing
     await gateway.disconnect()
   }
 
+  /// kill -9 of one of two members. While its session lives, the broker keeps routing its share
+  /// of the requests into the session: those are answered when it comes back with the same id.
+  /// Once the session has expired (cluster.session-expiry-seconds), the member left gets them all.
+  @Test func failoverIsTheSessionExpiry() async throws {
+    let broker = try await MosquittoBroker.start()
+    let http = try await StubHTTPServer.start { request in
+      .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 7.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    func config(expiry: Int) throws -> URL {
+      try write(
+        """
+        cluster:
+          group: fleet
+          session-expiry-seconds: \(expiry)
+        air-quality:
+          service: none
+        locations:
+          names: []
+        """)
+    }
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    environment["SKYFRAME_METRICS_PORT"] = "0"
+    func start(_ id: String, _ file: URL) throws -> GatewayProcess {
+      var own = environment
+      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
+      return try GatewayProcess.start(config: file.path, environment: own)
+    }
+    let watcher = try await Watcher.start(
+      port: broker.port, topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+"])
+    let devices = try await MQTTMailbox.connect(port: broker.port, id: "failover-devices")
+    func askAll(_ prefix: String, count: Int) throws {
+      for index in 0..<count {
+        try devices.client.publish(
+          "skyframe/v1/req/\(prefix)\(index)", payload: Array("\(index).5,30.5".utf8), qos: 1,
+          retain: false)
+      }
+    }
+    /// Frames for the devices `prefix0…`, until `count` have come or `wait` has passed.
+    func answers(_ prefix: String, count: Int, wait: Duration) async -> Set<String> {
+      var got = Set<String>()
+      let deadline = ContinuousClock.now + wait
+      while got.count < count, ContinuousClock.now < deadline {
+        if let frame = try? await watcher.mailbox.next(
+          timeout: .milliseconds(200),
+          matching: {
+            $0.topic.hasPrefix("skyframe/v1/frame/\(prefix)")
+          })
+        {
+          got.insert(frame.topic)
+        }
+      }
+      return got
+    }
+
+    // A long session: the dead member's share waits for it.
+    let long = try config(expiry: 60)
+    let alive = try start("gw-a", long)
+    var dead = try start("gw-b", long)
+    defer { Task { await alive.kill() } }
+    for id in ["gw-a", "gw-b"] {
+      _ = try await watcher.text(on: "skyframe/v1/gateway/instances/\(id)")
+    }
+    await dead.kill()
+    try askAll("inflight", count: 10)
+    let before = await answers("inflight", count: 10, wait: .seconds(4))
+    #expect(before.count > 0 && before.count < 10, "answered while one was dead: \(before.count)")
+    dead = try start("gw-b", long)
+    let after = await answers("inflight", count: 10 - before.count, wait: .seconds(15))
+    #expect(before.count + after.count == 10, "\(before.count) before, \(after.count) after")
+    #expect(before.isDisjoint(with: after))
+    await dead.kill()
+
+    // A short session (the member's next connection sets it): once it has expired, every
+    // request goes to the member left.
+    let short = try config(expiry: 1)
+    while (try? await watcher.mailbox.next(
+      timeout: .milliseconds(300),
+      matching: {
+        $0.topic.hasPrefix("skyframe/v1/gateway/instances/")
+      })) != nil
+    {}
+    dead = try start("gw-b", short)
+    _ = try await watcher.mailbox.next(timeout: .seconds(15)) {
+      $0.topic == "skyframe/v1/gateway/instances/gw-b" && !$0.payload.isEmpty
+    }
+    await dead.kill()
+    try await Task.sleep(for: .seconds(3))
+    try askAll("later", count: 10)
+    let later = await answers("later", count: 10, wait: .seconds(5))
+    #expect(later.count == 10, "answered after the session expired: \(later.count)")
+    await devices.disconnect()
+    await watcher.stop()
+  }
+
   @Test func aClusterNeedsMQTT5AndValidIds() async throws {
     let file = try write(
       """
