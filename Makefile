@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG ?= config/skyframe.example.yaml
 APT_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 
-.PHONY: deps build run test bench load abuse format
+.PHONY: deps build run test bench load cluster-load abuse format
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -47,6 +47,12 @@ bench: deps
 load: deps
 	swift build -c release --product skyframe
 	Benchmarks/load/run.sh
+
+# Several gateways on one broker: requests per second, answered-twice count and upstream calls
+# for 1, 2 and 3 instances in one cluster.
+cluster-load: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/cluster.sh
 
 # Request floods: the gateway's memory, its upstream calls and a well-behaved device's latency.
 abuse: deps
