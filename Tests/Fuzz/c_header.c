@@ -482,6 +482,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         check_format(value, decimals, buffer_size);
     check_calendar((int32_t)r32(&r), r32(&r), (int16_t)r16(&r));
     check_calendar(value, (uint32_t)value, (int16_t)(decimals * 7 - 720));
+    /* Days near 0 and just before a 400-year era starts, where the arithmetic turns. */
+    check_calendar((int32_t)(int8_t)decimals, (uint32_t)value % 172800u, (int16_t)(int8_t)r8(&r));
+    check_calendar(value / 146097 * 146097 - (decimals & 1), (uint32_t)value, 840);
     check_units((int16_t)r16(&r), r16(&r));
     check_requests(&r);
     return 0;

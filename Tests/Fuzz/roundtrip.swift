@@ -16,8 +16,8 @@
 //      - reserved byte 87 is encoded as 0;
 //      - the CRC follows.
 //    Every other byte is the input's, and the output decodes to the same WeatherFrame.
-// 2. The same with every out-of-range value replaced (by its sentinel, or clamped where a field
-//    has none): that frame must encode, to canonicalFrame of it.
+// 2. The same with every out-of-range value brought to the nearer end of its range: that frame
+//    must encode, to canonicalFrame of it.
 // 3. A WeatherFrame built from the fuzz bytes through the public API, mostly in range: it encodes
 //    exactly when all of its values are in range, and then decodes back equal, except:
 //      - AlertSummary.count above 31 comes back as 31 (the wire keeps "31 or more");
@@ -115,8 +115,7 @@ func checkBuffers(_ frame: WeatherFrame, _ expected: [UInt8], _ label: String) {
   }
 }
 
-/// The frame with every value outside its range replaced: by the sentinel where the field has one,
-/// else brought into range.
+/// The frame with every value outside its range brought to the nearer end of the range.
 func clamped(_ sealed: [UInt8]) -> [UInt8] {
   var frame = sealed
   for row in specFields where row.minimum != nil || row.maximum != nil {
@@ -124,7 +123,7 @@ func clamped(_ sealed: [UInt8]) -> [UInt8] {
       let wire = row.wire(frame, index)
       guard wire != row.sentinel, !row.inRange(wire) else { continue }
       let at = row.offset + index * row.elementSize
-      let value = row.sentinel ?? min(max(wire, row.minimum!), row.maximum!)
+      let value = min(max(wire, row.minimum!), row.maximum!)
       switch row.elementSize {
       case 1: frame[at] = UInt8(truncatingIfNeeded: value)
       case 2: frame.put16(UInt16(truncatingIfNeeded: value), at: at)

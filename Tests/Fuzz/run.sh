@@ -10,8 +10,8 @@
 # ("// Seeds: frames") and its longest input ("// Max length: 400"). Seeds are made from the golden
 # vectors (seeds.py); what a run finds is kept in the target's corpus for the next run.
 #
-# Everything goes to .build-fuzz/ (SKYFRAME_FUZZ_BUILD): bin/, corpus/<target>/, seeds/, logs/,
-# crashes/. One line per target with its executions, then "fuzz: N passed, M failed". Exit
+# Everything goes to .build-fuzz/ (SKYFRAME_FUZZ_BUILD): corpus/<target>/ and crashes/, shared by
+# all runs, and run-*/ (bin/, logs/, seeds/) for one run, removed when it passes. One line per target with its executions, then "fuzz: N passed, M failed". Exit
 # status non-zero when a target did not build, crashed, leaked, failed a check or tripped a
 # sanitizer; its input is kept in crashes/ and shown in hex.
 #
@@ -50,7 +50,18 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0:symbolize=1
 export UBSAN_OPTIONS="${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}"
 export SWIFT_BACKTRACE="enable=no"
 
-mkdir -p "$build"/{bin,obj,modules,corpus,logs,crashes}
+# What this run builds and prints goes to its own directory, so that two runs (make test beside
+# make fuzz) do not overwrite each other's; the corpus and the crashes are shared. The directory
+# is removed when every target passed, else kept (its logs and binaries reproduce the failure).
+mkdir -p "$build"/{corpus,crashes}
+run="$(mktemp -d "$build/run-XXXXXX")"
+mkdir -p "$run"/{bin,obj,modules,logs}
+passed=0
+failed=0
+finish() {
+  if [[ "$failed" -eq 0 ]]; then rm -rf "$run"; else echo "fuzz: this run's logs and binaries: $run"; fi
+}
+trap finish EXIT
 
 all_targets=()
 for file in "$here"/*.swift "$here"/*.c; do
@@ -58,13 +69,11 @@ for file in "$here"/*.swift "$here"/*.c; do
 done
 targets=("${@:-${all_targets[@]}}")
 
-passed=0
-failed=0
 now() { date +%s.%N; }
 elapsed() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.1f", b - a }'; }
 
 # ---- Seeds -----------------------------------------------------------------------------------
-if ! python3 "$here/seeds.py" "$build/seeds" "$repo"; then
+if ! python3 "$here/seeds.py" "$run/seeds" "$repo"; then
   echo "FAIL seeds from schemas/vectors"
   failed=$((failed + 1))
 fi
@@ -80,20 +89,20 @@ mapfile -t codec_sources < <(find "$codec" -name '*.swift' | LC_ALL=C sort)
 if [[ "${#codec_sources[@]}" -eq 0 ]] ||
   ! locked "$swiftc" "${swift_flags[@]}" -wmo -enable-upcoming-feature ExistentialAny \
     -enable-upcoming-feature MemberImportVisibility -module-name SkyframeCodec -emit-module \
-    -emit-module-path "$build/modules/SkyframeCodec.swiftmodule" -c "${codec_sources[@]}" \
-    -o "$build/obj/SkyframeCodec.o" >"$build/logs/build-SkyframeCodec.log" 2>&1; then
+    -emit-module-path "$run/modules/SkyframeCodec.swiftmodule" -c "${codec_sources[@]}" \
+    -o "$run/obj/SkyframeCodec.o" >"$run/logs/build-SkyframeCodec.log" 2>&1; then
   codec_ok=0
   echo "FAIL build SkyframeCodec (${#codec_sources[@]} files in $codec)"
-  tail -n 30 "$build/logs/build-SkyframeCodec.log"
+  tail -n 30 "$run/logs/build-SkyframeCodec.log"
 fi
 # The C header's implementation, for the Swift targets that compare with it (module CSkyframeFrame).
 c_flags=(-std=c99 -g -O1 -Wall -Wextra -Werror -I"$repo/firmware-notes")
 if ! locked "$clang" "${c_flags[@]}" -fsanitize=fuzzer-no-link,address,undefined \
-  -c "$here/Support/skyframe_frame_impl.c" -o "$build/obj/skyframe_frame_impl.o" \
-  >"$build/logs/build-skyframe_frame_impl.log" 2>&1; then
+  -c "$here/Support/skyframe_frame_impl.c" -o "$run/obj/skyframe_frame_impl.o" \
+  >"$run/logs/build-skyframe_frame_impl.log" 2>&1; then
   codec_ok=0
   echo "FAIL build Support/skyframe_frame_impl.c"
-  tail -n 30 "$build/logs/build-skyframe_frame_impl.log"
+  tail -n 30 "$run/logs/build-skyframe_frame_impl.log"
 fi
 if [[ "$codec_ok" -eq 1 ]]; then
   echo "built SkyframeCodec (${#codec_sources[@]} files) in $(elapsed "$start") s"
@@ -102,15 +111,15 @@ fi
 built=()
 for target in "${targets[@]}"; do
   start="$(now)"
-  log="$build/logs/build-$target.log"
+  log="$run/logs/build-$target.log"
   if [[ -f "$here/$target.swift" ]]; then
     # The target itself gets ASan but no coverage: the fuzzer steers by the code under test.
     if [[ "$codec_ok" -eq 1 ]] && locked "$swiftc" "${swift_flags[@]/fuzzer,/}" -wmo \
-      -module-name "$target" -I "$build/modules" -I "$here/Support" -c "$here"/Support/*.swift \
-      "$here/$target.swift" -o "$build/obj/$target.o" >"$log" 2>&1 &&
-      locked "$swiftc" -sanitize=fuzzer,address "$build/obj/$target.o" \
-        "$build/obj/SkyframeCodec.o" "$build/obj/skyframe_frame_impl.o" -use-ld=lld \
-        -o "$build/bin/$target" >>"$log" 2>&1; then
+      -module-name "$target" -I "$run/modules" -I "$here/Support" -c "$here"/Support/*.swift \
+      "$here/$target.swift" -o "$run/obj/$target.o" >"$log" 2>&1 &&
+      locked "$swiftc" -sanitize=fuzzer,address "$run/obj/$target.o" \
+        "$run/obj/SkyframeCodec.o" "$run/obj/skyframe_frame_impl.o" -use-ld=lld \
+        -o "$run/bin/$target" >>"$log" 2>&1; then
       built+=("$target")
     else
       echo "FAIL build $target"
@@ -120,7 +129,7 @@ for target in "${targets[@]}"; do
     fi
   elif [[ -f "$here/$target.c" ]]; then
     if locked "$clang" "${c_flags[@]}" -fsanitize=fuzzer,address,undefined \
-      -fno-sanitize-recover=all "$here/$target.c" -lm -o "$build/bin/$target" >"$log" 2>&1; then
+      -fno-sanitize-recover=all "$here/$target.c" -lm -o "$run/bin/$target" >"$log" 2>&1; then
       built+=("$target")
     else
       echo "FAIL build $target"
@@ -150,39 +159,38 @@ for target in "${built[@]}"; do
   source_file="$here/$target.swift"
   [[ -f "$source_file" ]] || source_file="$here/$target.c"
   seed_dirs=()
-  for kind in $(header "$source_file" Seeds); do seed_dirs+=("$build/seeds/$kind"); done
+  for kind in $(header "$source_file" Seeds); do seed_dirs+=("$run/seeds/$kind"); done
   max_len="$(header "$source_file" "Max length")"
   dict="$here/$target.dict"
   corpus="$build/corpus/$target"
-  log="$build/logs/$target.log"
+  log="$run/logs/$target.log"
   mkdir -p "$corpus"
   options=(-max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1
     -use_value_profile=1 -artifact_prefix="$build/crashes/$target-" -max_len="${max_len:-512}")
   [[ -f "$dict" ]] && options+=(-dict="$dict")
-  marker="$build/crashes/.start-$target"
+  marker="$run/.start-$target"
   touch "$marker"
   rc=0
-  "$build/bin/$target" "${options[@]}" "$corpus" "${seed_dirs[@]}" >"$log" 2>&1 || rc=$?
+  "$run/bin/$target" "${options[@]}" "$corpus" "${seed_dirs[@]}" >"$log" 2>&1 || rc=$?
 
   runs="$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)"
   rate="$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)"
   files="$(find "$corpus" -type f | wc -l | tr -d ' ')"
-  reports="$(grep -E -c "$report_pattern" "$log")"
+  reports="$(grep -a -E -c "$report_pattern" "$log")"
   if [[ "$rc" -eq 0 && "$reports" -eq 0 && -n "$runs" ]]; then
     printf 'ok   %-16s %10s runs in %s s (%s/s), corpus %s\n' "$target" "$runs" "$seconds" \
       "${rate:-?}" "$files"
     passed=$((passed + 1))
   else
     printf 'FAIL %-16s exit %s after %s runs; log %s\n' "$target" "$rc" "${runs:-?}" "$log"
-    grep -E -m 12 -A 3 "$report_pattern|SUMMARY|Test unit written" "$log" | sed 's/^/     /'
+    grep -a -E -m 12 -A 3 "$report_pattern|SUMMARY|Test unit written" "$log" | sed 's/^/     /'
     while IFS= read -r crash; do
       echo "     input kept in $crash ($(wc -c <"$crash" | tr -d ' ') bytes):"
       od -A d -t x1z -v "$crash" | head -n 40 | sed 's/^/       /'
-      echo "     reproduce: $build/bin/$target $crash"
+      echo "     reproduce: $run/bin/$target $crash"
     done < <(find "$build/crashes" -maxdepth 1 -type f -name "$target-*" -newer "$marker")
     failed=$((failed + 1))
   fi
-  rm -f "$marker"
 done
 
 echo "fuzz: $passed passed, $failed failed"

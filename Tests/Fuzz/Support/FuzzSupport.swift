@@ -376,11 +376,18 @@ struct ByteReader {
   /// Up to `limit` bytes, the length first.
   mutating func sizedBytes(_ limit: Int) -> [UInt8] { bytes(Int(u8()) % (limit + 1)) }
 
-  /// Mostly a value in `range` (so that whole frames stay encodable), sometimes any value.
+  /// Mostly a value in `range` (so that whole frames stay encodable); for one selector byte in 256
+  /// a value outside it, half the time just outside either end.
   mutating func value<T: FixedWidthInteger>(_ range: ClosedRange<T>, as: T.Type = T.self) -> T {
     let selector = u8()
     let raw = u64()
-    if selector & 0xF0 == 0xF0 { return T(truncatingIfNeeded: raw) }
+    if selector == 0xFF {
+      switch raw % 4 {
+      case 0: return range.lowerBound &- 1
+      case 1: return range.upperBound &+ 1
+      default: return T(truncatingIfNeeded: raw >> 2)
+      }
+    }
     let width = UInt64(truncatingIfNeeded: Int64(range.upperBound) &- Int64(range.lowerBound)) &+ 1
     let step = width == 0 ? raw : raw % width
     return T(truncatingIfNeeded: Int64(range.lowerBound) &+ Int64(bitPattern: step))
