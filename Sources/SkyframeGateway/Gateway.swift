@@ -37,6 +37,9 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let fleet: FleetShare?
   /// The cluster's shared cache; nil alone or without `cluster.key`.
   let sharedCache: SharedFrameCache?
+  /// Fetches other members asked this one for and that have not finished (at most 64).
+  private let wantsInFlight = Atomic<Int>(0)
+  static let maximumWantsInFlight = 64
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -79,15 +82,30 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
           key: key, topics: configuration.topics, staleSeconds: configuration.cache.staleSeconds)
       }
     }
+    if let sharedCache, let members, configuration.cluster.ownerWaitMilliseconds > 0 {
+      let (client, topics) = (client, configuration.topics)
+      let wait = Duration.milliseconds(configuration.cluster.ownerWaitMilliseconds)
+      desk.onMiss { [weak desk] cell in
+        // The cell's owner fetches it once for the fleet; this member waits for its shared entry
+        // and fetches itself only if none comes in time (the owner gone, say).
+        let key = sharedCache.cellText(cell)
+        guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
+          return nil
+        }
+        try? client.publish(topics.wants(owner), payload: Array(key.utf8), qos: 1)
+        let deadline = ContinuousClock.now + wait
+        while ContinuousClock.now < deadline {
+          if let frame = desk.freshFrame(for: cell) { return frame }
+          try? await Task.sleep(for: .milliseconds(10))
+        }
+        return nil
+      }
+    }
     if let sharedCache {
       let (client, clock, logger) = (client, clock, logger)
       desk.onFetched { cell, frame in
-        do {
-          try client.publish(
-            sharedCache.topic(cell), payload: sharedCache.entry(frame, for: cell), qos: 1,
-            retain: true, expirySeconds: sharedCache.expiry(frame, now: clock.unixTime()))
-        } catch {
-          logger.debug("could not share a cached frame: \(error)")
+        if !sharedCache.share(frame, for: cell, with: client, now: clock.unixTime()) {
+          logger.debug("could not share a cached frame")
         }
       }
     }
@@ -175,6 +193,24 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         let topic = configuration.withLock { $0.topics.instance(gone) }
         try? client.publish(topic, payload: [], qos: 1, retain: true)
       }
+    case .want(let owner):
+      guard let members, let sharedCache, owner == members.own,
+        let cell = sharedCache.cell(from: message.payload)
+      else { return }
+      if let frame = desk.freshFrame(for: cell) {
+        // Already here (the asker missed the entry): share it again.
+        sharedCache.share(frame, for: cell, with: client, now: clock.unixTime())
+        return
+      }
+      guard wantsInFlight.add(1, ordering: .relaxed).newValue <= Self.maximumWantsInFlight else {
+        wantsInFlight.subtract(1, ordering: .relaxed)
+        return
+      }
+      Task { [self] in
+        // A fetch here is shared when it completes (`onFetched`).
+        _ = await desk.frame(at: desk.center(of: cell))
+        wantsInFlight.subtract(1, ordering: .relaxed)
+      }
     case .cacheEntry(let cell):
       guard let sharedCache, !message.payload.isEmpty else { return }
       switch sharedCache.verify(message.payload, cellText: cell) {
@@ -205,6 +241,9 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       try client.subscribe(topics.state, qos: 1)
     }
     if sharedCache != nil { try client.subscribe(topics.cacheEntries + "+", qos: 1) }
+    if let members, sharedCache != nil, cluster.ownerWaitMilliseconds > 0 {
+      try client.subscribe(topics.wants(members.own), qos: 1)
+    }
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {

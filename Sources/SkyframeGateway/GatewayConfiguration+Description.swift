@@ -90,6 +90,7 @@ extension GatewayConfiguration {
       "  instance-id: \(text(cluster.resolvedInstanceID()))",
       "  session-expiry-seconds: \(cluster.sessionExpirySeconds)",
       "  key: \(cluster.key == nil ? "~" : "<redacted>")",
+      "  owner-wait-ms: \(cluster.ownerWaitMilliseconds)",
       "metrics:",
       "  host: \(text(metrics.host))",
       "  port: \(metrics.port)",

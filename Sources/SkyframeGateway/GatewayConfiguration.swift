@@ -113,6 +113,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// A cluster member's retained presence.
     public func instance(_ id: String) -> String { "\(base)/v1/gateway/instances/\(id)" }
     public var instances: String { "\(base)/v1/gateway/instances/+" }
+    /// Cells a member asks another (the cell's owner) to fetch for the fleet.
+    public func wants(_ id: String) -> String { "\(base)/v1/gateway/want/\(id)" }
     /// The cluster's shared cache: one retained, signed entry per cell.
     public var cacheEntries: String { "\(base)/v1/gateway/cache/" }
   }

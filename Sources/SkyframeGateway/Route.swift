@@ -6,6 +6,8 @@ enum Route: Equatable, Sendable {
   case instance(id: String)
   /// The gateway's (or the fleet's) state, `{base}/v1/gateway/state`.
   case state
+  /// A member asking the member `owner` to fetch a cell for the fleet.
+  case want(owner: Substring)
   /// An entry of the cluster's shared cache (`{base}/v1/gateway/cache/{row}_{column}`).
   case cacheEntry(cell: Substring)
   /// A request or watch topic whose device id is not 1–32 characters of a-z A-Z 0-9 - _ .
@@ -22,6 +24,7 @@ struct Router: Sendable {
   private let instance: [UInt8]
   private let cache: [UInt8]
   private let state: [UInt8]
+  private let want: [UInt8]
 
   init(topics: GatewayConfiguration.Topics) {
     request = Array("\(topics.base)/v1/req/".utf8)
@@ -29,6 +32,7 @@ struct Router: Sendable {
     instance = Array("\(topics.base)/v1/gateway/instances/".utf8)
     cache = Array(topics.cacheEntries.utf8)
     state = Array(topics.state.utf8)
+    want = Array(topics.wants("").utf8)
   }
 
   func route(_ topic: UnsafeBufferPointer<UInt8>) -> Route {
@@ -46,6 +50,9 @@ struct Router: Sendable {
       return .instance(id: String(decoding: id, as: UTF8.self))
     }
     if topic.elementsEqual(state) { return .state }
+    if let owner = Self.rest(of: topic, after: want) {
+      return .want(owner: Substring(String(decoding: owner, as: UTF8.self)))
+    }
     if let cell = Self.rest(of: topic, after: cache) {
       guard (3...41).contains(cell.count) else { return .unknown }
       return .cacheEntry(cell: Substring(String(decoding: cell, as: UTF8.self)))

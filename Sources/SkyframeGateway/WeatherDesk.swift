@@ -117,6 +117,9 @@ final class WeatherDesk: Sendable {
   private let settings: Mutex<Settings>
   /// Told of every frame fetched upstream (the cluster's shared cache publishes it).
   private let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
+  /// Asked first on a miss, once per cell however many wait: a frame from elsewhere (the cell's
+  /// owner in a cluster), or nil to fetch it here.
+  private let missListener = Mutex<(@Sendable (Cell) async -> CachedFrame?)?>(nil)
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
   private let frames: Mutex<LRUTable<Cell, CachedFrame>>
   private let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
@@ -224,6 +227,25 @@ final class WeatherDesk: Sendable {
     fetchedListener.withLock { $0 = listener }
   }
 
+  /// Calls `listener` first on every miss (see `missListener`).
+  func onMiss(_ listener: @escaping @Sendable (Cell) async -> CachedFrame?) {
+    missListener.withLock { $0 = listener }
+  }
+
+  /// The cached frame of `cell` while it is fresh.
+  func freshFrame(for cell: Cell) -> CachedFrame? {
+    let ttl = settings.withLock { $0.ttlSeconds }
+    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), ttl: ttl)
+    else { return nil }
+    return cached
+  }
+
+  /// The center of `cell`, a point inside it.
+  func center(of cell: Cell) -> GeoPoint {
+    let grid = settings.withLock { $0.gridDegrees }
+    return GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
+  }
+
   /// Takes a frame another instance fetched, unless this cache has a newer one for the cell or
   /// the frame is past the stale window. Returns whether it was taken.
   @discardableResult
@@ -254,7 +276,11 @@ final class WeatherDesk: Sendable {
     if let cached, cached.isFresh(at: now(), ttl: ttl) { return .fresh(cached) }
 
     let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
-      await fetch(cell)
+      // In a cluster, the cell's owner may fetch it for the whole fleet.
+      if let fromOwner = missListener.withLock({ $0 }), let frame = await fromOwner(cell) {
+        return .success(frame)
+      }
+      return await fetch(cell)
     }
     let result: Result<CachedFrame, ProviderError>
     if let deadline, let cached, now() - cached.fetchedAt <= stale {

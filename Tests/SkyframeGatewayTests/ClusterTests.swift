@@ -136,6 +136,13 @@ struct SharedFrameCacheTests {
     }
   }
 
+  @Test func cellTextsRoundTripAndJunkIsNoCell() {
+    #expect(cache.cell(from: Array(cache.cellText(cell).utf8)) == cell)
+    for junk in ["", "5", "5_", "_5", "5_6_7", "a_b", "1_2 ", String(repeating: "9", count: 50)] {
+      #expect(cache.cell(from: Array(junk.utf8)) == nil, "\(junk)")
+    }
+  }
+
   @Test func forgedAlteredOrMisplacedEntriesAreRefused() throws {
     let entry = cache.entry(try frame(), for: cell)
     #expect(refusal(entry) == nil)

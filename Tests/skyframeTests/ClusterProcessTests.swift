@@ -488,6 +488,66 @@ import Testing
     await watcher.stop()
   }
 
+  /// Thirty devices ask for one cold cell at the same moment, through both members: the cell's
+  /// owner fetches it once for the fleet, the other member waits for its shared entry. One
+  /// upstream call in all.
+  @Test func manyDevicesInOneCellCostOneUpstreamCallForTheFleet() async throws {
+    let broker = try await MosquittoBroker.start()
+    let calls = Mutex(0)
+    let http = try await StubHTTPServer.start { request in
+      calls.withLock { $0 += 1 }
+      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 1.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    let file = try write(
+      """
+      cluster:
+        group: fleet
+        key: "the fleet's shared secret, 40 bytes long"
+      air-quality:
+        service: none
+      locations:
+        names: []
+      """)
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    environment["SKYFRAME_METRICS_PORT"] = "0"
+    let watcher = try await Watcher.start(
+      port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/frame/+"])
+    var gateways: [GatewayProcess] = []
+    for id in ["gw-a", "gw-b"] {
+      var own = environment
+      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
+      gateways.append(try GatewayProcess.start(config: file.path, environment: own))
+    }
+    let running = gateways
+    defer { Task { for gateway in running { await gateway.kill() } } }
+    try await watcher.awaitText(
+      #"{"state":"online","instances":["gw-a","gw-b"]}"#, on: "skyframe/v1/gateway/state")
+
+    let devices = try await MQTTMailbox.connect(port: broker.port, id: "one-cell-devices")
+    for index in 0..<30 {
+      try devices.client.publish(
+        "skyframe/v1/req/cell-\(index)", payload: Array("33.331,44.441".utf8), qos: 1,
+        retain: false)
+    }
+    for _ in 0..<30 {
+      let frame = try await watcher.mailbox.next(timeout: .seconds(15)) {
+        $0.topic.hasPrefix("skyframe/v1/frame/cell-")
+      }
+      #expect(try WeatherFrame(decoding: frame.payload).status == .ok)
+    }
+    #expect(calls.withLock { $0 } == 1, "upstream calls: \(calls.withLock { $0 })")
+    await devices.disconnect()
+    await watcher.stop()
+  }
+
   @Test func aClusterNeedsMQTT5AndValidIds() async throws {
     let file = try write(
       """

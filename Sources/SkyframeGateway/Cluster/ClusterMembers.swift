@@ -34,7 +34,12 @@ public final class ClusterMembers: Sendable {
   /// rendezvous hashing, so every instance that sees the same live set picks the same owner, and
   /// a member that joins or leaves moves only the keys it wins or held.
   public func owns(_ key: String) -> Bool {
-    Self.owner(of: key, among: members.withLock { $0 }) == own
+    owner(of: key) == own
+  }
+
+  /// The live member that owns `key`.
+  public func owner(of key: String) -> String? {
+    Self.owner(of: key, among: members.withLock { $0 })
   }
 
   /// The member with the highest weight for `key` (ties: the smaller id).

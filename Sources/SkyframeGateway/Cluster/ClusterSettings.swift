@@ -23,6 +23,9 @@ public struct ClusterSettings: Sendable, Equatable {
   /// The key that signs the shared cache's entries (HMAC-SHA256), the same on every member; nil:
   /// no shared cache, each member fetches for itself. At least 16 bytes.
   public var key: [UInt8]?
+  /// On a miss for a cell another member owns, ask that member for it and wait this long for its
+  /// shared entry before fetching here (needs `key`; 0: every member fetches its own misses).
+  public var ownerWaitMilliseconds = 1_500
   /// At most this many instances are remembered from the presence topics (a bound on what
   /// anyone who can publish there can make the gateway keep).
   public static let maximumMembers = 64
@@ -91,6 +94,8 @@ extension ClusterSettings {
         key = Array(keyText.utf8)
       }
     }
+    ownerWaitMilliseconds = keys.integer(
+      "cluster.owner-wait-ms", ownerWaitMilliseconds, 0...60_000, "milliseconds, 0-60000")
     sessionExpirySeconds = keys.integer(
       "cluster.session-expiry-seconds", sessionExpirySeconds, 1...86_400, "seconds, 1-86400")
   }

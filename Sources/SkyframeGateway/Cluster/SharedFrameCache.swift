@@ -34,7 +34,37 @@ final class SharedFrameCache: Sendable {
     self.staleSeconds = Int64(staleSeconds)
   }
 
-  func topic(_ cell: WeatherDesk.Cell) -> String { "\(prefix)\(cell.row)_\(cell.column)" }
+  func topic(_ cell: WeatherDesk.Cell) -> String { prefix + cellText(cell) }
+
+  /// `row_column`, the last level of a cell's topics.
+  func cellText(_ cell: WeatherDesk.Cell) -> String { "\(cell.row)_\(cell.column)" }
+
+  /// The cell a `row_column` text names.
+  func cell(from text: some Collection<UInt8>) -> WeatherDesk.Cell? {
+    guard text.count <= 41 else { return nil }
+    let parts = String(decoding: text, as: UTF8.self).split(
+      separator: "_", omittingEmptySubsequences: false)
+    guard parts.count == 2, let row = Int64(parts[0]), let column = Int64(parts[1]) else {
+      return nil
+    }
+    return WeatherDesk.Cell(row: row, column: column)
+  }
+
+  /// Publishes `frame` as the signed, retained entry of `cell`; false when it could not.
+  @discardableResult
+  func share(
+    _ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell, with client: MQTTClient,
+    now: Int64
+  ) -> Bool {
+    do {
+      try client.publish(
+        topic(cell), payload: entry(frame, for: cell), qos: 1, retain: true,
+        expirySeconds: expiry(frame, now: now))
+      return true
+    } catch {
+      return false
+    }
+  }
 
   /// The signed entry for `cell`.
   func entry(_ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell) -> [UInt8] {
@@ -71,7 +101,7 @@ final class SharedFrameCache: Sendable {
       }
     }
     let cell = WeatherDesk.Cell(row: integer(17), column: integer(25))
-    guard cellText == "\(cell.row)_\(cell.column)" else { return .failure(.cell) }
+    guard cellText == self.cellText(cell) else { return .failure(.cell) }
     let frame = Array(bytes[33..<225])
     let checked = frame.withUnsafeBytes { buffer -> Bool in
       (try? FrameView(checking: buffer)) != nil
