@@ -168,6 +168,9 @@ final class WatchScheduler: Service, Sendable {
     let topics = settings.withLock { $0.topics }
     let log = DeviceLog(logger: logger, device: device)
     let outcomes = await handler.resolve(watch.places, for: .scheduled)
+    // Removed or changed while its places were fetched: this push is no longer wanted, and a
+    // retained frame now would outlive the watch.
+    guard state.withLock({ $0.watches[device] == watch }) else { return }
     let base = topics.frame(device: device)
     for (slot, outcome) in outcomes.enumerated() {
       let topic = outcomes.count == 1 ? base : "\(base)/\(slot)"
