@@ -21,8 +21,7 @@
 // 3. A WeatherFrame built from the fuzz bytes through the public API, mostly in range: it encodes
 //    exactly when all of its values are in range, and then decodes back equal, except:
 //      - AlertSummary.count above 31 comes back as 31 (the wire keeps "31 or more");
-//      - a name holding U+0000 comes back cut before it: the wire's name ends at its first 0
-//        byte. FrameName(truncating:) keeps a U+0000 and encode writes it as it is; reported.
+//    (A name never holds U+0000: FrameName(truncating:) ends the text there, as the wire does.)
 //    The encode never writes past 192 bytes of a larger buffer, and a smaller one is refused.
 // 4. FrameName / PlaceName(truncating:): the longest prefix of whole characters that fits;
 //    CountryCode(String); MoonPhase(fraction:).
@@ -246,12 +245,8 @@ func buildAndEncode(_ reader: inout ByteReader) {
     if alerts.count > 31 { note("built frame: alert count above 31") }
     expected.alerts = AlertSummary(count: min(alerts.count, 31), highest: alerts.highest)
   }
-  // The wire's name ends at its first 0 byte (see the header comment).
-  let name = nameBytes(frame.name)
-  if let zero = name.firstIndex(of: 0) {
-    note("built frame: name holds U+0000")
-    expected.name = FrameName(truncating: String(decoding: name[..<zero], as: UTF8.self))
-  }
+  // The wire's name ends at its first 0 byte, and so does FrameName(truncating:).
+  check(!nameBytes(frame.name).contains(0), "FrameName(truncating:) keeps a U+0000")
   if decoded != expected {
     fail("built frame → encode → decode differs: built \(frame), decoded \(decoded)")
   }
@@ -262,7 +257,9 @@ func buildAndEncode(_ reader: inout ByteReader) {
 
 func checkTruncation(_ reader: inout ByteReader) {
   let bytes = reader.sizedBytes(80)
-  let text = String(decoding: bytes, as: UTF8.self)
+  let given = String(decoding: bytes, as: UTF8.self)
+  // A U+0000 ends the text (frame-v1.md §6.1: the wire's name ends at its first 0 byte).
+  let text = String(decoding: Array(given.utf8).prefix { $0 != 0 }, as: UTF8.self)
   let utf8 = Array(text.utf8)
   /// The longest prefix of whole characters within `capacity` bytes, in bytes.
   func fitting(_ capacity: Int) -> Int {
@@ -282,19 +279,22 @@ func checkTruncation(_ reader: inout ByteReader) {
   checkEqual(kept, Array(utf8.prefix(kept.count)), "FrameName(truncating:) keeps a prefix")
   check(frameName.isEmpty == kept.isEmpty, "FrameName.isEmpty")
   if utf8.count <= 24 { checkEqual(frameName.string, text, "FrameName.string") }
+  checkEqual(
+    nameBytes(FrameName(truncating: given)), kept, "FrameName(truncating:) stops at U+0000")
 
-  let placeName = PlaceName(truncating: text)
+  let placeName = PlaceName(truncating: given)
   checkEqual(placeName.count, fitting(40), "PlaceName(truncating:) length of \(hexString(utf8))")
   if !placeName.isEmpty {
     checkEqual(placeNameBytes(placeName), Array(utf8.prefix(placeName.count)), "PlaceName bytes")
   }
 
-  let country = CountryCode(text)
-  let letters = utf8.count == 2 && isASCIILetter(utf8[0]) && isASCIILetter(utf8[1])
-  check((country != nil) == letters, "CountryCode(\"\(text)\") is \(String(describing: country))")
+  let country = CountryCode(given)
+  let whole = Array(given.utf8)
+  let letters = whole.count == 2 && isASCIILetter(whole[0]) && isASCIILetter(whole[1])
+  check((country != nil) == letters, "CountryCode(\"\(given)\") is \(String(describing: country))")
   if let country {
-    checkEqual([country.first, country.second], utf8.map { $0 & 0xDF }, "CountryCode letters")
-    checkEqual(country.string, String(decoding: utf8.map { $0 & 0xDF }, as: UTF8.self), "string")
+    checkEqual([country.first, country.second], whole.map { $0 & 0xDF }, "CountryCode letters")
+    checkEqual(country.string, String(decoding: whole.map { $0 & 0xDF }, as: UTF8.self), "string")
   }
 }
 
@@ -335,8 +335,8 @@ func checkRewrite(_ sealed: [UInt8], _ reader: inout ByteReader) {
   expected.longitude = longitude.map { min(max($0, -18_000_000), 18_000_000) }
   expected.country = country
   let written = nameBytes(name)
-  expected.name = FrameName(
-    truncating: String(decoding: written.prefix { $0 != 0 }, as: UTF8.self))
+  check(!written.contains(0), "FrameName(truncating:) keeps a U+0000")
+  expected.name = name
   expected.nextUpdateSeconds = nextUpdate == 0 ? nil : nextUpdate
   if rewritten != expected {
     fail("rewrite: got \(rewritten), expected \(expected)")

@@ -34,20 +34,7 @@ extension BinaryRequest {
       while length < PlaceName.capacityBytes, bytes[20 + length] != 0 { length += 1 }
       guard length > 0 else { throw .emptyLocation(slot: 0) }
       let name = UnsafeRawBufferPointer(rebasing: bytes[20..<20 + length])
-      do {
-        try TextRequestParser.validateText(name)
-      } catch {
-        // Offsets count from the start of the request, not of the name field.
-        switch error {
-        case .invalidUTF8(let offset): throw .invalidUTF8(offset: 20 + offset)
-        case .controlCharacter(let offset): throw .controlCharacter(offset: 20 + offset)
-        default: throw error
-        }
-      }
-      let text = TextRequestParser.trimmed(name, 0, length)
-      guard text == (0, length) else {
-        throw .controlCharacter(offset: 20 + (text.start > 0 ? 0 : text.end))
-      }
+      try checkName(name)
       var country: CountryCode?
       if bytes[16] != 0 || bytes[17] != 0 {
         guard let code = CountryCode(bytes[16], bytes[17]) else { throw .badCountryCode(slot: 0) }
@@ -61,8 +48,29 @@ extension BinaryRequest {
     }
   }
 
+  /// What the gateway accepts as the name field's text (`name`, the bytes before its first 0):
+  /// valid UTF-8, no control characters, no space at either end. Offsets count from the start of
+  /// the request, not of the name field.
+  static func checkName(_ name: UnsafeRawBufferPointer) throws(RequestError) {
+    do {
+      try TextRequestParser.validateText(name)
+    } catch {
+      switch error {
+      case .invalidUTF8(let offset): throw .invalidUTF8(offset: 20 + offset)
+      case .controlCharacter(let offset): throw .controlCharacter(offset: 20 + offset)
+      default: throw error
+      }
+    }
+    let text = TextRequestParser.trimmed(name, 0, name.count)
+    guard text == (0, name.count) else {
+      throw .controlCharacter(offset: 20 + (text.start > 0 ? 0 : text.end))
+    }
+  }
+
   /// Writes `request` in the binary form into the first 64 bytes of `buffer`. The binary form
-  /// carries one place: a request with several is `tooManyLocations`.
+  /// carries one place: a request with several is `tooManyLocations`. A name the gateway would
+  /// refuse is refused here with the error parsing would give (the buffer's bytes are then
+  /// unspecified).
   public static func encode(_ request: DeviceRequest, into buffer: UnsafeMutableRawBufferPointer)
     throws(RequestError)
   {
@@ -88,6 +96,8 @@ extension BinaryRequest {
         buffer[16] = country?.first ?? 0
         buffer[17] = country?.second ?? 0
         name.write(to: buffer, at: 20)
+        // Only what the gateway would accept: the same check as parsing, same error.
+        try checkName(UnsafeRawBufferPointer(rebasing: buffer[20..<20 + name.count]))
       }
     }
     seal(buffer)

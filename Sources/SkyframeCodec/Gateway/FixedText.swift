@@ -13,9 +13,11 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
     count = 0
   }
 
-  /// `text` cut to the longest prefix of whole characters that fits in `capacity` bytes.
-  public init(truncating text: String) {
+  /// `text` cut to the longest prefix of whole characters that fits in `capacity` bytes. A U+0000
+  /// ends the text, as a 0 byte ends it on the wire.
+  public init(truncating whole: String) {
     self.init()
+    let text = whole.utf8.firstIndex(of: 0).map { String(whole[..<$0]) } ?? whole
     var end = text.utf8.count
     if end > capacity {
       end = 0
