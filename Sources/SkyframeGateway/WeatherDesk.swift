@@ -55,6 +55,12 @@ final class WeatherDesk: Sendable {
         row: Int64((point.latitude / gridDegrees).rounded()),
         column: Int64((point.longitude / gridDegrees).rounded()))
     }
+
+    /// The center of `cell`: the point its forecast is asked for.
+    func center(of cell: Cell) -> GeoPoint {
+      GeoPoint(
+        latitude: Double(cell.row) * gridDegrees, longitude: Double(cell.column) * gridDegrees)
+    }
   }
 
   /// Where names for positions come from.
@@ -242,8 +248,7 @@ final class WeatherDesk: Sendable {
 
   /// The center of `cell`, a point inside it.
   func center(of cell: Cell) -> GeoPoint {
-    let grid = settings.withLock { $0.gridDegrees }
-    return GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
+    settings.withLock { $0.center(of: cell) }
   }
 
   /// Takes a frame another instance fetched, unless this cache has a newer one for the cell or
@@ -305,16 +310,15 @@ final class WeatherDesk: Sendable {
   /// over its budget or refuses the key. The first service's error is the one reported.
   private func fetch(_ cell: Cell) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
-    let (services, ttl, grid, airQuality, scale, officialAlerts) = settings.withLock {
+    let (services, ttl, center, airQuality, scale, officialAlerts) = settings.withLock {
       (
-        $0.services, $0.ttlSeconds, $0.gridDegrees, $0.airQuality, $0.airQualityScale,
+        $0.services, $0.ttlSeconds, $0.center(of: cell), $0.airQuality, $0.airQualityScale,
         $0.officialAlerts
       )
     }
     if let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), ttl: ttl) {
       return .success(cached)
     }
-    let center = GeoPoint(latitude: Double(cell.row) * grid, longitude: Double(cell.column) * grid)
     // Side by side with the forecast, from its own cache, budget and breaker.
     async let airQualityReading = airQuality?.reading(for: cell, at: center)
     async let official = officialAlerts?.reading(for: cell, at: center)

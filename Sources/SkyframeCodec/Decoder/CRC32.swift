@@ -42,25 +42,18 @@ public enum CRC32 {
     return ~crc
   }
 
+  /// The CRC of every nibble value: the 16-entry table of the embedded path, 64 bytes of constant
+  /// data laid out by the compiler and read in place. Embedded builds put it in a section of its
+  /// own, so that a linker dropping unused sections keeps this table and nothing else of the
+  /// module's constants.
   #if hasFeature(Embedded)
-    /// The CRC of every nibble value: the 16-entry table of the embedded path, 64 bytes of
-    /// constant data laid out by the compiler and read in place. In a section of its own, so that
-    /// a linker dropping unused sections keeps this table and nothing else of the module's
-    /// constants.
     @section(".rodata.skyframe_crc32_nibbles")
-    static let nibbleTable: InlineArray<16, UInt32> = [
-      0x0000_0000, 0x1DB7_1064, 0x3B6E_20C8, 0x26D9_30AC, 0x76DC_4190, 0x6B6B_51F4, 0x4DB2_6158,
-      0x5005_713C, 0xEDB8_8320, 0xF00F_9344, 0xD6D6_A3E8, 0xCB61_B38C, 0x9B64_C2B0, 0x86D3_D2D4,
-      0xA00A_E278, 0xBDBD_F21C,
-    ]
-  #else
-    /// The CRC of every nibble value: the 16-entry table of the embedded path.
-    static let nibbleTable: InlineArray<16, UInt32> = [
-      0x0000_0000, 0x1DB7_1064, 0x3B6E_20C8, 0x26D9_30AC, 0x76DC_4190, 0x6B6B_51F4, 0x4DB2_6158,
-      0x5005_713C, 0xEDB8_8320, 0xF00F_9344, 0xD6D6_A3E8, 0xCB61_B38C, 0x9B64_C2B0, 0x86D3_D2D4,
-      0xA00A_E278, 0xBDBD_F21C,
-    ]
   #endif
+  static let nibbleTable: InlineArray<16, UInt32> = [
+    0x0000_0000, 0x1DB7_1064, 0x3B6E_20C8, 0x26D9_30AC, 0x76DC_4190, 0x6B6B_51F4, 0x4DB2_6158,
+    0x5005_713C, 0xEDB8_8320, 0xF00F_9344, 0xD6D6_A3E8, 0xCB61_B38C, 0x9B64_C2B0, 0x86D3_D2D4,
+    0xA00A_E278, 0xBDBD_F21C,
+  ]
 
   /// Four bits at a time: two table loads per byte.
   static func nibbleWise(_ start: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {

@@ -76,6 +76,8 @@ extension ClusterSettings {
     if instanceID != nil && group == nil {
       keys.fail("cluster.instance-id", instanceID, "only with cluster.group")
     }
+    // Derived once here (the host name is asked of the system), not wherever the id is used.
+    instanceID = resolvedInstanceID()
     var keyText = keys.text("cluster.key", secret: true)
     if let file = keys.text("cluster.key-file") {
       do {
