@@ -16,6 +16,24 @@ import Testing
     return url
   }
 
+  /// A member's environment: the broker, Open-Meteo at `http`, no metrics listener.
+  func memberEnvironment(broker: MosquittoBroker, http: StubHTTPServer) -> [String: String] {
+    var environment = ProcessInfo.processInfo.environment
+    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    environment["SKYFRAME_METRICS_PORT"] = "0"
+    return environment
+  }
+
+  /// `skyframe run` as member `id`.
+  func startMember(_ id: String, config file: URL, environment: [String: String]) throws
+    -> GatewayProcess
+  {
+    var own = environment
+    own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
+    return try GatewayProcess.start(config: file.path, environment: own)
+  }
+
   /// `skyframe_requests_total` summed over its statuses, from an instance's /metrics.
   func requestsAnswered(metricsPort: Int) throws -> Int {
     let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
@@ -47,9 +65,7 @@ import Testing
       locations:
         names: []
       """)
-    var environment = ProcessInfo.processInfo.environment
-    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
-    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+    let environment = memberEnvironment(broker: broker, http: http)
     let watcher = try await Watcher.start(
       port: broker.port,
       topics: [
@@ -60,11 +76,10 @@ import Testing
     var metricsPorts: [Int] = []
     for id in ["gw-a", "gw-b"] {
       var own = environment
-      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
       let metricsPort = try MosquittoBroker.freeLoopbackPort()
       own["SKYFRAME_METRICS_PORT"] = "\(metricsPort)"
       metricsPorts.append(metricsPort)
-      gateways.append(try GatewayProcess.start(config: file.path, environment: own))
+      gateways.append(try startMember(id, config: file, environment: own))
     }
     let running = gateways
     defer { Task { for gateway in running { await gateway.kill() } } }
@@ -149,18 +164,13 @@ import Testing
         service: none
       """
     let file = try write(base + "\nlocations:\n  names: []\n")
-    var environment = ProcessInfo.processInfo.environment
-    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
-    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
-    environment["SKYFRAME_METRICS_PORT"] = "0"
+    let environment = memberEnvironment(broker: broker, http: http)
     let watcher = try await Watcher.start(
       port: broker.port,
       topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/loc/+", "skyframe/v1/frame/#"])
     var gateways: [GatewayProcess] = []
     for id in ["gw-a", "gw-b"] {
-      var own = environment
-      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
-      gateways.append(try GatewayProcess.start(config: file.path, environment: own))
+      gateways.append(try startMember(id, config: file, environment: environment))
     }
     let running = gateways
     defer { Task { for gateway in running { await gateway.kill() } } }
@@ -236,14 +246,9 @@ import Testing
       locations:
         names: []
       """)
-    var environment = ProcessInfo.processInfo.environment
-    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
-    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
-    environment["SKYFRAME_METRICS_PORT"] = "0"
+    let environment = memberEnvironment(broker: broker, http: http)
     func start(_ id: String) throws -> GatewayProcess {
-      var own = environment
-      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
-      return try GatewayProcess.start(config: file.path, environment: own)
+      try startMember(id, config: file, environment: environment)
     }
     let watcher = try await Watcher.start(
       port: broker.port,
@@ -412,14 +417,9 @@ import Testing
           names: []
         """)
     }
-    var environment = ProcessInfo.processInfo.environment
-    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
-    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
-    environment["SKYFRAME_METRICS_PORT"] = "0"
+    let environment = memberEnvironment(broker: broker, http: http)
     func start(_ id: String, _ file: URL) throws -> GatewayProcess {
-      var own = environment
-      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
-      return try GatewayProcess.start(config: file.path, environment: own)
+      try startMember(id, config: file, environment: environment)
     }
     let watcher = try await Watcher.start(
       port: broker.port, topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+"])
@@ -514,17 +514,12 @@ import Testing
       locations:
         names: []
       """)
-    var environment = ProcessInfo.processInfo.environment
-    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
-    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
-    environment["SKYFRAME_METRICS_PORT"] = "0"
+    let environment = memberEnvironment(broker: broker, http: http)
     let watcher = try await Watcher.start(
       port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/frame/+"])
     var gateways: [GatewayProcess] = []
     for id in ["gw-a", "gw-b"] {
-      var own = environment
-      own["SKYFRAME_CLUSTER_INSTANCE_ID"] = id
-      gateways.append(try GatewayProcess.start(config: file.path, environment: own))
+      gateways.append(try startMember(id, config: file, environment: environment))
     }
     let running = gateways
     defer { Task { for gateway in running { await gateway.kill() } } }
