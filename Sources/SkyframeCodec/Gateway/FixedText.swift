@@ -57,6 +57,13 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
     copy(bytes)
   }
 
+  /// The same text in a field at least as large.
+  public init<let other: Int>(_ text: FixedText<other>) {
+    precondition(other <= capacity, "a field at least as large")
+    self.init()
+    withUnsafeBytes(of: text.storage) { copy(UnsafeRawBufferPointer(rebasing: $0[0..<text.count])) }
+  }
+
   /// Text bytes that were already checked (valid UTF-8, no zero byte, at most `capacity`).
   init(checkedBytes bytes: UnsafeRawBufferPointer) {
     assert(bytes.count <= capacity)

@@ -14,6 +14,8 @@ public enum FrameError: Error, Equatable, Sendable {
   case outOfRange(FrameField, value: Int)
   /// The output buffer is shorter than a frame.
   case bufferTooSmall(count: Int)
+  /// A `large`, `tiny` or `unchanged` field given a value outside its range (the table's name).
+  case valueOutOfRange(field: String)
 }
 
 extension FrameError {
@@ -46,6 +48,8 @@ extension FrameError: CustomStringConvertible {
       "CRC mismatch: frame says 0x\(hex(stored)), bytes give 0x\(hex(computed))"
     case .outOfRange(let field, let value):
       "\(field.name.description) = \(value) is outside the range frame v1 can carry"
+    case .valueOutOfRange(let field):
+      "\(field) was given a value outside its range (schemas/frame-profiles.md)"
     case .bufferTooSmall(let count):
       "output buffer of \(count) bytes is shorter than a frame (\(WeatherFrame.size))"
     }

@@ -1,0 +1,219 @@
+/// Which message a Skyframe payload is: byte 2 of every message, the profile in the high nibble
+/// and its version in the low one (`schemas/frame-profiles.md` §1.1).
+public enum MessageKind: UInt8, Sendable, CaseIterable {
+  case standard = 0x01
+  case large = 0x11
+  case tiny = 0x21
+  case unchanged = 0x31
+
+  /// Every message of this kind is exactly this long.
+  public var size: Int {
+    switch self {
+    case .standard: 192
+    case .large: 960
+    case .tiny: 48
+    case .unchanged: 16
+    }
+  }
+
+  /// The kind of `bytes`, checking length, magic, kind byte and CRC-32 in that order: a length
+  /// that is no kind's is `truncated` below the kind byte's size and `tooLong` above it; a kind
+  /// byte this decoder does not know, or one that disagrees with the length, is
+  /// `unsupportedVersion`.
+  public static func check(_ bytes: UnsafeRawBufferPointer) throws(FrameCheckError) -> MessageKind
+  {
+    guard bytes.count >= 3 else { throw .truncated }
+    guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic }
+    guard let kind = MessageKind(rawValue: bytes[2]) else { throw .unsupportedVersion }
+    guard bytes.count >= kind.size else { throw .truncated }
+    guard bytes.count == kind.size else { throw .tooLong }
+    let crcOffset = kind.size &- 4
+    let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: crcOffset, as: UInt32.self))
+    guard stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<crcOffset])) else {
+      throw .checksumMismatch
+    }
+    return kind
+  }
+}
+
+/// A frame profile a device can ask for (`schemas/frame-profiles.md` §1.2): the number requests
+/// and `unchanged` messages carry.
+public enum FrameProfile: UInt8, Sendable, CaseIterable {
+  case standard = 0
+  case large = 1
+  case tiny = 2
+
+  public var kind: MessageKind {
+    switch self {
+    case .standard: .standard
+    case .large: .large
+    case .tiny: .tiny
+    }
+  }
+
+  public var size: Int { kind.size }
+}
+
+/// One field of a profile's layout table: where it is, what it holds and what "missing" is. The
+/// tables (`LargeLayout`, `TinyLayout`) are what the encoder, the decoders, the JSON document, the
+/// text report and the layout test all read.
+public struct LayoutField: Sendable {
+  public enum Storage: UInt8, Sendable {
+    case u8, i8, u16, i16, u32, i32
+    /// UTF-8 text of `length` bytes, zero-padded, `count` of them.
+    case text
+    /// Two ASCII capitals or `00 00`.
+    case country
+    /// Written 0, ignored.
+    case reserved
+
+    /// Bytes of one element (of one text character for `text`).
+    public var width: Int {
+      switch self {
+      case .u16, .i16: 2
+      case .u32, .i32: 4
+      default: 1
+      }
+    }
+
+    public var isSigned: Bool { self == .i8 || self == .i16 || self == .i32 }
+  }
+
+  public let name: StaticString
+  public let offset: Int
+  public let storage: Storage
+  /// Elements (texts for `text`).
+  public let count: Int
+  /// Bytes of one text; 1 for everything else.
+  public let length: Int
+  /// One wire step in `unit`.
+  public let scale: Double
+  public let unit: StaticString
+  /// The wire range the encoder enforces (nil: any value of the type).
+  public let minimum: Int64?
+  public let maximum: Int64?
+  /// The wire value that means "missing"; nil when every value means something.
+  public let sentinel: Int64?
+
+  public init(
+    _ name: StaticString, _ offset: Int, _ storage: Storage, count: Int = 1, length: Int = 1,
+    scale: Double = 1, unit: StaticString = "", range: ClosedRange<Int64>? = nil,
+    sentinel: Int64? = nil
+  ) {
+    self.name = name
+    self.offset = offset
+    self.storage = storage
+    self.count = count
+    self.length = length
+    self.scale = scale
+    self.unit = unit
+    minimum = range?.lowerBound
+    maximum = range?.upperBound
+    self.sentinel = sentinel
+  }
+
+  /// Bytes the whole field takes.
+  public var size: Int { storage.width &* count &* length }
+
+  /// Where element `index` starts.
+  @inline(__always) public func offset(_ index: Int) -> Int {
+    precondition(index >= 0 && index < count, "index within the field")
+    return offset &+ index &* storage.width &* length
+  }
+}
+
+/// Reads of a table's fields from bytes already checked: little-endian, byte by byte, at any
+/// alignment, nothing copied or allocated.
+public struct ProfileView {
+  public let base: UnsafeRawPointer
+  public let kind: MessageKind
+
+  /// Checks `bytes` (`MessageKind.check`) and views them.
+  public init(checking bytes: UnsafeRawBufferPointer) throws(FrameCheckError) {
+    kind = try MessageKind.check(bytes)
+    base = bytes.baseAddress!
+  }
+
+  public init(unchecked base: UnsafeRawPointer, kind: MessageKind) {
+    self.base = base
+    self.kind = kind
+  }
+
+  /// The wire integer of element `index`, sign-extended for signed fields (0 for text).
+  public func wire(_ field: LayoutField, _ index: Int = 0) -> Int64 {
+    let at = field.offset(index)
+    switch field.storage {
+    case .u8, .country, .reserved, .text: return Int64(base.load(fromByteOffset: at, as: UInt8.self))
+    case .i8: return Int64(Int8(bitPattern: base.load(fromByteOffset: at, as: UInt8.self)))
+    case .u16:
+      return Int64(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+    case .i16:
+      return Int64(Int16(littleEndian: base.loadUnaligned(fromByteOffset: at, as: Int16.self)))
+    case .u32:
+      return Int64(UInt32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt32.self)))
+    case .i32:
+      return Int64(Int32(littleEndian: base.loadUnaligned(fromByteOffset: at, as: Int32.self)))
+    }
+  }
+
+  /// The wire integer, nil when it is the field's sentinel.
+  public func value(_ field: LayoutField, _ index: Int = 0) -> Int64? {
+    let raw = wire(field, index)
+    return raw == field.sentinel ? nil : raw
+  }
+
+  /// The UTF-8 bytes of text `index`, up to its first zero byte, inside the message's buffer.
+  public func text(_ field: LayoutField, _ index: Int = 0) -> UnsafeRawBufferPointer {
+    let start = base + field.offset(index)
+    var count = 0
+    while count < field.length, start.load(fromByteOffset: count, as: UInt8.self) != 0 {
+      count &+= 1
+    }
+    return UnsafeRawBufferPointer(start: start, count: count)
+  }
+
+  /// The content check of a frame (`frame-profiles.md` §5); 0 for `unchanged`, which has none.
+  public var contentCheck: UInt32 {
+    ContentCheck.of(UnsafeRawBufferPointer(start: base, count: kind.size), kind: kind)
+  }
+}
+
+/// The weather a frame carries as 32 bits: CRC-32 over the frame before its CRC with the request's
+/// id and slot, the fetch (and observation) time and the next-update hint taken as zero
+/// (`schemas/frame-profiles.md` §5). Equal checks: nothing a display draws has changed.
+public enum ContentCheck {
+  /// The byte ranges taken as zero, per kind (half-open, ascending).
+  @inline(__always) static func zeroed(_ kind: MessageKind, _ index: Int) -> (Int, Int)? {
+    switch (kind, index) {
+    case (.standard, 0), (.large, 0), (.tiny, 0): (4, 8)
+    case (.standard, 1), (.large, 1): (20, 28)
+    case (.standard, 2): (186, 188)
+    case (.large, 2): (40, 42)
+    case (.tiny, 1): (8, 14)
+    default: nil
+    }
+  }
+
+  public static func of(_ frame: UnsafeRawBufferPointer, kind: MessageKind) -> UInt32 {
+    guard kind != .unchanged, frame.count >= kind.size else { return 0 }
+    let end = kind.size &- 4
+    var crc: UInt32 = 0
+    var position = 0
+    var index = 0
+    let zeros: InlineArray<8, UInt8> = .init(repeating: 0)
+    while let (from, to) = zeroed(kind, index) {
+      crc = CRC32.update(crc, with: UnsafeRawBufferPointer(rebasing: frame[position..<from]))
+      var left = to &- from
+      withUnsafeBytes(of: zeros) { zero in
+        while left > 0 {
+          let step = min(left, 8)
+          crc = CRC32.update(crc, with: UnsafeRawBufferPointer(rebasing: zero[0..<step]))
+          left &-= step
+        }
+      }
+      position = to
+      index &+= 1
+    }
+    return CRC32.update(crc, with: UnsafeRawBufferPointer(rebasing: frame[position..<end]))
+  }
+}
