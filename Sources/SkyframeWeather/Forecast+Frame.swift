@@ -119,20 +119,14 @@ extension Forecast {
   }
 
   private func fillSun(_ frame: inout WeatherFrame, from day: Day) {
-    if let daylight = day.daylightSeconds, daylight >= 86_340 {
-      frame.sun = .polarDay
-    } else if let daylight = day.daylightSeconds, daylight < 60 {
-      frame.sun = .polarNight
-    } else {
-      frame.sun =
-        day.sunrise != nil || day.sunset != nil || day.daylightSeconds != nil ? .normal : nil
-      frame.sunrise = day.sunrise.flatMap(unixTime)
-      frame.sunset = day.sunset.flatMap(unixTime)
-    }
+    let sun = day.sun
+    frame.sun = sun.state
+    frame.sunrise = sun.sunrise
+    frame.sunset = sun.sunset
   }
 }
 
-private func scaled<T: FixedWidthInteger>(
+func scaled<T: FixedWidthInteger>(
   _ value: Double?, _ scale: Double, _ range: ClosedRange<T>
 )
   -> T?
@@ -144,21 +138,21 @@ private func scaled<T: FixedWidthInteger>(
   return T(rounded)
 }
 
-private func temperature(_ celsius: Double?) -> Int16? {
+func temperature(_ celsius: Double?) -> Int16? {
   scaled(celsius, 10, -1_000...1_000)
 }
 
-private func weatherCode(_ code: Int?) -> UInt8? {
+func weatherCode(_ code: Int?) -> UInt8? {
   guard let code, (0...99).contains(code) else { return nil }
   return UInt8(code)
 }
 
-private func compassDegrees(_ degrees: Double) -> UInt16? {
+func compassDegrees(_ degrees: Double) -> UInt16? {
   guard degrees.isFinite else { return nil }
   let whole = Int(degrees.truncatingRemainder(dividingBy: 360).rounded()) % 360
   return UInt16(whole < 0 ? whole + 360 : whole)
 }
 
-private func unixTime(_ seconds: Int64) -> UInt32? {
+func unixTime(_ seconds: Int64) -> UInt32? {
   (1...Int64(UInt32.max)).contains(seconds) ? UInt32(seconds) : nil
 }

@@ -45,11 +45,16 @@ public struct Forecast: Sendable, Equatable, Codable {
     public var severity: AlertSummary.Severity?
     public var start: Int64?
     public var end: Int64?
+    /// The service's event name ("Flood Warning"); nil when it gives none.
+    public var event: String?
 
-    public init(severity: AlertSummary.Severity?, start: Int64?, end: Int64?) {
+    public init(
+      severity: AlertSummary.Severity?, start: Int64?, end: Int64?, event: String? = nil
+    ) {
       self.severity = severity
       self.start = start
       self.end = end
+      self.event = event
     }
 
     /// The CAP severity word (`Extreme`, `Severe`, `Moderate`, `Minor`, `Unknown`), any case;
@@ -132,14 +137,17 @@ public struct Forecast: Sendable, Equatable, Codable {
     public var uvIndex: Double?
     /// Metres.
     public var visibility: Double?
+    /// Dew point at 2 m, °C (the `large` profile).
+    public var dewPoint: Double?
 
     public init(
       time: Int64? = nil, temperature: Double? = nil, apparentTemperature: Double? = nil,
       relativeHumidity: Double? = nil, pressure: Double? = nil, windSpeed: Double? = nil,
       windGusts: Double? = nil, windDirection: Double? = nil, weatherCode: Int? = nil,
       isDay: Bool? = nil, cloudCover: Double? = nil, precipitation: Double? = nil,
-      uvIndex: Double? = nil, visibility: Double? = nil
+      uvIndex: Double? = nil, visibility: Double? = nil, dewPoint: Double? = nil
     ) {
+      self.dewPoint = dewPoint
       self.time = time
       self.temperature = temperature
       self.apparentTemperature = apparentTemperature
@@ -165,11 +173,21 @@ public struct Forecast: Sendable, Equatable, Codable {
     public var weatherCode: Int?
     /// %.
     public var precipitationProbability: Double?
+    /// Precipitation in the step, mm (the `large` profile, as are the winds).
+    public var precipitation: Double?
+    /// m/s at 10 m.
+    public var windSpeed: Double?
+    /// m/s.
+    public var windGusts: Double?
 
     public init(
       time: Int64, temperature: Double? = nil, weatherCode: Int? = nil,
-      precipitationProbability: Double? = nil
+      precipitationProbability: Double? = nil, precipitation: Double? = nil,
+      windSpeed: Double? = nil, windGusts: Double? = nil
     ) {
+      self.precipitation = precipitation
+      self.windSpeed = windSpeed
+      self.windGusts = windGusts
       self.time = time
       self.temperature = temperature
       self.weatherCode = weatherCode
@@ -193,12 +211,21 @@ public struct Forecast: Sendable, Equatable, Codable {
     public var sunset: Int64?
     /// Seconds of daylight, which tells polar day (86 400) from polar night (0).
     public var daylightSeconds: Double?
+    /// The day's precipitation, mm (the `large` profile, as are UV and wind).
+    public var precipitationSum: Double?
+    public var uvIndexMaximum: Double?
+    /// The day's highest 10 m wind speed, m/s.
+    public var windSpeedMaximum: Double?
 
     public init(
       date: Int, minimum: Double? = nil, maximum: Double? = nil, weatherCode: Int? = nil,
       precipitationProbability: Double? = nil, sunrise: Int64? = nil, sunset: Int64? = nil,
-      daylightSeconds: Double? = nil
+      daylightSeconds: Double? = nil, precipitationSum: Double? = nil,
+      uvIndexMaximum: Double? = nil, windSpeedMaximum: Double? = nil
     ) {
+      self.precipitationSum = precipitationSum
+      self.uvIndexMaximum = uvIndexMaximum
+      self.windSpeedMaximum = windSpeedMaximum
       self.date = date
       self.minimum = minimum
       self.maximum = maximum

@@ -25,12 +25,14 @@ struct OpenMeteoForecastTests {
         "latitude": "27.70169", "longitude": "85.3206",
         "current": "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,"
           + "weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,"
-          + "wind_gusts_10m,uv_index,visibility",
-        "hourly": "temperature_2m,weather_code,precipitation_probability",
+          + "wind_gusts_10m,uv_index,visibility,dew_point_2m",
+        "hourly": "temperature_2m,weather_code,precipitation_probability,precipitation,"
+          + "wind_speed_10m,wind_gusts_10m",
         "daily": "weather_code,temperature_2m_max,temperature_2m_min,"
-          + "precipitation_probability_max,sunrise,sunset,daylight_duration",
+          + "precipitation_probability_max,sunrise,sunset,daylight_duration,precipitation_sum,"
+          + "uv_index_max,wind_speed_10m_max",
         "timezone": "auto", "timeformat": "unixtime", "wind_speed_unit": "ms",
-        "forecast_days": "7", "minutely_15": "precipitation", "forecast_minutely_15": "8",
+        "forecast_days": "8", "minutely_15": "precipitation", "forecast_minutely_15": "8",
       ])
 
     let midnight: Int64 = 1_741_544_100  // 2025-03-10 00:00 at UTC+5:45

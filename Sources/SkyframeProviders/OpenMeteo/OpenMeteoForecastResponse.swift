@@ -38,6 +38,7 @@ struct OpenMeteoForecastResponse: Decodable {
     var windGusts: Double?
     var uvIndex: Double?
     var visibility: Double?
+    var dewPoint: Double?
 
     enum CodingKeys: String, CodingKey {
       case time
@@ -54,6 +55,7 @@ struct OpenMeteoForecastResponse: Decodable {
       case windGusts = "wind_gusts_10m"
       case uvIndex = "uv_index"
       case visibility
+      case dewPoint = "dew_point_2m"
     }
   }
 
@@ -62,12 +64,18 @@ struct OpenMeteoForecastResponse: Decodable {
     var temperature: [Double?]?
     var weatherCode: [Double?]?
     var precipitationProbability: [Double?]?
+    var precipitation: [Double?]?
+    var windSpeed: [Double?]?
+    var windGusts: [Double?]?
 
     enum CodingKeys: String, CodingKey {
       case time
       case temperature = "temperature_2m"
       case weatherCode = "weather_code"
       case precipitationProbability = "precipitation_probability"
+      case precipitation
+      case windSpeed = "wind_speed_10m"
+      case windGusts = "wind_gusts_10m"
     }
   }
 
@@ -81,6 +89,9 @@ struct OpenMeteoForecastResponse: Decodable {
     var sunrise: [Double?]?
     var sunset: [Double?]?
     var daylightDuration: [Double?]?
+    var precipitationSum: [Double?]?
+    var uvIndexMaximum: [Double?]?
+    var windSpeedMaximum: [Double?]?
 
     enum CodingKeys: String, CodingKey {
       case time
@@ -89,6 +100,9 @@ struct OpenMeteoForecastResponse: Decodable {
       case minimum = "temperature_2m_min"
       case precipitationProbability = "precipitation_probability_max"
       case sunrise, sunset
+      case precipitationSum = "precipitation_sum"
+      case uvIndexMaximum = "uv_index_max"
+      case windSpeedMaximum = "wind_speed_10m_max"
       case daylightDuration = "daylight_duration"
     }
   }
@@ -97,15 +111,19 @@ struct OpenMeteoForecastResponse: Decodable {
   static let currentVariables = [
     "temperature_2m", "relative_humidity_2m", "apparent_temperature", "is_day", "precipitation",
     "weather_code", "cloud_cover", "pressure_msl", "wind_speed_10m", "wind_direction_10m",
-    "wind_gusts_10m", "uv_index", "visibility",
+    "wind_gusts_10m", "uv_index", "visibility", "dew_point_2m",
   ]
-  static let hourlyVariables = ["temperature_2m", "weather_code", "precipitation_probability"]
+  static let hourlyVariables = [
+    "temperature_2m", "weather_code", "precipitation_probability", "precipitation",
+    "wind_speed_10m", "wind_gusts_10m",
+  ]
   static let minutely15Variables = ["precipitation"]
   /// Steps from the current quarter hour on: two hours, enough to say what the next hour does.
   static let minutely15Steps = 8
   static let dailyVariables = [
     "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max",
-    "sunrise", "sunset", "daylight_duration",
+    "sunrise", "sunset", "daylight_duration", "precipitation_sum", "uv_index_max",
+    "wind_speed_10m_max",
   ]
 
   /// The forecast for `point`. `path` names this location in error texts ("" or "[2]").
@@ -134,7 +152,7 @@ extension OpenMeteoForecastResponse.Current {
       windDirection: windDirection, weatherCode: wmoCode(weatherCode),
       isDay: isDay.flatMap { $0 == 1 ? true : $0 == 0 ? false : nil },
       cloudCover: cloudCover, precipitation: precipitation, uvIndex: uvIndex,
-      visibility: visibility)
+      visibility: visibility, dewPoint: dewPoint)
   }
 }
 
@@ -146,7 +164,9 @@ extension OpenMeteoForecastResponse.Hourly {
       return Forecast.Hour(
         time: start, temperature: temperature.element(index),
         weatherCode: wmoCode(weatherCode.element(index)),
-        precipitationProbability: precipitationProbability.element(index))
+        precipitationProbability: precipitationProbability.element(index),
+        precipitation: precipitation.element(index), windSpeed: windSpeed.element(index),
+        windGusts: windGusts.element(index))
     }
   }
 }
@@ -175,7 +195,10 @@ extension OpenMeteoForecastResponse.Daily {
         weatherCode: wmoCode(weatherCode.element(index)),
         precipitationProbability: precipitationProbability.element(index),
         sunrise: unixSeconds(sunrise.element(index)), sunset: unixSeconds(sunset.element(index)),
-        daylightSeconds: daylightDuration.element(index))
+        daylightSeconds: daylightDuration.element(index),
+        precipitationSum: precipitationSum.element(index),
+        uvIndexMaximum: uvIndexMaximum.element(index),
+        windSpeedMaximum: windSpeedMaximum.element(index))
     }
   }
 }

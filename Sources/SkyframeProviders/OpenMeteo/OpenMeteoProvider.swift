@@ -10,7 +10,7 @@ import SkyframeWeather
 /// comma-separated coordinates; the answer is then a JSON array in request order.
 ///
 /// Forecasts are requested in SI units (`wind_speed_unit=ms`; °C, hPa, mm, metres are the
-/// defaults) with `timeformat=unixtime`, `timezone=auto` and `forecast_days=7`. The hourly arrays
+/// defaults) with `timeformat=unixtime`, `timezone=auto` and `forecast_days=8` (the `large` profile's eight days). The hourly arrays
 /// are not cut with `forecast_hours`: they start at the place's local midnight today, so a cached
 /// forecast still covers the whole day, and 168 hours of three variables stay small.
 public struct OpenMeteoProvider: WeatherProvider {
@@ -72,7 +72,7 @@ public struct OpenMeteoProvider: WeatherProvider {
     query.append("timezone", "auto")
     query.append("timeformat", "unixtime")
     query.append("wind_speed_unit", "ms")
-    query.append("forecast_days", "7")
+    query.append("forecast_days", "8")
     let body = try await get(configuration.forecastURL, query)
     let responses = try Self.locations(
       OpenMeteoForecastResponse.self, in: body, count: points.count)

@@ -1,0 +1,151 @@
+import SkyframeCodec
+
+extension Forecast {
+  /// The `large` frame (`schemas/frame-profiles.md` §2) as seen at `fetchedAt`, built on the
+  /// `standard` frame compacted from the same forecast (`standard`, encoded): the fields both
+  /// carry come from it, so the two never disagree; then 48 hourly steps, 8 days, the dew point,
+  /// the 15-minute steps, the alerts and the 48-byte name. Values are rounded and clamped as for
+  /// `standard`; what the service lacks stays at its sentinel.
+  public func writeLargeFrame(
+    standard: UnsafeRawBufferPointer, fetchedAt now: Int64,
+    into buffer: UnsafeMutableRawBufferPointer
+  ) throws(FrameError) {
+    typealias L = LargeLayout
+    var out = ProfileWriter(buffer, kind: .large)
+    L.fillShared(&out, from: FrameView(unchecked: standard.baseAddress!))
+    out.set(L.name, text: FixedText<48>(truncating: place.name))
+    out.set(L.dewPoint, temperature(current.dewPoint))
+    fillLargeHourly(&out, now: now)
+    fillLargeDaily(&out, now: now)
+    fillMinutely(&out, now: now)
+    fillAlerts(&out, now: now)
+    try out.seal()
+  }
+
+  /// `writeLargeFrame` into a new array of 960 bytes.
+  public func largeFrame(standard: [UInt8], fetchedAt: Int64) throws(FrameError) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: LargeLayout.size)
+    var failure: FrameError?
+    standard.withUnsafeBytes { source in
+      bytes.withUnsafeMutableBytes { target in
+        do throws(FrameError) {
+          try writeLargeFrame(standard: source, fetchedAt: fetchedAt, into: target)
+        } catch { failure = error }
+      }
+    }
+    if let failure { throw failure }
+    return bytes
+  }
+
+  private func fillLargeHourly(_ out: inout ProfileWriter, now: Int64) {
+    typealias L = LargeLayout
+    let step = Int64(hourlyStepHours) * 3_600
+    guard step > 0, step <= 24 * 3_600, !hourly.isEmpty else { return }
+    var first = 0
+    while first + 1 < hourly.count, hourly[first + 1].time <= now { first += 1 }
+    let start = hourly[first].time
+    for hour in hourly[first...] {
+      let offset = hour.time - start
+      guard offset % step == 0 else { continue }
+      let slot = Int(offset / step)
+      guard slot < L.hourlyCount else { break }
+      out.set(L.hourlyTemperature, slot, temperature(hour.temperature))
+      out.set(L.hourlyWeatherCode, slot, weatherCode(hour.weatherCode))
+      out.set(
+        L.hourlyPrecipitationProbability, slot,
+        scaled(hour.precipitationProbability, 1, 0...100) as UInt8?)
+      out.set(
+        L.hourlyPrecipitationAmount, slot, scaled(hour.precipitation, 10, 0...0xFFFE) as UInt16?)
+      out.set(L.hourlyWindSpeed, slot, scaled(hour.windSpeed, 2, 0...254) as UInt8?)
+      out.set(L.hourlyWindGust, slot, scaled(hour.windGusts, 2, 0...254) as UInt8?)
+    }
+  }
+
+  private func fillLargeDaily(_ out: inout ProfileWriter, now: Int64) {
+    typealias L = LargeLayout
+    let today = CivilDate.localDay(now, utcOffsetSeconds: utcOffsetSeconds)
+    guard (0...0xFFFE).contains(today) else { return }
+    for day in daily {
+      let slot = day.date - today
+      guard slot >= 0, slot < L.dailyCount else { continue }
+      out.set(L.dailyMinimum, slot, temperature(day.minimum))
+      out.set(L.dailyMaximum, slot, temperature(day.maximum))
+      out.set(L.dailyWeatherCode, slot, weatherCode(day.weatherCode))
+      out.set(
+        L.dailyPrecipitationProbability, slot,
+        scaled(day.precipitationProbability, 1, 0...100) as UInt8?)
+      out.set(
+        L.dailyPrecipitationSum, slot, scaled(day.precipitationSum, 10, 0...0xFFFE) as UInt16?)
+      out.set(L.dailyUVMaximum, slot, scaled(day.uvIndexMaximum, 10, 0...250) as UInt8?)
+      out.set(L.dailyWindMaximum, slot, scaled(day.windSpeedMaximum, 2, 0...254) as UInt8?)
+      let sun = day.sun
+      out.set(L.dailySun, slot, sun.state?.rawValue)
+      out.set(L.dailySunrise, slot, sun.sunrise)
+      out.set(L.dailySunset, slot, sun.sunset)
+    }
+  }
+
+  /// Four 15-minute amounts from the short steps: a window is known only when steps with values
+  /// cover all of it.
+  private func fillMinutely(_ out: inout ProfileWriter, now: Int64) {
+    typealias L = LargeLayout
+    guard let steps = precipitationSteps, !steps.isEmpty, let origin = unixTime(now - now % 900)
+    else { return }
+    var any = false
+    for window in 0..<L.minutelyCount {
+      let from = Int64(origin) + Int64(window) * 900
+      let to = from + 900
+      var covered: Int64 = 0
+      var total = 0.0
+      var complete = true
+      for step in steps where step.start >= from && step.start + step.seconds <= to {
+        guard let millimetres = step.millimetres, millimetres.isFinite else {
+          complete = false
+          break
+        }
+        covered += step.seconds
+        total += millimetres
+      }
+      guard complete, covered == 900 else { continue }
+      out.set(L.minutelyPrecipitation, window, scaled(total, 10, 0...254) as UInt8?)
+      any = true
+    }
+    if any { out.set(L.minutelyStart, origin) }
+  }
+
+  /// The alerts in force at `now` or to come, worst first, then earliest, then as listed; at most
+  /// three (frame-profiles.md §2.1).
+  private func fillAlerts(_ out: inout ProfileWriter, now: Int64) {
+    typealias L = LargeLayout
+    guard let alerts else { return }
+    let chosen = alerts.enumerated()
+      .filter { $0.element.end.map { now < $0 } ?? true }
+      .sorted { lhs, rhs in
+        let (a, b) = (lhs.element, rhs.element)
+        let (severityA, severityB) = (a.severity ?? .unknown, b.severity ?? .unknown)
+        if severityA != severityB { return severityA > severityB }
+        let (startA, startB) = (a.start ?? .min, b.start ?? .min)
+        if startA != startB { return startA < startB }
+        return lhs.offset < rhs.offset
+      }
+      .prefix(L.alertCount)
+    for (slot, entry) in chosen.enumerated() {
+      let alert = entry.element
+      let severity = max(alert.severity ?? .unknown, .unknown)
+      out.set(L.alertSeverity, slot, severity.rawValue)
+      out.set(L.alertOnset, slot, alert.start.flatMap(unixTime))
+      out.set(L.alertEnd, slot, alert.end.flatMap(unixTime))
+      out.set(L.alertEvent, slot, text: FixedText<64>(truncating: alert.event ?? ""))
+    }
+  }
+}
+
+extension Forecast.Day {
+  /// The day's sun as frame v1 §6.7 says it: polar day or night (times absent), else the times.
+  var sun: (state: SunState?, sunrise: UInt32?, sunset: UInt32?) {
+    if let daylight = daylightSeconds, daylight >= 86_340 { return (.polarDay, nil, nil) }
+    if let daylight = daylightSeconds, daylight < 60 { return (.polarNight, nil, nil) }
+    let known = sunrise != nil || sunset != nil || daylightSeconds != nil
+    return (known ? .normal : nil, sunrise.flatMap(unixTime), sunset.flatMap(unixTime))
+  }
+}
