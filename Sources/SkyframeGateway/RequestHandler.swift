@@ -53,6 +53,14 @@ final class RequestHandler: Sendable {
     var places: LocationList
     var reply: Reply
     var arrived: ContinuousClock.Instant
+    var answering = Answering()
+  }
+
+  /// The form of every answer to one request: the profile, and the content checks of what the
+  /// device shows (`schemas/frame-profiles.md`).
+  struct Answering: Sendable {
+    var profile: FrameProfile = .standard
+    var checks = ContentChecks()
   }
 
   /// A place as the frame shows it.
@@ -62,6 +70,8 @@ final class RequestHandler: Sendable {
     var longitude: Int32
     var name: FrameName
     var country: CountryCode?
+    /// The whole name, for the `large` profile's 48 bytes; nil when `name` is all there is.
+    var fullName: String?
 
     init(coordinates: Coordinates, named: Forecast.Place?) {
       point = coordinates.point
@@ -70,6 +80,7 @@ final class RequestHandler: Sendable {
       name =
         named.map { FrameName(truncating: $0.name) } ?? RequestHandler.coordinateName(coordinates)
       country = named?.countryCode.flatMap { CountryCode($0) }
+      fullName = named?.name
     }
 
     init(found: Forecast.Place) {
@@ -78,6 +89,7 @@ final class RequestHandler: Sendable {
       longitude = Int32((found.longitude * 100_000).rounded())
       name = FrameName(truncating: found.name)
       country = found.countryCode.flatMap { CountryCode($0) }
+      fullName = found.name
     }
   }
 
@@ -193,11 +205,13 @@ final class RequestHandler: Sendable {
     }
 
     let places: LocationList
+    var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
     switch request.body {
     case .locations(let list):
       places = list
-      devices.remember(list, for: device)
+      devices.remember(list, profile: answering.profile, for: device)
     case .refresh:
+      if request.profile == nil { answering.profile = devices.lastProfile(of: device) }
       guard let last = devices.lastPlaces(of: device) else {
         logger.info("refresh without an earlier request")
         publish(
@@ -208,12 +222,13 @@ final class RequestHandler: Sendable {
       places = last
     }
 
-    if answerNow(places, requestID: request.id, to: reply, logger: logger) {
+    if answerNow(places, requestID: request.id, answering, to: reply, logger: logger) {
       metrics.requestDuration.recordNanoseconds((ContinuousClock.now - arrived).nanoseconds)
       return
     }
     let job = Job(
-      device: device, requestID: request.id, places: places, reply: reply, arrived: arrived)
+      device: device, requestID: request.id, places: places, reply: reply, arrived: arrived,
+      answering: answering)
     switch queue.offer(job) {
     case .success:
       metrics.queueDepth.record(queue.depth)
@@ -232,13 +247,16 @@ final class RequestHandler: Sendable {
   /// Publishes every place's frame now if every place is in the cache; false (and nothing
   /// published) when one needs waiting.
   private func answerNow(
-    _ places: LocationList, requestID: UInt16, to reply: Reply, logger: DeviceLog
+    _ places: LocationList, requestID: UInt16, _ answering: Answering, to reply: Reply,
+    logger: DeviceLog
   ) -> Bool {
     if places.count == 1 {
       // The common case, kept free of arrays.
       guard let outcome = resolveNow(places[0]) else { return false }
       metrics.cacheHit()
-      publish(outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger)
+      publish(
+        outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger,
+        answering: answering)
       return true
     }
     var outcomes: [Outcome] = []
@@ -250,7 +268,8 @@ final class RequestHandler: Sendable {
     for (slot, outcome) in outcomes.enumerated() {
       metrics.cacheHit()
       publish(
-        outcome, requestID: requestID, slot: slot, of: outcomes.count, to: reply, logger: logger)
+        outcome, requestID: requestID, slot: slot, of: outcomes.count, to: reply, logger: logger,
+        answering: answering)
     }
     return true
   }
@@ -266,7 +285,7 @@ final class RequestHandler: Sendable {
     for (slot, outcome) in outcomes.enumerated() {
       publish(
         outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,
-        logger: logger)
+        logger: logger, answering: job.answering)
     }
     metrics.requestDuration.recordNanoseconds((ContinuousClock.now - job.arrived).nanoseconds)
     logger.debug("answered request \(job.requestID) with \(outcomes.count) frame(s)")
@@ -435,30 +454,81 @@ final class RequestHandler: Sendable {
   }
 
   /// Writes the answer into a frame on the stack and hands it to MQTT: a cache hit allocates
-  /// nothing here (libmosquitto copies the payload into its own packet).
+  /// nothing here (libmosquitto copies the payload into its own packet). The standard frame is
+  /// written first; `tiny` and `large` are made from it (and from the cached large frame), and
+  /// replaced by `unchanged` when the device's check says it shows the same weather.
   func publish(
     _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply,
     logger: DeviceLog,
-    retain: Bool = false
+    retain: Bool = false, answering: Answering = Answering()
   ) {
     let (debugJSON, ttl) = settings.withLock { ($0.topics.debugJSON, $0.cacheTTLSeconds) }
-    if !retain { metrics.answered(outcome.status) }
     let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
-    withUnsafeTemporaryAllocation(byteCount: WeatherFrame.size, alignment: 8) { buffer in
+    let profile = answering.profile
+    withUnsafeTemporaryAllocation(
+      byteCount: WeatherFrame.size + (profile == .standard ? 0 : profile.size), alignment: 8
+    ) { buffer in
+      let standard = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<WeatherFrame.size])
       Self.write(
-        outcome, requestID: requestID, slot: slot, of: count, nextUpdate: hint, into: buffer)
+        outcome, requestID: requestID, slot: slot, of: count, nextUpdate: hint, into: standard)
+      var payload = UnsafeRawBufferPointer(standard)
+      if profile != .standard {
+        let target = UnsafeMutableRawBufferPointer(rebasing: buffer[WeatherFrame.size...])
+        Self.write(profile, of: outcome, standard: FrameView(unchecked: standard.baseAddress!),
+          into: target)
+        payload = UnsafeRawBufferPointer(target)
+      }
+      var unchanged = false
+      if let check = answering.checks[slot], outcome.status.carriesWeather,
+        ContentCheck.of(payload, kind: profile.kind) == check
+      {
+        // Written over the start of the frame, which is not needed any more.
+        let target = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<UnchangedLayout.size])
+        UnchangedLayout.write(
+          profile: profile, requestID: requestID, slotIndex: UInt8(clamping: slot),
+          slotCount: UInt8(clamping: count), nextUpdateSeconds: hint, into: target)
+        payload = UnsafeRawBufferPointer(target)
+        unchanged = true
+      }
+      if !retain { metrics.answered(outcome.status, profile: profile, unchanged: unchanged) }
       do throws(MQTTError) {
         try sink.publish(
-          reply.topic, payload: UnsafeRawBufferPointer(buffer), qos: retain ? 1 : reply.qos,
+          reply.topic, payload: payload, qos: retain ? 1 : reply.qos,
           retain: retain, correlationData: reply.correlationData)
       } catch {
         metrics.publishFailed()
         logger.error("publish to \(reply.topic) failed: \(error)")
       }
-      if debugJSON {
-        publishJSON(
-          of: UnsafeRawBufferPointer(buffer), topic: reply.topic + "/json", retain: retain)
+      if debugJSON, !unchanged {
+        publishJSON(of: payload, topic: reply.topic + "/json", retain: retain)
       }
+    }
+  }
+
+  /// The `tiny` or `large` frame for `outcome`, from the standard frame just written: tiny is
+  /// always derived; large is the cached large frame rewritten for this answer when the cache has
+  /// one, else derived too (what the standard frame holds, the rest missing).
+  static func write(
+    _ profile: FrameProfile, of outcome: Outcome, standard: FrameView,
+    into buffer: UnsafeMutableRawBufferPointer
+  ) {
+    switch profile {
+    case .standard:
+      buffer.copyMemory(from: UnsafeRawBufferPointer(start: standard.base, count: WeatherFrame.size))
+    case .tiny:
+      TinyLayout.write(from: standard, into: buffer)
+    case .large:
+      guard case .weather(let frame, let stale, let place) = outcome, let large = frame.large else {
+        LargeLayout.write(from: standard, into: buffer)
+        return
+      }
+      large.withUnsafeBytes { buffer.copyMemory(from: $0) }
+      let name = place.fullName.map { FixedText<48>(truncating: $0) } ?? FixedText<48>(place.name)
+      LargeLayout.rewrite(
+        buffer, status: stale ? .stale : .ok, requestID: standard.requestID,
+        slotIndex: standard.slotIndex, slotCount: standard.slotCount, latitude: place.latitude,
+        longitude: place.longitude, name: name, country: place.country,
+        nextUpdateSeconds: standard.nextUpdateSeconds ?? 0)
     }
   }
 
@@ -506,10 +576,7 @@ final class RequestHandler: Sendable {
   }
 
   private func publishJSON(of bytes: UnsafeRawBufferPointer, topic: String, retain: Bool) {
-    guard let frame = try? WeatherFrame(decoding: bytes) else { return }
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    guard let json = try? encoder.encode(FrameDocument(frame)) else { return }
+    guard let json = try? FrameDocument.json(of: bytes) else { return }
     [UInt8](json).withUnsafeBytes { bytes in
       try? sink.publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
     }

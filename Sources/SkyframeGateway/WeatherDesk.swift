@@ -80,6 +80,10 @@ final class WeatherDesk: Sendable {
     /// The encoded frame as compacted at fetch time; a hit copies and rewrites it.
     var bytes: [UInt8]
     var fetchedAt: Int64
+    /// The `large` frame compacted from the same forecast (960 bytes), for devices that ask for
+    /// it; nil for an entry taken from another member, which shares the standard frame only
+    /// (such a cell answers `large` with what the standard frame holds, the rest missing).
+    var large: [UInt8]? = nil
     /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
     /// at least until then, whatever the TTL.
     var validUntil: Int64? = nil
@@ -338,7 +342,9 @@ final class WeatherDesk: Sendable {
             "a compacted forecast did not encode", metadata: ["cell": "\(cell.row),\(cell.column)"])
           return .failure(.malformed("the forecast could not be encoded"))
         }
-        let entry = CachedFrame(bytes: bytes, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
+        let large = try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)
+        let entry = CachedFrame(
+          bytes: bytes, fetchedAt: fetchedAt, large: large, validUntil: forecast.validUntil)
         let count = frames.withLock { frames in
           frames.set(entry, forKey: cell)
           return frames.count

@@ -18,7 +18,7 @@ struct DecodeCommand: ParsableCommand {
   @Argument(help: "File to read; standard input when absent or '-'.")
   var file: String?
 
-  @Flag(help: "Input is raw bytes, frames back to back, 192 bytes each.")
+  @Flag(help: "Input is raw bytes, standard frames back to back, 192 bytes each.")
   var raw = false
 
   @Flag(help: "Print each frame as one line of JSON instead of a block of text.")
@@ -81,6 +81,29 @@ struct FrameOutput {
   }()
 
   mutating func show(_ bytes: [UInt8], label: String?, origin: String) -> Bool {
+    // Large, tiny and unchanged messages are told from standard frames by length and byte 2.
+    if bytes.count >= 3, bytes[2] != WeatherFrame.version {
+      let shown = bytes.withUnsafeBytes { buffer -> String? in
+        guard let view = try? ProfileView(checking: buffer) else { return nil }
+        return json ? ProfileDocument.json(view) : ProfileDocument.text(view)
+      }
+      guard let shown else {
+        let error = bytes.withUnsafeBytes { buffer in
+          do throws(FrameCheckError) {
+            _ = try MessageKind.check(buffer)
+            return "not a message"
+          } catch { return "\(FrameError(profileError: error, bytes: buffer))" }
+        }
+        Diagnostics.report("\(origin): \(error)")
+        return false
+      }
+      if !json, printed > 0 { print("") }
+      if !json, let label { print("[\(label)]") }
+      print(shown)
+      printed += 1
+      fflush(nil)
+      return true
+    }
     let frame: WeatherFrame
     do {
       frame = try WeatherFrame(decoding: bytes)

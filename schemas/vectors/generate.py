@@ -415,22 +415,44 @@ REQUESTS = [
 ]
 
 
+
+#PROFILES#
+
+
+def write(folder, documents):
+    target = HERE / folder
+    target.mkdir(exist_ok=True)
+    for old in target.glob("*.json"):
+        old.unlink()
+    for slug, document in documents:
+        (target / f"{slug}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+
+
 def main():
-    for folder, items in (("frames", FRAMES), ("requests", REQUESTS)):
-        target = HERE / folder
-        target.mkdir(exist_ok=True)
-        for old in target.glob("*.json"):
-            old.unlink()
-        for item in items:
-            if folder == "frames":
-                slug, description, frame = item
-                document = {"description": description, "hex": encode_frame(frame).hex(), "frame": frame}
-            else:
-                slug, description, payload, expect = item
-                document = {"description": description, "hex": payload.hex(), "max_locations": 7,
-                            "expect": expect}
-            (target / f"{slug}.json").write_text(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
-    print(f"{len(FRAMES)} frames, {len(REQUESTS)} requests")
+    frames = []
+    for slug, description, frame in FRAMES:
+        raw = encode_frame(frame)
+        # content_check after hex: adding it changes no other line of the existing files
+        frames.append((slug, {"description": description, "hex": raw.hex(),
+                              "content_check": content_check("standard", raw), "frame": frame}))
+    write("frames", frames)
+    write("requests", [(slug, {"description": description, "hex": payload.hex(), "max_locations": 7,
+                               "expect": expect})
+                       for slug, description, payload, expect in REQUESTS])
+    for profile, vectors in (("large", LARGE), ("tiny", TINY)):
+        documents = []
+        for slug, description, wire in vectors:
+            raw = encode_profile(profile, wire)
+            documents.append((slug, {"description": description, "profile": profile, "hex": raw.hex(),
+                                     "frame": mirror(profile, wire),
+                                     "content_check": content_check(profile, raw)}))
+        write(profile, documents)
+    write("unchanged", [(slug, {"description": description, "profile": "unchanged",
+                                "hex": encode_unchanged(message).hex(),
+                                "frame": unchanged_mirror(message)})
+                        for slug, description, message in UNCHANGED])
+    print(f"{len(FRAMES)} frames, {len(REQUESTS)} requests, {len(LARGE)} large, {len(TINY)} tiny, "
+          f"{len(UNCHANGED)} unchanged")
 
 
 if __name__ == "__main__":

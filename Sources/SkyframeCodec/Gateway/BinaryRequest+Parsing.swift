@@ -15,8 +15,25 @@ extension BinaryRequest {
     let computed = CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<60]))
     guard stored == computed else { throw .checksumMismatch(stored: stored, computed: computed) }
     let id = UInt16(littleEndian: bytes.loadUnaligned(fromByteOffset: 4, as: UInt16.self))
+    guard let kind = Kind(rawValue: bytes[3]) else { throw .unknownKind(bytes[3]) }
+    guard let profile = FrameProfile(rawValue: bytes[6]) else { throw .unknownProfile(bytes[6]) }
+    let hasCheck = bytes[7] & 1 != 0
+    var checks = ContentChecks()
+    if hasCheck {
+      checks.append(UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: 56, as: UInt32.self)))
+    }
+    var request = try body(kind, bytes, nameCapacity: hasCheck ? 36 : PlaceName.capacityBytes)
+    request.id = id
+    request.profile = profile
+    request.checks = checks
+    return request
+  }
 
-    switch Kind(rawValue: bytes[3]) {
+  private static func body(_ kind: Kind, _ bytes: UnsafeRawBufferPointer, nameCapacity: Int)
+    throws(RequestError) -> DeviceRequest
+  {
+    let id: UInt16 = 0
+    switch kind {
     case .refresh:
       return DeviceRequest(id: id, body: .refresh)
     case .coordinates:
@@ -31,7 +48,7 @@ extension BinaryRequest {
       return DeviceRequest(id: id, body: .locations(list))
     case .name:
       var length = 0
-      while length < PlaceName.capacityBytes, bytes[20 + length] != 0 { length += 1 }
+      while length < nameCapacity, bytes[20 + length] != 0 { length += 1 }
       guard length > 0 else { throw .emptyLocation(slot: 0) }
       let name = UnsafeRawBufferPointer(rebasing: bytes[20..<20 + length])
       try checkName(name)
@@ -43,8 +60,6 @@ extension BinaryRequest {
       var list = LocationList()
       list.append(.place(PlaceName(checkedBytes: name), country: country))
       return DeviceRequest(id: id, body: .locations(list))
-    case nil:
-      throw .unknownKind(bytes[3])
     }
   }
 
@@ -89,7 +104,6 @@ extension BinaryRequest {
           throw error == .latitudeOutOfRange
             ? .latitudeOutOfRange(slot: 0) : .longitudeOutOfRange(slot: 0)
         }
-        return
       case .place(let name, let country):
         guard !name.isEmpty else { throw .emptyLocation(slot: 0) }
         start(.name, id: request.id, buffer)
@@ -99,6 +113,12 @@ extension BinaryRequest {
         // Only what the gateway would accept: the same check as parsing, same error.
         try checkName(UnsafeRawBufferPointer(rebasing: buffer[20..<20 + name.count]))
       }
+    }
+    buffer[6] = request.profile?.rawValue ?? 0
+    if let check = request.checks[0] {
+      for index in 56..<60 where buffer[index] != 0 { throw .nameTooLong(slot: 0, bytes: 37) }
+      buffer[7] = 1
+      buffer.storeBytes(of: check.littleEndian, toByteOffset: 56, as: UInt32.self)
     }
     seal(buffer)
   }

@@ -4,6 +4,11 @@ public struct DeviceRequest: Sendable, Equatable {
   /// Echoed in every frame that answers the request; 0 when the device sent none.
   public var id: UInt16
   public var body: Body
+  /// The profile asked for (`~large`, binary byte 6); nil when the text named none (a refresh
+  /// then keeps the remembered request's profile; everything else means `standard`).
+  public var profile: FrameProfile?
+  /// The content checks of the frames the device shows, by slot (`~check=`, binary bytes 56–59).
+  public var checks = ContentChecks()
 
   public enum Body: Sendable, Equatable {
     /// The device's last requested place(s) again.
@@ -12,9 +17,13 @@ public struct DeviceRequest: Sendable, Equatable {
     case locations(LocationList)
   }
 
-  public init(id: UInt16 = 0, body: Body) {
+  public init(
+    id: UInt16 = 0, body: Body, profile: FrameProfile? = nil, checks: ContentChecks = ContentChecks()
+  ) {
     self.id = id
     self.body = body
+    self.profile = profile
+    self.checks = checks
   }
 
   /// Text requests longer than this are refused before any other work.
@@ -114,5 +123,40 @@ public struct LocationList: Sendable, Equatable, RandomAccessCollection {
 
   public static func == (lhs: LocationList, rhs: LocationList) -> Bool {
     lhs.elementsEqual(rhs)
+  }
+}
+
+/// Up to 16 content checks (`schemas/frame-profiles.md` §5), one per slot, stored inline.
+public struct ContentChecks: Sendable, Equatable {
+  private var values = InlineArray<16, UInt32>(repeating: 0)
+  private var present: UInt16 = 0
+  /// Slots given, with or without a check (`-`).
+  public private(set) var count = 0
+
+  public init() {}
+
+  public var isEmpty: Bool { count == 0 }
+
+  /// The check for `slot`, nil when none was sent.
+  public subscript(slot: Int) -> UInt32? {
+    guard slot >= 0, slot < count, present & (1 << slot) != 0 else { return nil }
+    return values[slot]
+  }
+
+  /// Appends the next slot's check (nil for `-`); false when 16 are there already.
+  @discardableResult public mutating func append(_ check: UInt32?) -> Bool {
+    guard count < 16 else { return false }
+    if let check {
+      values[count] = check
+      present |= 1 << count
+    }
+    count += 1
+    return true
+  }
+
+  public static func == (lhs: Self, rhs: Self) -> Bool {
+    guard lhs.count == rhs.count else { return false }
+    for slot in 0..<lhs.count where lhs[slot] != rhs[slot] { return false }
+    return true
   }
 }

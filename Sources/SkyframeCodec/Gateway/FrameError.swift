@@ -33,6 +33,24 @@ extension FrameError {
   }
 }
 
+extension FrameError {
+  /// `error`, from checking a message of any kind (`MessageKind.check`), with the values involved.
+  public init(profileError error: FrameCheckError, bytes: UnsafeRawBufferPointer) {
+    let kind = bytes.count >= 3 ? MessageKind(rawValue: bytes[2]) : nil
+    switch error {
+    case .truncated: self = .truncated(count: bytes.count)
+    case .tooLong: self = .tooLong(count: bytes.count)
+    case .badMagic: self = .badMagic(bytes[0], bytes[1])
+    case .unsupportedVersion: self = .unsupportedVersion(bytes[2])
+    case .checksumMismatch:
+      let end = (kind?.size ?? bytes.count) - 4
+      let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: end, as: UInt32.self))
+      self = .checksumMismatch(
+        stored: stored, computed: CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<end])))
+    }
+  }
+}
+
 extension FrameError: CustomStringConvertible {
   public var description: String {
     switch self {

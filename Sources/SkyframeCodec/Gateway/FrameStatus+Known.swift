@@ -13,3 +13,8 @@ extension WeatherService {
     .none, .openMeteo, .openWeatherMap, .weatherAPI, .metNorway,
   ]
 }
+
+extension FrameStatus {
+  /// `ok` and `stale`: the frames that carry weather (and may be answered `unchanged`).
+  public var carriesWeather: Bool { self == .ok || self == .stale }
+}

@@ -27,6 +27,12 @@ public enum RequestError: Error, Equatable, Sendable {
   case checksumMismatch(stored: UInt32, computed: UInt32)
   /// Binary form: the kind byte is not 1 (coordinates), 2 (name) or 3 (refresh).
   case unknownKind(UInt8)
+  /// Binary form: byte 6 is not a profile (0 standard, 1 large, 2 tiny).
+  case unknownProfile(UInt8)
+  /// Text form: a `~` option that is none of request-v1.md §2.4 (`text` holds its start).
+  case unknownOption(offset: Int, text: OptionText)
+  /// Text form: a known option with a bad value, given twice, or where it is not allowed.
+  case badOption(offset: Int, text: OptionText)
 
   /// The status of the frame that answers this error.
   public var frameStatus: FrameStatus {
@@ -60,6 +66,13 @@ extension RequestError: CustomStringConvertible {
     case .checksumMismatch(let stored, let computed):
       "CRC mismatch: request says 0x\(hex(stored)), bytes give 0x\(hex(computed))"
     case .unknownKind(let kind): "unknown request kind \(kind), expected 1, 2 or 3"
+    case .unknownProfile(let profile):
+      "unknown profile \(profile), expected 0 standard, 1 large or 2 tiny"
+    case .unknownOption(_, let text): "unknown option \(text.string)"
+    case .badOption(_, let text): "bad option \(text.string)"
     }
   }
 }
+
+/// The start of an option as the device wrote it, for the error frame's name.
+public typealias OptionText = FixedText<20>

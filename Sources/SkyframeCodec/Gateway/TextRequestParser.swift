@@ -22,6 +22,14 @@ enum TextRequestParser {
       span = trimmed(bytes, next, span.end)
       guard span.start < span.end else { throw .empty }
     }
+    let optionsStart = span.start
+    while bytes[span.start] == UInt8(ascii: "~") {
+      var end = span.start
+      while end < span.end, bytes[end] != UInt8(ascii: " ") { end += 1 }
+      try option(bytes, (span.start, end), into: &request)
+      span = trimmed(bytes, end, span.end)
+      guard span.start < span.end else { throw .empty }
+    }
     if isRefresh(bytes, span) { return request }
 
     var separators = 0
@@ -40,8 +48,81 @@ enum TextRequestParser {
       slot += 1
       start = end + 1
     }
+    if request.checks.count > locations.count {
+      throw .badOption(offset: optionsStart, text: optionText(bytes, (optionsStart, span.start)))
+    }
     request.body = .locations(locations)
     return request
+  }
+
+  /// One `~` option (request-v1.md §2.4): a profile name or `check=` with 8 hex digits (or `-`)
+  /// per place.
+  static func option(_ bytes: UnsafeRawBufferPointer, _ span: Span, into request: inout DeviceRequest)
+    throws(RequestError)
+  {
+    let text = optionText(bytes, span)
+    for profile in FrameProfile.allCases where matches(bytes, span, profile.optionName) {
+      guard request.profile == nil else { throw .badOption(offset: span.start, text: text) }
+      request.profile = profile
+      return
+    }
+    let prefix: StaticString = "~check="
+    guard span.end - span.start > prefix.utf8CodeUnitCount,
+      matches(bytes, (span.start, span.start + prefix.utf8CodeUnitCount), prefix)
+    else { throw .unknownOption(offset: span.start, text: text) }
+    guard request.checks.isEmpty else { throw .badOption(offset: span.start, text: text) }
+    var index = span.start + prefix.utf8CodeUnitCount
+    while true {
+      var end = index
+      while end < span.end, bytes[end] != UInt8(ascii: ",") { end += 1 }
+      var check: UInt32? = nil
+      if end - index == 1, bytes[index] == UInt8(ascii: "-") {
+        check = nil
+      } else {
+        guard end - index == 8 else { throw .badOption(offset: span.start, text: text) }
+        var value: UInt32 = 0
+        for position in index..<end {
+          guard let digit = hexValue(bytes[position]) else {
+            throw .badOption(offset: span.start, text: text)
+          }
+          value = value << 4 | UInt32(digit)
+        }
+        check = value
+      }
+      guard request.checks.append(check) else { throw .badOption(offset: span.start, text: text) }
+      guard end < span.end else { return }
+      index = end + 1
+    }
+  }
+
+  static func optionText(_ bytes: UnsafeRawBufferPointer, _ span: Span) -> OptionText {
+    let end = min(span.end, span.start + OptionText.capacityBytes)
+    var cut = end
+    // Never half a character: back up to a UTF-8 lead byte.
+    while cut > span.start, cut < span.end, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
+    return OptionText(checkedBytes: UnsafeRawBufferPointer(rebasing: bytes[span.start..<cut]))
+  }
+
+  /// Whether the bytes of `span` are `word`, ASCII letters in any case.
+  static func matches(_ bytes: UnsafeRawBufferPointer, _ span: Span, _ word: StaticString) -> Bool {
+    guard span.end - span.start == word.utf8CodeUnitCount else { return false }
+    return word.withUTF8Buffer { expected in
+      for offset in 0..<expected.count {
+        let byte = bytes[span.start + offset]
+        let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        if folded != expected[offset] { return false }
+      }
+      return true
+    }
+  }
+
+  static func hexValue(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x30...0x39: byte - 0x30
+    case 0x41...0x46: byte - 0x41 + 10
+    case 0x61...0x66: byte - 0x61 + 10
+    default: nil
+    }
   }
 
   typealias Span = (start: Int, end: Int)

@@ -71,6 +71,25 @@ public enum BinaryRequest {
   /// Bytes of the name field.
   static let nameCapacity = 40
 
+  /// Asks for `profile` and, with `check`, sends the content check of the frame the device shows
+  /// (`schemas/frame-profiles.md` §5, request-v1.md §3 bytes 6, 7 and 56–59), in a request the
+  /// writers above just wrote; it is sealed again. A check in a place-name request needs the
+  /// name's last 4 bytes: the name must be at most 36 bytes.
+  public static func setOptions(
+    profile: FrameProfile, check: UInt32?, in buffer: UnsafeMutableRawBufferPointer
+  ) throws(RequestEncodeError) {
+    guard buffer.count >= size else { throw .bufferTooSmall }
+    buffer[6] = profile.rawValue
+    if let check {
+      for index in 56..<60 where buffer[index] != 0 { throw .badName }
+      buffer[7] = 1
+      buffer.storeBytes(of: check.littleEndian, toByteOffset: 56, as: UInt32.self)
+    } else {
+      buffer[7] = 0
+    }
+    seal(buffer)
+  }
+
   /// Zeroes the 64 bytes and writes the magic, the version, the kind and the id.
   static func start(_ kind: Kind, id: UInt16, _ buffer: UnsafeMutableRawBufferPointer) {
     buffer.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: size)

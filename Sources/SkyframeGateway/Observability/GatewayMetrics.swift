@@ -32,6 +32,9 @@ final class GatewayMetrics: Sendable {
   private let factory: PrometheusMetricsFactory
   private let answers: [Counter]
   private let answersOther: Counter
+  /// Answers in `large` and `tiny` (standard is the rest), and `unchanged` answers per profile.
+  private let profileAnswers: [Counter]
+  private let unchangedAnswers: [Counter]
   let requestDuration: CoreMetrics.Timer
   let queueDepth: Gauge
   let queueDropped: Counter
@@ -63,6 +66,16 @@ final class GatewayMetrics: Sendable {
     }
     answersOther = Counter(
       label: "skyframe_requests_total", dimensions: [("status", "other")], factory: factory)
+    profileAnswers = FrameProfile.allCases.map { profile in
+      Counter(
+        label: "skyframe_answers_by_profile_total", dimensions: [("profile", "\(profile.name)")],
+        factory: factory)
+    }
+    unchangedAnswers = FrameProfile.allCases.map { profile in
+      Counter(
+        label: "skyframe_unchanged_answers_total", dimensions: [("profile", "\(profile.name)")],
+        factory: factory)
+    }
     requestDuration = CoreMetrics.Timer(
       label: "skyframe_request_duration_seconds", factory: factory)
     queueDepth = Gauge(label: "skyframe_queue_depth", factory: factory)
@@ -86,10 +99,13 @@ final class GatewayMetrics: Sendable {
   // MARK: Requests
 
   /// One frame sent in answer to a request (a request for several places counts once per place).
-  func answered(_ status: FrameStatus) {
+  func answered(_ status: FrameStatus, profile: FrameProfile = .standard, unchanged: Bool = false) {
     let index = min(Int(status.rawValue), answers.count)
     if index < answers.count { answers[index].increment() } else { answersOther.increment() }
     totals.withLock { $0.answers[index] += 1 }
+    // Standard answers without a check, the hot path, touch nothing more.
+    if profile != .standard { profileAnswers[Int(profile.rawValue)].increment() }
+    if unchanged { unchangedAnswers[Int(profile.rawValue)].increment() }
   }
 
   func dropped() {

@@ -15,6 +15,8 @@ final class DeviceTable: Sendable {
     /// Kept as a small array rather than a `LocationList` (room for 16 places inline): most
     /// devices ask for one place, and a table of 10 000 devices stays small.
     var lastPlaces: [LocationQuery]?
+    /// The profile of the last request, which a refresh without one keeps.
+    var lastProfile: FrameProfile = .standard
     var newCellMinute: Int64 = -1
     var newCells = 0
   }
@@ -56,14 +58,24 @@ final class DeviceTable: Sendable {
   }
 
   /// Keeps `places` as the device's last request, for `refresh`.
-  func remember(_ places: LocationList, for device: String) {
+  func remember(_ places: LocationList, profile: FrameProfile = .standard, for device: String) {
     table.withLock { table in
       table.update(device) { record in
         // A device asking for the same places again (the common case) writes nothing.
-        if let last = record.lastPlaces, last.elementsEqual(places) { return }
+        if let last = record.lastPlaces, last.elementsEqual(places),
+          record.lastProfile == profile
+        {
+          return
+        }
         record.lastPlaces = Array(places)
+        record.lastProfile = profile
       }
     }
+  }
+
+  /// The profile the device last asked for.
+  func lastProfile(of device: String) -> FrameProfile {
+    table.withLock { $0.peek(device)?.lastProfile ?? .standard }
   }
 
   /// The device's last places, for `refresh`.

@@ -1,0 +1,141 @@
+import Foundation
+import SkyframeCodec
+
+/// A `large`, `tiny` or `unchanged` message as JSON and as text, read off its layout table
+/// (`schemas/frame-profiles.md` §8): one key per field in table order, values in the table's unit,
+/// `null` for a sentinel. Adding a field to a table adds it here.
+public enum ProfileDocument {
+  /// Fields not shown: they say what the bytes are, not what they carry.
+  static func isShown(_ field: LayoutField) -> Bool {
+    let name = "\(field.name)"
+    return field.storage != .reserved && name != "kind" && name != "crc32"
+  }
+
+  static func fields(of kind: MessageKind) -> [LayoutField] {
+    switch kind {
+    case .large: LargeLayout.fields
+    case .tiny: TinyLayout.fields
+    case .unchanged: UnchangedLayout.fields
+    case .standard: []
+    }
+  }
+
+  /// One JSON object on one line, keys in table order.
+  public static func json(_ view: ProfileView) -> String {
+    var text = "{\"profile\":"
+    if view.kind == .unchanged {
+      text += "\"unchanged\",\"of\":"
+      let profile = FrameProfile(rawValue: UInt8(view.wire(UnchangedLayout.profile)))
+      text += profile.map { quoted("\($0.name)") } ?? "\(view.wire(UnchangedLayout.profile))"
+    } else {
+      text += view.kind == .large ? "\"large\"" : "\"tiny\""
+    }
+    for field in fields(of: view.kind) where isShown(field) {
+      if view.kind == .unchanged, "\(field.name)" == "profile" { continue }
+      text += ",\(quoted("\(field.name)")):\(value(field, view))"
+    }
+    return text + "}"
+  }
+
+  /// The field's JSON value: a list for an array field.
+  static func value(_ field: LayoutField, _ view: ProfileView) -> String {
+    if field.storage == .text, field.count > 1 {
+      return "[" + (0..<field.count).map { quoted(text(view.text(field, $0))) }.joined(separator: ",") + "]"
+    }
+    if field.count > 1, field.storage != .country {
+      return "[" + (0..<field.count).map { element(field, $0, view) }.joined(separator: ",") + "]"
+    }
+    return element(field, 0, view)
+  }
+
+  static func element(_ field: LayoutField, _ index: Int, _ view: ProfileView) -> String {
+    switch field.storage {
+    case .text:
+      return quoted(text(view.text(field, index)))
+    case .country:
+      let first = UInt8(view.wire(field, 0))
+      let second = UInt8(truncatingIfNeeded: view.wire(LayoutField("", field.offset + 1, .u8), 0))
+      return CountryCode(first, second).map { quoted($0.string) } ?? "null"
+    default:
+      guard let wire = view.value(field, index) else { return "null" }
+      switch "\(field.name)" {
+      case "status": return quoted(FrameStatus(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
+      case "service":
+        return quoted(WeatherService(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
+      default: return number(wire, scale: field.scale)
+      }
+    }
+  }
+
+  /// `wire × scale` with as many decimals as the scale has: 215 × 0.1 → 21.5, 45 × 2 → 90.
+  static func number(_ wire: Int64, scale: Double) -> String {
+    if scale == scale.rounded() { return "\(wire * Int64(scale))" }
+    var decimals = 0
+    var step = scale
+    while step != step.rounded(), decimals < 9 {
+      step *= 10
+      decimals += 1
+    }
+    let power = pow(10.0, Double(decimals))
+    let value = (Double(wire) * scale * power).rounded() / power
+    return value == value.rounded() && abs(value) < 1e15 ? "\(Int64(value))" : "\(value)"
+  }
+
+  static func text(_ bytes: UnsafeRawBufferPointer) -> String {
+    String(decoding: bytes, as: UTF8.self)
+  }
+
+  static func quoted(_ text: String) -> String {
+    var out = "\""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      case _ where scalar.value < 0x20:
+        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+          + String(scalar.value, radix: 16)
+      default: out.unicodeScalars.append(scalar)
+      }
+    }
+    return out + "\""
+  }
+
+  /// A block of text, one line per field: `name  value unit`.
+  public static func text(_ view: ProfileView) -> String {
+    var lines: [String] = []
+    switch view.kind {
+    case .large: lines.append("large frame (960 bytes)")
+    case .tiny: lines.append("tiny frame (48 bytes)")
+    case .unchanged: lines.append("unchanged (16 bytes): the frame shown is still right")
+    case .standard: break
+    }
+    if view.kind != .unchanged {
+      lines.append("content check  \(String(format: "%08x", view.contentCheck))")
+    }
+    for field in fields(of: view.kind) where isShown(field) {
+      let unit = "\(field.unit)"
+      let shown = value(field, view)
+      lines.append(
+        "\(field.name)".padding(toLength: 27, withPad: " ", startingAt: 0) + shown
+          + (unit.isEmpty || shown == "null" ? "" : " \(unit)"))
+    }
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension FrameDocument {
+  /// Any Skyframe message as the JSON `skyframe decode --json` prints: the standard frame's
+  /// document, or the profile document.
+  public static func json(of bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
+    let view = try ProfileView(checking: bytes)
+    if view.kind == .standard {
+      let encoder = JSONEncoder()
+      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+      return [UInt8](try encoder.encode(FrameDocument(try WeatherFrame(decoding: bytes))))
+    }
+    return Array(ProfileDocument.json(view).utf8)
+  }
+}
