@@ -1,16 +1,24 @@
 #!/usr/bin/env python3
 """Writes the golden vectors in schemas/vectors/ from the values below.
 
-An encoder independent of the Swift codec and the C decoder, written from schemas/frame-v1.md and
-schemas/request-v1.md: the Swift tests check that their encoder produces these bytes, the C test
-that its decoder reads these values. Run it again only when the spec changes:
+An encoder independent of the Swift codec and the C decoder, written from schemas/frame-v1.md,
+schemas/request-v1.md and schemas/frame-profiles.md (with the layouts frame-large.json and
+frame-tiny.json): the Swift tests check that their encoder produces these bytes, the C test that
+its decoder reads these values. Run it again only when the spec changes:
 
     python3 schemas/vectors/generate.py
+
+Writes frames/ (standard, 192 bytes), requests/, and large/, tiny/, unchanged/ (frame-profiles.md
+§8: description, profile, hex, frame and, for frames, content_check). Deterministic: the same
+files on every run. Refuses (AssertionError) any value outside its field's wire range.
 """
 import json
 import pathlib
+import re
 import struct
+import unicodedata
 import zlib
+from decimal import ROUND_HALF_UP, Decimal
 
 HERE = pathlib.Path(__file__).resolve().parent
 STATUS = ["ok", "stale", "not_found", "bad_request", "upstream_unavailable", "rate_limited",
@@ -416,7 +424,765 @@ REQUESTS = [
 
 
 
-#PROFILES#
+# ---- Frame profiles: large, tiny, unchanged (schemas/frame-profiles.md) ---------------------------
+#
+# Written from frame-profiles.md and the machine layouts frame-large.json / frame-tiny.json (read
+# here: offsets, types, counts, scales, wire ranges, sentinels), not from the Swift codec. A
+# vector is built in two steps: the values a gateway starts from (service values in human units,
+# or for `tiny` the standard frame it would send) are turned into WIRE values by the rules of
+# frame-profiles.md §2.1 / §3.1 (wind at 0.5 m/s, whole degrees, ...); encode_profile() then
+# writes the bytes from the wire values and refuses any value outside the layout's wire range,
+# and mirror() writes the JSON object of §8 from the same wire values.
+
+SCHEMAS = HERE.parent
+LAYOUTS = {profile: json.loads((SCHEMAS / f"frame-{profile}.json").read_text(encoding="utf-8"))
+           for profile in ("large", "tiny")}
+INT_TYPES = {"u8": ("B", 0, 0xFF), "i8": ("b", -0x80, 0x7F), "u16": ("H", 0, 0xFFFF),
+             "i16": ("h", -0x8000, 0x7FFF), "u32": ("I", 0, 0xFFFFFFFF),
+             "i32": ("i", -0x80000000, 0x7FFFFFFF)}
+KIND = {"standard": 0x01, "large": 0x11, "tiny": 0x21, "unchanged": 0x31}  # §1.1
+PROFILE_NUMBER = {"standard": 0, "large": 1, "tiny": 2}  # §1.2
+# §5: bytes taken as zero, [start, end); standard's are not in frame-v1.json
+ZEROED = {"standard": [(4, 8), (20, 28), (186, 188)],
+          "large": [tuple(r) for r in LAYOUTS["large"]["content_check_zeroed"]],
+          "tiny": [tuple(r) for r in LAYOUTS["tiny"]["content_check_zeroed"]]}
+COVERED = {"standard": 188, "large": 956, "tiny": 44}
+assert ZEROED["large"] == [(4, 8), (20, 28), (40, 42)]  # as the table of §5 says
+assert ZEROED["tiny"] == [(4, 8), (8, 12), (12, 14)]
+
+
+def in_mirror(field):
+    """§8: one key per field of the table except magic, kind, the reserved_* fields and crc32."""
+    return field["name"] not in ("magic", "kind", "crc32") and not field["name"].startswith("reserved_")
+
+
+def fields(profile):
+    return {f["name"]: f for f in LAYOUTS[profile]["fields"] if in_mirror(f)}
+
+
+def element_size(field):
+    return 1 if field["type"] in ("utf8", "char") else struct.calcsize(INT_TYPES[field["type"]][0])
+
+
+def check_layout(profile):
+    """The layout tiles the frame in order, every field aligned to its element size (§1), CRC last."""
+    layout = LAYOUTS[profile]
+    assert layout["profile"] == profile and layout["kind"] == KIND[profile]
+    assert layout["magic"] == [0x53, 0x46] and layout["byte_order"] == "little"
+    offset = 0
+    for field in layout["fields"]:
+        size = element_size(field)
+        assert field["offset"] == offset, (profile, field["name"], field["offset"], offset)
+        assert offset % size == 0, (profile, field["name"], "misaligned")
+        offset += (field["length"] if field["type"] == "utf8" else size) * field["count"]
+        if field["type"] in INT_TYPES:
+            _, low, high = INT_TYPES[field["type"]]
+            for bound in (field["min"], field["max"], field["sentinel"]):
+                assert bound is None or low <= bound <= high, (profile, field["name"], bound)
+    assert offset == layout["size"] and offset % 4 == 0
+    crc = layout["fields"][-1]
+    assert crc["name"] == "crc32" and crc["offset"] == layout["size"] - 4 == COVERED[profile]
+    assert layout["crc"] == {"algorithm": "CRC-32/ISO-HDLC", "offset": crc["offset"],
+                             "covers": [0, crc["offset"]]}
+
+
+for _profile in LAYOUTS:
+    check_layout(_profile)
+
+
+def wire_range(field):
+    _, low, high = INT_TYPES[field["type"]]
+    return (low if field["min"] is None else field["min"],
+            high if field["max"] is None else field["max"])
+
+
+def encode_profile(profile, wire):
+    """The frame's bytes from wire values: {field name: int, list of ints, bytes, list of bytes}
+    for every field the mirror shows. Refuses a value outside the field's wire range (its
+    sentinel is the one value allowed outside it), text longer than its field, a bad country."""
+    layout = LAYOUTS[profile]
+    assert set(wire) == set(fields(profile)), sorted(set(wire) ^ set(fields(profile)))
+    out = bytearray(layout["size"])
+    out[0:2] = bytes(layout["magic"])
+    out[2] = layout["kind"]
+    for field in layout["fields"]:
+        if not in_mirror(field):
+            continue  # magic and kind above, reserved bytes 0, CRC below
+        name, offset, count = field["name"], field["offset"], field["count"]
+        if field["type"] == "char":  # two ASCII capitals or two zero bytes
+            code = wire[name]
+            assert count == 2 and (code == b"\0\0" or re.fullmatch(rb"[A-Z]{2}", code)), (name, code)
+            out[offset:offset + 2] = code
+            continue
+        values = wire[name] if count > 1 else [wire[name]]
+        assert isinstance(values, list) and len(values) == count, (name, values)
+        if field["type"] == "utf8":
+            for i, text in enumerate(values):
+                assert isinstance(text, bytes) and len(text) <= field["length"] and b"\0" not in text
+                text.decode("utf-8")  # whole characters only
+                start = offset + i * field["length"]
+                out[start:start + len(text)] = text
+        else:
+            fmt, size = INT_TYPES[field["type"]][0], element_size(field)
+            low, high = wire_range(field)
+            for i, value in enumerate(values):
+                assert isinstance(value, int) and not isinstance(value, bool), (name, value)
+                assert value == field["sentinel"] or low <= value <= high, \
+                    f"{profile} {name}[{i}] = {value}: outside the wire range {low}..{high}"
+                struct.pack_into("<" + fmt, out, offset + i * size, value)
+    assert wire["slot_index"] < wire["slot_count"]
+    crc_at = layout["crc"]["offset"]
+    struct.pack_into("<I", out, crc_at, zlib.crc32(bytes(out[:crc_at])))
+    return bytes(out)
+
+
+def human(field, value):
+    """§8: wire x scale in the table's unit, None for the sentinel. A whole-number scale gives an
+    int; any other the float nearest to the exact decimal product (so 52.52, not 52.519999...)."""
+    if field["sentinel"] is not None and value == field["sentinel"]:
+        return None
+    scale = Decimal(repr(field["scale"]))
+    if scale == scale.to_integral_value():
+        return value * int(scale)
+    return float(Decimal(value) * scale)
+
+
+def mirror(profile, wire):
+    """The JSON object of §8 for a frame's wire values."""
+    doc = {"profile": profile}
+    for name, field in fields(profile).items():
+        value = wire[name]
+        if name == "status":
+            doc[name] = STATUS[value] if value < len(STATUS) else value
+        elif name == "service":
+            doc[name] = SERVICE[value] if value < len(SERVICE) else value
+        elif field["type"] == "utf8":
+            doc[name] = value.decode("utf-8") if field["count"] == 1 else [t.decode("utf-8") for t in value]
+        elif field["type"] == "char":
+            doc[name] = None if value == b"\0\0" else value.decode("ascii")
+        elif field["count"] > 1:
+            doc[name] = [human(field, v) for v in value]
+        else:
+            doc[name] = human(field, value)
+    return doc
+
+
+def content_check(profile, raw):
+    """§5: CRC-32 of the bytes before the crc32 field, the zeroed ranges taken as zero."""
+    data = bytearray(raw[:COVERED[profile]])
+    for start, end in ZEROED[profile]:
+        data[start:end] = bytes(end - start)
+    return f"{zlib.crc32(bytes(data)):08x}"
+
+
+def half_away(value):
+    """A Decimal rounded to an integer, half away from zero (-2.5 -> -3, 2.5 -> 3)."""
+    return int(Decimal(value).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def half_ms(value):
+    """§2.1 wind at 0.5 m/s: m/s x 2, rounded half away from zero, 127 m/s (254) and above 254."""
+    if value is None:
+        return 0xFF
+    assert value >= 0, value
+    return min(half_away(Decimal(repr(value)) * 2), 254)
+
+
+def graphemes(text):
+    """Text split into user-perceived characters, enough for the names here: a combining mark,
+    a variation selector, an emoji modifier, ZWJ and what follows it join the one before."""
+    clusters = []
+    for ch in text:
+        joins = clusters and (unicodedata.combining(ch) or unicodedata.category(ch) in ("Mn", "Me", "Mc")
+                              or 0xFE00 <= ord(ch) <= 0xFE0F or 0x1F3FB <= ord(ch) <= 0x1F3FF
+                              or ch == "\u200d" or clusters[-1].endswith("\u200d"))
+        if joins:
+            clusters[-1] += ch
+        else:
+            clusters.append(ch)
+    return clusters
+
+
+def cut(text, limit):
+    """frame-v1.md §6.1 with `limit` bytes: a U+0000 ends the text; cut after the last whole
+    character that fits."""
+    out = b""
+    for cluster in graphemes(text.split("\0")[0]):
+        raw = cluster.encode("utf-8")
+        if len(out) + len(raw) > limit:
+            break
+        out += raw
+    return out
+
+
+def unix(iso):
+    """'2025-01-15T10:20Z' -> Unix seconds."""
+    import datetime
+    return int(datetime.datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp())
+
+
+def pad(values, count, fill=None):
+    values = list(values)
+    assert len(values) <= count
+    return values + [fill] * (count - len(values))
+
+
+# ---- large ---------------------------------------------------------------------------------
+
+def hour(temperature=None, amount=None, code=None, chance=None, wind=None, gust=None):
+    """One hourly step of a service: degC, mm in the step, WMO code, %, m/s, m/s."""
+    return {"temperature": temperature, "amount": amount, "code": code, "chance": chance,
+            "wind": wind, "gust": gust}
+
+
+def day(low=None, high=None, code=None, chance=None, rain=None, uv=None, wind=None, sun=None,
+        rise=None, set_=None):
+    """One day of a service: min/max degC, WMO code, %, mm, UV index, m/s, "normal" /
+    "polar_day" / "polar_night" / None, sunrise and sunset in Unix s."""
+    if sun in ("polar_day", "polar_night"):
+        assert rise is None and set_ is None  # frame-v1.md §6.7: both 0
+    return {"low": low, "high": high, "code": code, "chance": chance, "rain": rain, "uv": uv,
+            "wind": wind, "sun": sun, "rise": rise, "set": set_}
+
+
+def alert(severity, event, onset=None, end=None):
+    """A weather alert as the service lists it: severity name (frame-v1.md §5.6), event name,
+    onset and end in Unix s (None: unknown)."""
+    return {"severity": SEVERITY.index(severity), "event": event, "onset": onset, "end": end}
+
+
+def alert_wire(listed, fetched):
+    """§2.1 Alerts: (the `alerts` byte, the 3 entries). The byte counts the alerts in force at
+    fetched_at with their highest severity (frame-v1.md §5.6); the entries are the alerts in
+    force at fetched_at or starting later, worst severity first, then earliest onset (unknown =
+    0, in force since before), then the service's order."""
+    if listed is None:
+        return 0, []
+    now = [a for a in listed if (a["onset"] or 0) <= fetched and (a["end"] is None or a["end"] > fetched)]
+    byte = alerts({"count": len(now), "severity": SEVERITY[max(a["severity"] for a in now)] if now else "none"})
+    kept = [a for a in listed if a["end"] is None or a["end"] > fetched]
+    kept = sorted(enumerate(kept), key=lambda ia: (-ia[1]["severity"], ia[1]["onset"] or 0, ia[0]))
+    return byte, [a for _, a in kept[:3]]
+
+
+def large(status="ok", service="open-meteo", *, request_id=0, slot_index=0, slot_count=1, name="",
+          country=None, lat=None, lon=None, observed=None, fetched=None, offset=None, is_day=None,
+          step=None, now=None, hourly=(), daily=(), minutely=None, aqi=None, service_alerts=None,
+          moon=None, next_hour_now=None, next_update=None, wire=None):
+    """A large frame's wire values from what the gateway starts from (service values in human
+    units). `now`: the current block {temperature, feels_like, dew_point, pressure, wind_speed,
+    wind_gust, wind_direction, visibility, precipitation, humidity, weather_code, cloud_cover,
+    uv_index}, missing keys are missing values. `wire`: wire values set last, as they are (the
+    synthetic extremes)."""
+    f = fields("large")
+    w = {}
+
+    def scaled(key, value):
+        field = f[key]
+        return steps(value, field["scale"], field["sentinel"])
+
+    w.update(status=label(status, STATUS), request_id=request_id, slot_index=slot_index,
+             slot_count=slot_count, service=label(service, SERVICE),
+             is_day={True: 1, False: 0, None: 0xFF}[is_day])
+    hourly = list(hourly)
+    step = (1 if hourly else 0) if step is None else step
+    w["hourly_step_h"] = step
+    w["latitude"] = scaled("latitude", lat)
+    w["longitude"] = scaled("longitude", lon)
+    w["observed_at"], w["fetched_at"] = observed or 0, fetched or 0
+    w["hourly_start"] = fetched - fetched % (step * 3600) if hourly and step and fetched else 0
+    w["utc_offset_min"] = scaled("utc_offset_min", offset)
+    known = fetched is not None and offset is not None
+    w["daily_start"] = (fetched + 60 * offset) // 86400 if known else 0xFFFF  # frame-v1.md §6.6
+    w["country"] = (country or "").encode("ascii").ljust(2, b"\0")
+    w["air_quality"] = air_quality(aqi)
+    w["next_update"] = next_update or 0
+    byte, entries = alert_wire(service_alerts, fetched)
+    w["alerts"] = byte
+    w["moon"] = 0 if moon is None else moon_byte(moon)
+    w["precip_next_hour"] = next_hour(next_hour_now)
+    w["name"] = cut(name, f["name"]["length"])
+
+    now = now or {}
+    for key in ("temperature", "feels_like", "dew_point", "pressure", "wind_speed", "wind_gust",
+                "wind_direction", "visibility", "precipitation", "humidity", "weather_code",
+                "cloud_cover", "uv_index"):
+        w[key] = scaled(key, now.get(key))
+    assert set(now) <= set(w), set(now) - set(w)
+
+    steps48 = [hour(**h) if isinstance(h, dict) else hour(*h) for h in pad(hourly, 48, {})]
+    w["hourly_temperature"] = [scaled("hourly_temperature", h["temperature"]) for h in steps48]
+    w["hourly_precip_amount"] = [scaled("hourly_precip_amount", h["amount"]) for h in steps48]
+    w["hourly_weather_code"] = [scaled("hourly_weather_code", h["code"]) for h in steps48]
+    w["hourly_precip_probability"] = [scaled("hourly_precip_probability", h["chance"]) for h in steps48]
+    w["hourly_wind_speed"] = [half_ms(h["wind"]) for h in steps48]
+    w["hourly_wind_gust"] = [half_ms(h["gust"]) for h in steps48]
+
+    days8 = pad(daily, 8, day())
+    w["daily_min"] = [scaled("daily_min", d["low"]) for d in days8]
+    w["daily_max"] = [scaled("daily_max", d["high"]) for d in days8]
+    w["daily_precip_sum"] = [scaled("daily_precip_sum", d["rain"]) for d in days8]
+    w["daily_sunrise"] = [d["rise"] or 0 for d in days8]
+    w["daily_sunset"] = [d["set"] or 0 for d in days8]
+    w["daily_weather_code"] = [scaled("daily_weather_code", d["code"]) for d in days8]
+    w["daily_precip_probability"] = [scaled("daily_precip_probability", d["chance"]) for d in days8]
+    w["daily_uv_max"] = [scaled("daily_uv_max", d["uv"]) for d in days8]
+    w["daily_wind_max"] = [half_ms(d["wind"]) for d in days8]
+    w["daily_sun"] = [SUN[d["sun"]] for d in days8]
+    # §2.1: day 0's sun state, sunrise and sunset are the header's
+    w["sun"], w["sunrise"], w["sunset"] = w["daily_sun"][0], w["daily_sunrise"][0], w["daily_sunset"][0]
+
+    if minutely is None:  # §2.1 Next hour: no short-step data
+        w["minutely_start"], w["minutely_precip"] = 0, [0xFF] * 4
+    else:
+        w["minutely_start"] = fetched - fetched % 900  # the step that contains fetched_at
+        w["minutely_precip"] = [scaled("minutely_precip", v) for v in pad(minutely, 4)]
+
+    entries = pad(entries, 3, {"severity": 0, "onset": None, "end": None, "event": ""})
+    w["alert_onset"] = [e["onset"] or 0 for e in entries]
+    w["alert_end"] = [e["end"] or 0 for e in entries]
+    w["alert_severity"] = [e["severity"] for e in entries]
+    w["alert_event"] = [cut(e["event"], f["alert_event"]["length"]) for e in entries]
+
+    for key, value in (wire or {}).items():
+        assert key in w, key
+        w[key] = value
+    assert set(w) == set(f), sorted(set(w) ^ set(f))
+    return w
+
+
+def error_large(status, request_id=0, slot_index=0, slot_count=1, name="", next_update=None):
+    """§2.1 Error frames: status, request_id, slots, name (reason or place, 48 bytes),
+    next_update; everything else at its sentinel (service 0, hourly_step_h 0)."""
+    return large(status, "none", request_id=request_id, slot_index=slot_index, slot_count=slot_count,
+                 name=name, next_update=next_update)
+
+
+def diurnal(low, high, start_hour, count, drift=0.0):
+    """count hourly temperatures (degC, 0.1 steps) between low and high, coldest at 06:00 and
+    warmest at 15:00 local, starting at local hour start_hour, drifting by `drift` per day."""
+    shape = [2, 1, 1, 0, 0, 0, 0, 1, 2, 4, 6, 7, 8, 9, 10, 10, 9, 8, 7, 6, 5, 4, 3, 3]  # 0..10
+    out = []
+    for i in range(count):
+        local = (start_hour + i) % 24
+        tenths = round((low + drift * i / 24) * 10) + round((high - low) * shape[local])
+        out.append(tenths / 10)
+    return out
+
+
+BERLIN_FETCHED = unix("2025-01-15T10:20Z")
+BERLIN_RISE, BERLIN_SET = unix("2025-01-15T07:11Z"), unix("2025-01-15T15:26Z")
+TROMSO_FETCHED = unix("2025-06-20T10:05Z")
+LONGYEARBYEN_FETCHED = unix("2025-12-20T12:00Z")
+GARMISCH_FETCHED = unix("2025-10-07T06:40Z")
+TOKYO_FETCHED = unix("2025-03-10T01:10Z")
+NAHA_FETCHED = unix("2024-09-05T03:40Z")
+MAX_TIME = 0xFFFFFFFF
+
+GERMAN_EVENT = "Amtliche UNWETTERWARNUNG vor ERGIEBIGEM DAUERREGEN. Hochwasser/Überflutungen möglich"
+JAPANESE_EVENTS = ["大雨特別警報（土砂災害、浸水害）及び洪水警報・暴風警報・波浪警報",
+                   "暴風雪警報・大雪警報・なだれ注意報・着雪注意報・低温注意報",
+                   "高潮警報及び波浪警報並びに強風注意報（東京湾沿岸）"]
+TOKYO_NAME = "東京都千代田区 Chiyodaku Marunouchi Itchōme"
+LONG_NAME = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch"
+# the cuts these vectors are about: in the middle of a character, so fewer bytes than the field
+assert len(GERMAN_EVENT.encode()) > 64 and len(cut(GERMAN_EVENT, 64)) == 63
+assert cut(GERMAN_EVENT, 64).decode().endswith("Hochwasser/")
+assert all(len(e.encode()) > 64 and len(cut(e, 64)) == 63 for e in JAPANESE_EVENTS)
+assert len(TOKYO_NAME.encode()) > 48 and len(cut(TOKYO_NAME, 48)) == 47
+assert len(cut(LONG_NAME, 48)) == 48
+
+LARGE = [
+    ("01-ok-berlin-48h", "Open-Meteo for Berlin in January, every block filled: 48 hourly steps "
+     "(winds rounded to 0.5 m/s: 3.25 -> 3.5, 4.1 -> 4.0), 8 days with sunrise and sunset, dew "
+     "point, four 15-minute steps (rain starting in 25 min), European AQI 27, moon, next update in "
+     "540 s; Open-Meteo gives no alerts (absent, entries empty). UTC+1.",
+     large(request_id=42, name="Berlin", country="DE", lat=52.52, lon=13.405,
+           observed=BERLIN_FETCHED - 300, fetched=BERLIN_FETCHED, offset=60, is_day=True,
+           now={"temperature": 2.4, "feels_like": -1.3, "dew_point": 0.3, "pressure": 1021.4,
+                "wind_speed": 4.2, "wind_gust": 9.7, "wind_direction": 250, "visibility": 24140,
+                "precipitation": 0.0, "humidity": 86, "weather_code": 3, "cloud_cover": 100,
+                "uv_index": 0.4},
+           hourly=[(t, [0.0, 0.0, 0.3, 1.2, 0.8, 0.0][i % 6], [3, 3, 61, 63, 61, 2][i % 6],
+                    [10, 20, 45, 60, 40, 15][i % 6], [3.25, 4.1, 5.0, 6.75, 2.2, 0.0][i % 6],
+                    [7.3, 9.75, 11.0, 13.1, 5.6, 1.2][i % 6])
+                   for i, t in enumerate(diurnal(-1.2, 4.1, 11, 48, drift=-0.6))],
+           daily=[day(-1.2, 4.1, 61, 60, 2.4, 0.9, 6.75, "normal", BERLIN_RISE, BERLIN_SET),
+                  day(-3.0, 2.5, 71, 40, 1.1, 0.8, 5.25, "normal", BERLIN_RISE + 86400 - 70, BERLIN_SET + 86400 + 110),
+                  day(-5.5, 0.3, 3, 10, 0.0, 1.0, 4.0, "normal", BERLIN_RISE + 2 * 86400 - 140, BERLIN_SET + 2 * 86400 + 220),
+                  day(-6.1, -0.8, 1, 0, 0.0, 1.1, 3.1, "normal", BERLIN_RISE + 3 * 86400 - 210, BERLIN_SET + 3 * 86400 + 330),
+                  day(-4.4, 1.9, 2, 5, 0.0, 1.1, 2.8, "normal", BERLIN_RISE + 4 * 86400 - 280, BERLIN_SET + 4 * 86400 + 440),
+                  day(-0.7, 5.6, 61, 70, 4.6, 0.7, 8.4, "normal", BERLIN_RISE + 5 * 86400 - 350, BERLIN_SET + 5 * 86400 + 550),
+                  day(1.5, 7.2, 63, 85, 9.3, 0.6, 10.25, "normal", BERLIN_RISE + 6 * 86400 - 420, BERLIN_SET + 6 * 86400 + 660),
+                  day(0.2, 4.8, 3, 25, 0.4, 1.2, 6.0, "normal", BERLIN_RISE + 7 * 86400 - 490, BERLIN_SET + 7 * 86400 + 770)],
+           minutely=[0.0, 0.0, 0.2, 0.4], aqi={"index": 27, "scale": "european_aqi"}, moon=0.57,
+           next_hour_now={"now": "dry", "change_in_min": 25}, next_update=540)),
+    ("02-ok-tromso-polar-day", "Tromsø in June from MET Norway: midnight sun every day (daily_sun 1, "
+     "sun 1, every sunrise and sunset 0), a dew point but no apparent temperature, gusts, UV, "
+     "visibility, precipitation probability, AQI, alerts or short-step data from it. UTC+2.",
+     large(service="met-norway", request_id=7, name="Tromsø", country="NO", lat=69.6489, lon=18.95508,
+           observed=TROMSO_FETCHED - 3900, fetched=TROMSO_FETCHED, offset=120, is_day=True,
+           now={"temperature": 11.2, "dew_point": 5.9, "pressure": 1014.1, "wind_speed": 3.3,
+                "wind_direction": 10, "precipitation": 0.0, "humidity": 70, "weather_code": 2,
+                "cloud_cover": 35},
+           hourly=[(t, [0.0, 0.0, 0.1, 0.0][i % 4], [2, 1, 61, 3][i % 4], None, [3.3, 2.8, 4.4, 3.9][i % 4])
+                   for i, t in enumerate(diurnal(7.9, 13.0, 12, 48))],
+           daily=[day(7.9, 13.0, 2, None, 0.1, None, 4.4, "polar_day"),
+                  day(8.3, 14.4, 1, None, 0.0, None, 3.9, "polar_day"),
+                  day(9.0, 15.5, 0, None, 0.0, None, 2.5, "polar_day"),
+                  day(8.8, 12.2, 3, None, 1.5, None, 5.6, "polar_day"),
+                  day(7.0, 10.9, 61, None, 6.2, None, 8.1, "polar_day"),
+                  day(6.6, 11.8, 3, None, 0.8, None, 6.6, "polar_day"),
+                  day(7.4, 13.3, 2, None, 0.0, None, 4.0, "polar_day"),
+                  day(8.1, 14.0, 1, None, 0.0, None, 3.5, "polar_day")],
+           moon=0.83, next_update=1742)),
+    ("03-ok-longyearbyen-polar-night", "Longyearbyen in December from Open-Meteo: polar night every "
+     "day (daily_sun 2, sun 2, sunrise and sunset 0), night now, snowing in every 15-minute step "
+     "and not stopping within the hour. UTC+1.",
+     large(name="Longyearbyen", country="SJ", lat=78.22317, lon=15.64689,
+           observed=LONGYEARBYEN_FETCHED - 900, fetched=LONGYEARBYEN_FETCHED, offset=60, is_day=False,
+           now={"temperature": -14.6, "feels_like": -23.9, "dew_point": -18.2, "pressure": 1002.7,
+                "wind_speed": 9.1, "wind_gust": 15.8, "wind_direction": 95, "visibility": 3400,
+                "precipitation": 0.4, "humidity": 74, "weather_code": 73, "cloud_cover": 100,
+                "uv_index": 0.0},
+           hourly=[(round(-14.6 - 0.1 * (i % 12), 1), 0.3 if i < 20 else 0.0, 73 if i < 20 else 3,
+                    80 if i < 20 else 20, round(9.1 - 0.25 * (i % 8), 2), round(15.8 - 0.5 * (i % 8), 2))
+                   for i in range(48)],
+           daily=[day(-17.0, -12.4, 73, 90, 5.9, 0.0, 11.25, "polar_night"),
+                  day(-19.2, -14.0, 3, 30, 0.6, 0.0, 7.5, "polar_night"),
+                  day(-21.5, -16.3, 1, 5, 0.0, 0.0, 4.0, "polar_night"),
+                  day(-22.0, -18.8, 0, 0, 0.0, 0.0, 3.25, "polar_night"),
+                  day(-20.1, -15.0, 71, 35, 1.2, 0.0, 6.0, "polar_night"),
+                  day(-16.4, -11.9, 73, 80, 4.4, 0.0, 12.5, "polar_night"),
+                  day(-13.0, -9.7, 75, 95, 8.8, 0.0, 17.75, "polar_night"),
+                  day(-15.5, -10.2, 3, 20, 0.2, 0.0, 8.0, "polar_night")],
+           minutely=[0.1, 0.1, 0.2, 0.1], aqi={"index": 8, "scale": "european_aqi"}, moon=0.0,
+           next_hour_now={"now": "precipitation", "change_in_min": None}, next_update=900)),
+    ("04-ok-all-missing", "Status ok from Open-Meteo with nothing in it: every value at its "
+     "sentinel (no position, times, offset, date, country, name, current values, hourly steps "
+     "(hourly_step_h 0), days, sun, 15-minute steps, AQI, alerts, moon or hint).",
+     large()),
+    ("05-ok-garmisch-alerts-german", "WeatherAPI.com for Garmisch-Partenkirchen with six DWD "
+     "alerts: one expired (left out), three in force, two starting later. The entries are the worst "
+     "three: severe; moderate (unknown onset: 0); of the two minor ones the one with the earlier "
+     "onset (in force, unknown end: 0). The alerts byte counts the 3 in force, worst severe (0x1d). "
+     "The severe event name (86 bytes) is cut to 63 bytes, before the 'Ü' that would straddle "
+     "byte 64. Three days of data, the rest missing. UTC+2.",
+     large(service="weatherapi", request_id=1207, slot_index=1, slot_count=2,
+           name="Garmisch-Partenkirchen", country="DE", lat=47.49209, lon=11.09576,
+           observed=GARMISCH_FETCHED - 600, fetched=GARMISCH_FETCHED, offset=120, is_day=False,
+           now={"temperature": 6.8, "feels_like": 3.1, "dew_point": 6.1, "pressure": 1003.9,
+                "wind_speed": 8.9, "wind_gust": 21.4, "wind_direction": 200, "visibility": 6000,
+                "precipitation": 3.6, "humidity": 95, "weather_code": 65, "cloud_cover": 100,
+                "uv_index": 0.0},
+           hourly=[(round(6.8 + 0.1 * (i % 10), 1), 3.6 if i < 30 else 0.5, 65 if i < 30 else 61,
+                    100 if i < 30 else 60, 8.9, round(21.4 - 0.25 * (i % 4), 2)) for i in range(48)],
+           daily=[day(5.9, 8.8, 65, 100, 62.5, 0.4, 12.0, "normal", GARMISCH_FETCHED - 4800, GARMISCH_FETCHED + 36300),
+                  day(5.1, 9.5, 65, 100, 48.0, 0.6, 10.5, "normal", GARMISCH_FETCHED + 86400 - 4710, GARMISCH_FETCHED + 86400 + 36190),
+                  day(4.0, 11.2, 61, 70, 9.7, 1.5, 7.0, "normal", GARMISCH_FETCHED + 2 * 86400 - 4620, GARMISCH_FETCHED + 2 * 86400 + 36080)],
+           service_alerts=[
+               alert("moderate", "Amtliche WARNUNG vor STURMBÖEN", GARMISCH_FETCHED - 86400, GARMISCH_FETCHED - 3600),
+               alert("minor", "Amtliche WARNUNG vor GLÄTTE", GARMISCH_FETCHED + 43200, GARMISCH_FETCHED + 86400),
+               alert("unknown", "Vorabinformation UNWETTER vor ORKANBÖEN", GARMISCH_FETCHED + 7200, None),
+               alert("severe", GERMAN_EVENT, GARMISCH_FETCHED - 7200, GARMISCH_FETCHED + 129600),
+               alert("moderate", "Amtliche WARNUNG vor ORKANARTIGEN BÖEN in exponierten Lagen", None, GARMISCH_FETCHED + 21600),
+               alert("minor", "Amtliche WARNUNG vor FROST", GARMISCH_FETCHED - 600, None)],
+           moon=0.52, next_update=600)),
+    ("06-ok-tokyo-alerts-japanese", "WeatherAPI.com for Tokyo with three JMA alerts whose Japanese "
+     "event names (78-96 bytes, 3 bytes a character) are cut to 21 characters = 63 bytes; the "
+     "name (51 bytes) is cut to 47 bytes, before the two-byte 'ō'. UTC+9.",
+     large(service="weatherapi", name=TOKYO_NAME, country="JP", lat=35.68124, lon=139.76712,
+           observed=TOKYO_FETCHED - 600, fetched=TOKYO_FETCHED, offset=540, is_day=True,
+           now={"temperature": 9.4, "feels_like": 5.0, "dew_point": 8.0, "pressure": 996.3,
+                "wind_speed": 14.2, "wind_gust": 27.5, "wind_direction": 135, "visibility": 4000,
+                "precipitation": 12.4, "humidity": 91, "weather_code": 82, "cloud_cover": 100,
+                "uv_index": 1.0},
+           hourly=[(round(9.4 + 0.2 * (i % 6), 1), 12.4 if i < 12 else 1.0, 82 if i < 12 else 61,
+                    100 if i < 12 else 70, round(14.25 - 0.25 * (i % 10), 2), round(27.5 - 0.5 * (i % 10), 2))
+                   for i in range(48)],
+           daily=[day(7.7, 11.9, 82, 100, 88.0, 1.0, 16.0, "normal", TOKYO_FETCHED - 15420, TOKYO_FETCHED + 27420),
+                  day(6.3, 13.0, 61, 80, 20.5, 2.9, 10.0, "normal", TOKYO_FETCHED + 86400 - 15510, TOKYO_FETCHED + 86400 + 27480)],
+           service_alerts=[alert("extreme", JAPANESE_EVENTS[0], TOKYO_FETCHED - 10800, TOKYO_FETCHED + 43200),
+                           alert("severe", JAPANESE_EVENTS[1], TOKYO_FETCHED - 3600, TOKYO_FETCHED + 21600),
+                           alert("severe", JAPANESE_EVENTS[2], TOKYO_FETCHED - 7200, None)],
+           moon=0.35, next_update=300)),
+    ("07-ok-naha-openweathermap-3h", "OpenWeatherMap's 5 day / 3 hour forecast for Naha: "
+     "hourly_step_h 3 (48 steps would cover 144 h; the forecast's 39 steps from the one containing "
+     "fetched_at, the last 9 missing), precipitation amounts per 3 hours, gusts of a typhoon; no dew "
+     "point, UV, AQI on a European or US scale, alerts or short-step data; only today's sun times. "
+     "UTC+9.",
+     large(service="openweathermap", name="Naha", country="JP", lat=26.2124, lon=127.6809,
+           observed=NAHA_FETCHED - 420, fetched=NAHA_FETCHED, offset=540, is_day=True, step=3,
+           now={"temperature": 28.3, "feels_like": 33.9, "pressure": 962.0, "wind_speed": 31.4,
+                "wind_gust": 48.9, "wind_direction": 80, "visibility": 1500, "precipitation": 18.7,
+                "humidity": 94, "weather_code": 82, "cloud_cover": 100},
+           hourly=[(round(28.3 - 0.1 * (i % 8), 1), [24.5, 31.0, 12.8, 4.4][i % 4], [82, 82, 65, 63][i % 4],
+                    [100, 100, 96, 88][i % 4], [31.4, 35.75, 28.2, 19.9][i % 4], [48.9, 55.25, 41.0, 30.3][i % 4])
+                   for i in range(39)],
+           daily=[day(26.9, 29.1, 82, 100, 132.4, None, 35.75, "normal", NAHA_FETCHED - 23700, NAHA_FETCHED + 22620),
+                  day(26.5, 29.8, 82, 100, 96.0, None, 33.0, None),
+                  day(26.8, 30.5, 65, 96, 41.2, None, 21.5, None),
+                  day(27.0, 31.6, 63, 80, 8.8, None, 12.0, None),
+                  day(27.3, 31.9, 80, 60, 3.1, None, 8.75, None)],
+           moon=0.09, next_update=1800)),
+    ("08-stale-extremes-high", "Synthetic: every field at the upper end of its wire range (values "
+     "set as they are, not derived from one another): stale from MET Norway, request 65535 slot "
+     "254 of 255, 90 N 180 E, times 2^32-1, daily_start 65534, UTC+14, +100.0 degC everywhere, "
+     "2000.0 hPa, 500.0 m/s, 359 deg, 655340 m, 6553.4 mm, UV 25.0, 0.5-m/s winds 254 (from 130 "
+     "and 127 m/s), hourly_step_h 24, days 4-7 polar night, US AQI 999, 31 or more alerts "
+     "(extreme) with three extreme entries whose event names fill 64 bytes exactly (4-, 2- and "
+     "1-byte characters, no terminating zero), a name of exactly 48 bytes, moon 255, raining "
+     "without a stop within the hour, next update 65535 s.",
+     large("stale", "met-norway", request_id=65535, slot_index=254, slot_count=255, name=LONG_NAME,
+           country="ZW", lat=90.0, lon=180.0, observed=MAX_TIME, fetched=MAX_TIME, offset=840,
+           is_day=True, step=24,
+           now={"temperature": 100.0, "feels_like": 100.0, "dew_point": 100.0, "pressure": 2000.0,
+                "wind_speed": 500.0, "wind_gust": 500.0, "wind_direction": 359, "visibility": 655340,
+                "precipitation": 6553.4, "humidity": 100, "weather_code": 99, "cloud_cover": 100,
+                "uv_index": 25.0},
+           hourly=[(100.0, 6553.4, 99, 100, 130.0, 127.0)] * 48,
+           daily=[day(100.0, 100.0, 99, 100, 6553.4, 25.0, 127.0, "normal", MAX_TIME, MAX_TIME)] * 4
+           + [day(100.0, 100.0, 99, 100, 6553.4, 25.0, 150.0, "polar_night")] * 4,
+           minutely=[25.4] * 4, aqi={"index": 999, "scale": "us_aqi"},
+           service_alerts=[alert("extreme", "𠮷" * 16, MAX_TIME - 1, None),
+                           alert("extreme", "ß" * 32, MAX_TIME - 1, None),
+                           alert("extreme", "X" * 64, MAX_TIME - 1, None)] * 11,
+           moon=254 / 255, next_hour_now={"now": "precipitation", "change_in_min": None},
+           next_update=65535,
+           wire={"hourly_start": MAX_TIME, "daily_start": 65534, "minutely_start": MAX_TIME,
+                 "alert_onset": [MAX_TIME] * 3, "alert_end": [MAX_TIME] * 3})),
+    ("09-ok-extremes-low", "Synthetic: every field at the lower end of its wire range (values set as "
+     "they are, not derived from one another): ok, service 0, request 0 slot 0 of 1, 90 S 180 W, "
+     "times 1, UTC-12, daily_start 0 (1970-01-01), -100.0 degC everywhere, 0 for every pressure, "
+     "wind, direction, visibility, precipitation, humidity, code, cloud cover, UV and probability, "
+     "an empty name, European AQI 0 (not absent), no alert in force but three entries of "
+     "severity 2 (unknown) with empty event names, moon 1 (new), rain starting now, next update "
+     "1 s.",
+     large("ok", "none", country="AD", lat=-90.0, lon=-180.0, observed=1, fetched=1, offset=-720,
+           is_day=False, step=1,
+           now={"temperature": -100.0, "feels_like": -100.0, "dew_point": -100.0, "pressure": 0.0,
+                "wind_speed": 0.0, "wind_gust": 0.0, "wind_direction": 0, "visibility": 0,
+                "precipitation": 0.0, "humidity": 0, "weather_code": 0, "cloud_cover": 0,
+                "uv_index": 0.0},
+           hourly=[(-100.0, 0.0, 0, 0, 0.0, 0.0)] * 48,
+           daily=[day(-100.0, -100.0, 0, 0, 0.0, 0.0, 0.0, "normal", 1, 1)] * 8,
+           minutely=[0.0] * 4, aqi={"index": 0, "scale": "european_aqi"},
+           service_alerts=[alert("unknown", "", 2, None)] * 3,
+           moon=0.0, next_hour_now={"now": "dry", "change_in_min": 0}, next_update=1,
+           wire={"hourly_start": 1, "daily_start": 0, "minutely_start": 1,
+                 "alert_onset": [1] * 3, "alert_end": [1] * 3})),
+    ("10-not-found", "Place 3 of 3 of request 7 is not found: the name echoes what was asked (a "
+     "request's name has at most 40 bytes, so it always fits the 48 bytes: 31 bytes of Cyrillic).",
+     error_large("not_found", request_id=7, slot_index=2, slot_count=3,
+                 name="Нижняя Атлантида")),
+    ("11-bad-request-reason-cut", "A request with an unknown option: the name carries the reason "
+     "('unknown option ~...', request-v1.md §2.4), cut to the 48 bytes of the field (no terminating "
+     "zero on the wire).",
+     error_large("bad_request", request_id=12,
+                 name="unknown option ~verylongoptionnamethatnogatewayknows")),
+    ("12-rate-limited-next-update", "The device asked too often: rate_limited with a hint to ask "
+     "again in 42 s.",
+     error_large("rate_limited", request_id=300, next_update=42)),
+    ("13-upstream-unavailable-hint", "The service failed and nothing is cached: the place's name "
+     "echoed, ask again in 60 s.",
+     error_large("upstream_unavailable", request_id=1, name="Paris", next_update=60)),
+    ("14-unknown-status-from-v1x", "Status 9 from a newer gateway: shown as the number.",
+     error_large(9, request_id=5)),
+]
+assert len(cut("unknown option ~verylongoptionnamethatnogatewayknows", 48)) == 48
+assert len("Нижняя Атлантида".encode()) <= 40
+
+
+# ---- tiny ----------------------------------------------------------------------------------
+
+def tiny(status="ok", *, request_id=0, slot_index=0, slot_count=1, fetched=None, next_update=None,
+         temperature=None, aqi=None, code=None, is_day=None, alerts_now=None, next_hour_now=None,
+         wind=None, gust=None, direction=None, offset=None, humidity=None, uv=None, daily=(),
+         wire=None):
+    """A tiny frame's wire values from the standard frame the gateway would send (§3.1): the
+    values here are a standard frame's, in its units (0.1 degC, 0.1 m/s, whole degrees, minutes),
+    and each is checked against the standard wire range first. `daily`: days 0..3 of the standard
+    frame as (min, max, code, probability). `wire`: wire values set last (synthetic extremes)."""
+    t = {}
+    std_temperature = steps(temperature, 0.1, -2**15)
+    std_wind, std_gust = steps(wind, 0.1, 0xFFFF), steps(gust, 0.1, 0xFFFF)
+    std_direction = steps(direction, 1, 0xFFFF)
+    std_offset = steps(offset, 1, -2**15)
+    assert std_temperature == -2**15 or -1000 <= std_temperature <= 1000
+    assert all(v == 0xFFFF or 0 <= v <= 5000 for v in (std_wind, std_gust))
+    assert std_direction == 0xFFFF or 0 <= std_direction <= 359
+    assert std_offset == -2**15 or -720 <= std_offset <= 840
+
+    def whole_degrees(value):  # 0.1 degC -> 1 degC, half away from zero, clamped to -127..127
+        std = steps(value, 0.1, -2**15)
+        if std == -2**15:
+            return -128
+        assert -1000 <= std <= 1000
+        return max(-127, min(127, half_away(Decimal(std) / 10)))
+
+    def half_ms_from_standard(std):  # 0.1 m/s / 5, half away from zero, above 254 sent as 254
+        return 0xFF if std == 0xFFFF else min(254, half_away(Decimal(std) / 5))
+
+    t.update(status=label(status, STATUS), request_id=request_id, slot_index=slot_index,
+             slot_count=slot_count, fetched_at=fetched or 0, next_update=next_update or 0,
+             temperature=std_temperature, air_quality=air_quality(aqi),
+             weather_code=steps(code, 1, 0xFF), is_day={True: 1, False: 0, None: 0xFF}[is_day],
+             alerts=alerts(alerts_now), precip_next_hour=next_hour(next_hour_now),
+             wind_speed=half_ms_from_standard(std_wind), wind_gust=half_ms_from_standard(std_gust),
+             humidity=steps(humidity, 1, 0xFF), uv_index=steps(uv, 0.1, 0xFF))
+    # degrees / 2 rounded half up, 180 -> 0 (359 deg -> 0 = north)
+    t["wind_direction"] = 0xFF if std_direction == 0xFFFF else (std_direction + 1) // 2 % 180
+    # minutes / 15 when whole, else missing
+    t["utc_offset_15min"] = std_offset // 15 if std_offset != -2**15 and std_offset % 15 == 0 else -128
+    days4 = pad(list(daily)[:4], 4, (None, None, None, None))
+    t["daily_min"] = [whole_degrees(d[0]) for d in days4]
+    t["daily_max"] = [whole_degrees(d[1]) for d in days4]
+    t["daily_weather_code"] = [steps(d[2], 1, 0xFF) for d in days4]
+    t["daily_precip_probability"] = [steps(d[3], 1, 0xFF) for d in days4]
+    for key, value in (wire or {}).items():
+        assert key in t, key
+        t[key] = value
+    assert set(t) == set(fields("tiny")), sorted(set(t) ^ set(fields("tiny")))
+    return t
+
+
+def error_tiny(status, request_id=0, slot_index=0, slot_count=1, next_update=None):
+    """§3.1 Error frames: status, request_id, slots, next_update; everything else at its sentinel."""
+    return tiny(status, request_id=request_id, slot_index=slot_index, slot_count=slot_count,
+                next_update=next_update)
+
+
+TINY = [
+    ("01-ok-berlin", "Berlin from the standard frame of 01-ok-berlin-48h's weather: temperature "
+     "copied at 0.1 degC, wind 4.2 m/s -> 8 (4.0 m/s), gust 9.7 -> 19 (9.5), 250 deg -> 125 (250), "
+     "UTC+60 min -> 4, days 0-3 in whole degrees, European AQI 27, no alerts in force, rain in "
+     "25 min, next update 540 s.",
+     tiny(request_id=42, fetched=BERLIN_FETCHED, next_update=540, temperature=2.4,
+          aqi={"index": 27, "scale": "european_aqi"}, code=3, is_day=True,
+          alerts_now={"count": 0, "severity": "none"},
+          next_hour_now={"now": "dry", "change_in_min": 25}, wind=4.2, gust=9.7, direction=250,
+          offset=60, humidity=86, uv=0.4,
+          daily=[(-1.2, 4.1, 61, 60), (-3.0, 2.5, 71, 40), (-5.5, 0.3, 3, 10), (-6.1, -0.8, 1, 0),
+                 (-4.4, 1.9, 2, 5)])),
+    ("02-stale-sydney", "Stale frame for Sydney (fetched_at is the original fetch), UTC+11 -> 44, "
+     "two alerts in force (worst moderate), a dry hour ahead.",
+     tiny("stale", fetched=1705290000 + 2700, next_update=60, temperature=27.4,
+          aqi={"index": 35, "scale": "us_aqi"}, code=2, is_day=True,
+          alerts_now={"count": 2, "severity": "moderate"},
+          next_hour_now={"now": "dry", "change_in_min": None}, wind=6.3, gust=11.2, direction=45,
+          offset=660, humidity=62, uv=11.3,
+          daily=[(21.0, 29.5, 2, 20), (20.4, 31.2, 1, 5), (22.0, 33.0, 95, 60), (19.8, 24.1, 81, 85)])),
+    ("03-ok-rounding-half-away", "Rounding, half away from zero: daily min/max -2.5 -> -3, 2.5 -> 3, "
+     "-0.5 -> -1, 0.5 -> 1, -0.4 -> 0, 0.4 -> 0, -14.5 -> -15, 14.5 -> 15; wind 359 deg -> 179.5 "
+     "-> 180 -> 0 (north); wind 2.3 m/s -> 4.6 -> 5 (2.5 m/s); gust 2.2 m/s -> 4.4 -> 4 (2.0 m/s).",
+     tiny(request_id=3, fetched=1736936400, next_update=600, temperature=-2.5, code=71, is_day=False,
+          wind=2.3, gust=2.2, direction=359, offset=0, humidity=93, uv=0.0,
+          daily=[(-2.5, 2.5, 71, 80), (-0.5, 0.5, 73, 90), (-0.4, 0.4, 3, 20), (-14.5, 14.5, 0, 0)])),
+    ("04-ok-rounding-direction-half-up", "Wind direction / 2 rounded half up: 1 deg -> 0.5 -> 1 "
+     "(2 deg); wind 0.2 m/s -> 0.4 -> 0; gust 0.3 m/s -> 0.6 -> 1 (0.5 m/s); daily 1.5 -> 2, "
+     "-1.5 -> -2, 9.9 -> 10, -9.9 -> -10, 0.0 -> 0, 0.1 and -0.1 -> 0.",
+     tiny(request_id=4, fetched=1736936400, next_update=600, temperature=0.0, code=1, is_day=True,
+          wind=0.2, gust=0.3, direction=1, offset=0, humidity=50, uv=1.5,
+          daily=[(-1.5, 1.5, 1, 0), (-9.9, 9.9, 2, 10), (0.0, 0.0, 3, 20), (-0.1, 0.1, 45, 5)])),
+    ("05-ok-rounding-direction-181", "Wind direction 181 deg -> 90.5 -> 91 (182 deg), "
+     "wind 12.7 m/s -> 25.4 -> 25 (12.5 m/s), gust 12.8 m/s -> 25.6 -> 26 (13.0 m/s).",
+     tiny(request_id=5, fetched=1736936400, next_update=600, temperature=12.7, code=2, is_day=True,
+          wind=12.7, gust=12.8, direction=181, offset=0, humidity=40, uv=3.3,
+          daily=[(8.0, 13.0, 2, 0)])),
+    ("06-ok-kathmandu-345", "Kathmandu, UTC+5:45: utc_offset_min 345 -> utc_offset_15min 23.",
+     tiny(fetched=1705300500, next_update=900, temperature=12.4, code=1, is_day=True, wind=1.3,
+          gust=3.0, direction=270, offset=345, humidity=58, uv=4.2,
+          daily=[(2.1, 19.0, 1, 0), (2.5, 19.4, 1, 0), (3.0, 18.7, 2, 5), (3.8, 17.9, 3, 15)])),
+    ("07-ok-st-johns-minus-210", "St. John's, Newfoundland, UTC-3:30: -210 -> -14.",
+     tiny(fetched=1705331100, next_update=900, temperature=-7.5, code=75, is_day=True, wind=12.5,
+          gust=20.3, direction=290, offset=-210, humidity=78, uv=0.5,
+          alerts_now={"count": 1, "severity": "minor"},
+          daily=[(-11.0, -6.2, 75, 95), (-14.3, -8.0, 73, 70), (-12.2, -5.5, 71, 40), (-9.0, -1.1, 3, 10)])),
+    ("08-ok-chatham-825", "Chatham Islands in summer, UTC+13:45: 825 -> 55.",
+     tiny(fetched=1705313100, next_update=900, temperature=15.8, code=80, is_day=False, wind=11.4,
+          gust=19.0, direction=200, offset=825, humidity=81, uv=6.0,
+          daily=[(11.0, 16.9, 80, 60), (10.2, 15.5, 61, 70), (9.8, 17.0, 3, 20), (11.5, 18.2, 2, 10)])),
+    ("09-ok-offset-not-quarter-hour", "Synthetic: an offset of +20 min is not a whole number of "
+     "quarter hours, so utc_offset_15min is missing (-128); a missing standard daily day stays "
+     "missing.",
+     tiny(fetched=1736936400, next_update=600, temperature=5.0, code=3, is_day=True, wind=1.0,
+          gust=2.0, direction=90, offset=20, humidity=70, uv=0.5,
+          daily=[(1.0, 6.0, 3, 10), (None, None, None, None), (0.5, 4.5, 61, 55)])),
+    ("10-ok-extremes-high", "Synthetic: the upper ends of the wire ranges: daily min and max 127 "
+     "(set as they are: a standard frame gives at most 100), 100.0 degC now, wind and gust 500.0 "
+     "m/s -> 1000 -> sent as 254, 358 deg -> 179, UTC+14 -> 56, humidity 100, UV 25.0, codes 99, "
+     "probabilities 100, US AQI 999, 31 or more alerts (extreme), raining without a stop, "
+     "fetched_at 2^32-1, next update 65535, request 65535, slot 254 of 255.",
+     tiny(request_id=65535, slot_index=254, slot_count=255, fetched=MAX_TIME, next_update=65535,
+          temperature=100.0, aqi={"index": 999, "scale": "us_aqi"}, code=99, is_day=True,
+          alerts_now={"count": 40, "severity": "extreme"},
+          next_hour_now={"now": "precipitation", "change_in_min": None}, wind=500.0, gust=500.0,
+          direction=358, offset=840, humidity=100, uv=25.0,
+          daily=[(100.0, 100.0, 99, 100)] * 4,
+          wire={"daily_min": [127] * 4, "daily_max": [127] * 4})),
+    ("11-ok-extremes-low", "Synthetic: the lower ends: daily min and max -127 (set as they are), "
+     "-100.0 degC now, wind, gust, direction 0, UTC-12 -> -48, humidity, UV, codes and "
+     "probabilities 0, European AQI 0 (not absent), no alert in force, rain starting now, "
+     "fetched_at 1, next update 1 s, request 0.",
+     tiny(fetched=1, next_update=1, temperature=-100.0, aqi={"index": 0, "scale": "european_aqi"},
+          code=0, is_day=False, alerts_now={"count": 0, "severity": "none"},
+          next_hour_now={"now": "dry", "change_in_min": 0}, wind=0.0, gust=0.0, direction=0,
+          offset=-720, humidity=0, uv=0.0, daily=[(-100.0, -100.0, 0, 0)] * 4,
+          wire={"daily_min": [-127] * 4, "daily_max": [-127] * 4})),
+    ("12-ok-all-missing", "Status ok with every value at its sentinel: no fetch time, temperature, "
+     "AQI, code, day/night, alerts, next hour, wind, offset, humidity, UV, days or hint.",
+     tiny()),
+    ("13-not-found", "Place 2 of 3 of request 7 not found (tiny has no name: the reason is in the "
+     "gateway's log).", error_tiny("not_found", request_id=7, slot_index=1, slot_count=3)),
+    ("14-bad-request", "A request the gateway could not parse.", error_tiny("bad_request", request_id=0)),
+    ("15-upstream-unavailable-hint", "The service failed, nothing cached: ask again in 60 s.",
+     error_tiny("upstream_unavailable", request_id=1, next_update=60)),
+    ("16-rate-limited-next-update", "The device asked too often: ask again in 42 s.",
+     error_tiny("rate_limited", request_id=300, next_update=42)),
+    ("17-too-many-locations", "Eight places asked, seven allowed: one frame, slot 0 of 1.",
+     error_tiny("too_many_locations", request_id=9)),
+    ("18-internal-error", "The gateway failed.", error_tiny("internal_error", request_id=4242)),
+    ("19-unknown-status-from-v1x", "Status 9 from a newer gateway: shown as the number.",
+     error_tiny(9, request_id=5)),
+]
+
+
+# ---- unchanged -----------------------------------------------------------------------------
+
+def encode_unchanged(m):
+    """§4: magic, kind 0x31, profile, request_id, slot_index, slot_count, next_update, 2 reserved
+    bytes, CRC-32 of bytes 0..11."""
+    assert m["of"] in PROFILE_NUMBER and 0 <= m["request_id"] <= 0xFFFF
+    assert 0 <= m["slot_index"] < m["slot_count"] <= 255
+    assert m["next_update"] is None or 1 <= m["next_update"] <= 65535
+    out = bytearray(16)
+    struct.pack_into("<2sBBHBBH", out, 0, b"SF", KIND["unchanged"], PROFILE_NUMBER[m["of"]],
+                     m["request_id"], m["slot_index"], m["slot_count"], m["next_update"] or 0)
+    struct.pack_into("<I", out, 12, zlib.crc32(bytes(out[:12])))
+    return bytes(out)
+
+
+def unchanged_mirror(m):
+    return {"profile": "unchanged", **m}
+
+
+def unchanged(of, request_id=0, slot_index=0, slot_count=1, next_update=None):
+    return {"of": of, "request_id": request_id, "slot_index": slot_index, "slot_count": slot_count,
+            "next_update": next_update}
+
+
+UNCHANGED = [
+    ("01-standard", "The standard frame the device shows is still right; no hint.",
+     unchanged("standard", request_id=42)),
+    ("02-standard-next-update", "Standard, place 2 of 3, newer data expected in 540 s.",
+     unchanged("standard", request_id=7, slot_index=1, slot_count=3, next_update=540)),
+    ("03-large", "Large, request without an id; no hint.", unchanged("large")),
+    ("04-large-next-update", "Large, request 65535, slot 254 of 255, hint at its maximum.",
+     unchanged("large", request_id=65535, slot_index=254, slot_count=255, next_update=65535)),
+    ("05-tiny", "Tiny, request 7; no hint.", unchanged("tiny", request_id=7)),
+    ("06-tiny-next-update", "Tiny, request 7, newer data expected in 1 s.",
+     unchanged("tiny", request_id=7, next_update=1)),
+]
 
 
 def write(folder, documents):
