@@ -1,6 +1,7 @@
 /*
  * skyframe_frame.h - decoder for the Skyframe weather frame v1 (192 bytes), single header, C99.
- * Reads frame v1.1 (schemas/frame-v1.md); see VERSIONS below.
+ * Reads frame v1.1 (schemas/frame-v1.md) and the other profiles of schemas/frame-profiles.md:
+ * `large` (960 bytes), `tiny` (48 bytes), `unchanged` (16 bytes); see VERSIONS below.
  *
  * USAGE (stb style)
  *   Every file that needs the types and functions:
@@ -31,7 +32,17 @@
  *   the skyframe_has_*() tests and the helpers below, which also decode the bit fields. Every
  *   value helper returns -1 when the field is absent (and for a NULL frame).
  *
+ * PROFILES (frame-profiles.md, see "Frame profiles" below)
+ *   skyframe_message_kind() says which message a payload is; skyframe_large_decode(),
+ *   skyframe_tiny_decode() and skyframe_unchanged_decode() fill skyframe_large / _tiny /
+ *   _unchanged; skyframe_content_check() computes the check a device sends back
+ *   (skyframe_request_set_check()) to get `unchanged` instead of a frame it already shows.
+ *   SKYFRAME_LARGE (default 1, 0 on AVR) compiles the large profile's struct and decoder.
+ *
  * VERSIONS
+ *   profiles  Adds the frame profiles (SKYFRAME_PROFILES_VERSION 1; older headers lack it:
+ *         #ifdef) and the request helpers skyframe_request_set_profile() / _set_check(). The
+ *         standard frame's API and behaviour are unchanged (the CRC routine is now shared).
  *   v1.1  Reads the v1.1 fields: new struct members appended to skyframe_frame, helpers
  *         skyframe_has_air_quality() ... skyframe_next_update_seconds(), SKYFRAME_AQI_*,
  *         SKYFRAME_ALERT_*, SKYFRAME_MOON_*, SKYFRAME_PRECIP_NO_CHANGE and
@@ -104,10 +115,12 @@ extern "C" {
 
 /* ---- Return codes (0 = success, negative = error) ------------------------------------------ */
 #define SKYFRAME_OK 0
-#define SKYFRAME_ERR_TRUNCATED (-1)   /* fewer than 192 bytes (library buffer too small?) */
-#define SKYFRAME_ERR_TOO_LONG (-2)    /* more than 192 bytes */
+#define SKYFRAME_ERR_TRUNCATED (-1)   /* fewer than 192 bytes (library buffer too small?);
+                                       * profiles: fewer than the message's size */
+#define SKYFRAME_ERR_TOO_LONG (-2)    /* more than 192 bytes; profiles: more than its size */
 #define SKYFRAME_ERR_BAD_MAGIC (-3)   /* first two bytes are not "SF" */
-#define SKYFRAME_ERR_BAD_VERSION (-4) /* frame version other than 1 */
+#define SKYFRAME_ERR_BAD_VERSION (-4) /* frame version other than 1; profiles: byte 2 is not the
+                                       * kind the decoder reads ("unsupported kind") */
 #define SKYFRAME_ERR_CRC (-5)         /* stored CRC-32 does not match the bytes */
 #define SKYFRAME_ERR_NULL (-6)        /* a NULL pointer argument */
 #define SKYFRAME_ERR_RANGE (-7)       /* request helpers: a value the request cannot carry */
@@ -290,6 +303,200 @@ int skyframe_precip_change_in_min(const skyframe_frame *f);
 int skyframe_has_next_update(const skyframe_frame *f);
 int32_t skyframe_next_update_seconds(const skyframe_frame *f);
 
+/* ---- Frame profiles: large, tiny and unchanged (schemas/frame-profiles.md) -------------------
+ * A device that asked for another profile (request-v1.md 2.4, 3) receives `large` (960 bytes),
+ * `tiny` (48 bytes) or, in place of a frame it already shows, `unchanged` (16 bytes). Byte 2 of
+ * every message is its kind: profile in the high nibble, version in the low one (a standard
+ * frame's `version` byte 1 is kind 0x01). skyframe_message_kind() says which message a payload
+ * is; each decoder checks length, magic, kind and CRC, in that order, and then fills a struct of
+ * native integers in WIRE units (as skyframe_frame: sentinels for missing values, text copied
+ * with a terminating NUL). On error *out is left untouched. The error codes are the ones above:
+ * SKYFRAME_ERR_BAD_VERSION ("unsupported_version") also stands for "byte 2 is not the kind this
+ * decoder reads" (frame-profiles.md 1.1 calls it "unsupported kind"). Normalised as in
+ * skyframe_frame_decode: is_day other than 0/1 and sun / daily sun above 2 read as
+ * SKYFRAME_MISSING_U8, a country that is not two ASCII letters as "", air_quality, alerts and
+ * precip_next_hour values frame-v1.md reads as absent as 0. */
+#define SKYFRAME_PROFILES_VERSION 1 /* this header reads large, tiny, unchanged v1 (not on wire) */
+#define SKYFRAME_KIND_OFFSET 2
+#define SKYFRAME_KIND_STANDARD 0x01  /* frame v1, 192 bytes (its version byte) */
+#define SKYFRAME_KIND_LARGE 0x11     /* 960 bytes */
+#define SKYFRAME_KIND_TINY 0x21      /* 48 bytes */
+#define SKYFRAME_KIND_UNCHANGED 0x31 /* 16 bytes */
+#define SKYFRAME_LARGE_SIZE 960
+#define SKYFRAME_TINY_SIZE 48
+#define SKYFRAME_UNCHANGED_SIZE 16
+/* Profile numbers (frame-profiles.md 1.2): requests and skyframe_unchanged.profile. */
+#define SKYFRAME_PROFILE_STANDARD 0
+#define SKYFRAME_PROFILE_LARGE 1
+#define SKYFRAME_PROFILE_TINY 2
+#define SKYFRAME_LARGE_HOURLY_COUNT 48
+#define SKYFRAME_LARGE_DAILY_COUNT 8
+#define SKYFRAME_LARGE_MINUTELY_COUNT 4  /* 15-minute steps of the next hour */
+#define SKYFRAME_LARGE_ALERT_COUNT 3
+#define SKYFRAME_LARGE_NAME_BYTES 48     /* UTF-8, zero padded; 48 bytes long: no NUL on wire */
+#define SKYFRAME_ALERT_EVENT_BYTES 64    /* UTF-8, zero padded; 64 bytes long: no NUL on wire */
+#define SKYFRAME_TINY_DAILY_COUNT 4
+#define SKYFRAME_MISSING_I8 (-127 - 1)   /* int8_t fields of tiny (daily min/max, utc offset) */
+#define SKYFRAME_HAS_I8(v) ((v) != SKYFRAME_MISSING_I8)
+
+/* SKYFRAME_LARGE: 1 compiles the large profile's struct and decoder, 0 leaves them out. The
+ * default is 1, except on AVR (__AVR__): an ATmega328P's 2 KB of RAM cannot hold a 960-byte
+ * message and the decoded skyframe_large (about 1 KB) at once, and its MQTT client could not
+ * receive it anyway. Define SKYFRAME_LARGE 1 before including the header for an AVR with more
+ * RAM (ATmega2560: 8 KB). skyframe_message_kind() and skyframe_content_check() know large
+ * messages either way (they need no RAM beyond the caller's buffer). */
+#ifndef SKYFRAME_LARGE
+#if defined(__AVR__)
+#define SKYFRAME_LARGE 0
+#else
+#define SKYFRAME_LARGE 1
+#endif
+#endif
+
+/* Which message a payload is, from its length and byte 2, after the magic: SKYFRAME_KIND_*
+ * (> 0), or SKYFRAME_ERR_NULL; SKYFRAME_ERR_TRUNCATED / SKYFRAME_ERR_TOO_LONG when the length
+ * is none of 16, 48, 192, 960 (compared with the size of the kind byte 2 names when the magic is
+ * right and the kind known, else truncated below 960 and too long above it);
+ * SKYFRAME_ERR_BAD_MAGIC; SKYFRAME_ERR_BAD_VERSION when byte 2 is not the kind of that length.
+ * It does not check the CRC: the decoder it leads to does. */
+int skyframe_message_kind(const uint8_t *bytes, size_t length);
+/* "standard", "large", "tiny", "unchanged"; anything else "unknown". */
+const char *skyframe_kind_name(int kind);
+/* "standard", "large", "tiny" for 0..2 (frame-profiles.md 1.2); anything else "unknown". */
+const char *skyframe_profile_name(uint8_t profile);
+
+/* The content check (frame-profiles.md 5): CRC-32 of a standard, large or tiny frame's bytes
+ * before its crc32 field, with request_id, slot_index, slot_count, fetched_at (and observed_at
+ * in standard and large) and next_update taken as zero. Equal checks: nothing a display draws
+ * has changed. Computed on the buffer itself (no copy; the zeroed bytes are fed as zeros).
+ * Checks length, magic and kind as skyframe_message_kind() does, not the CRC: give it a frame
+ * that decoded. Returns SKYFRAME_OK and *out, or an error code (SKYFRAME_ERR_BAD_VERSION for an
+ * `unchanged` message, which has no content check); on error *out is left untouched. */
+int skyframe_content_check(const uint8_t *bytes, size_t length, uint32_t *out);
+
+#if SKYFRAME_LARGE
+typedef struct skyframe_large_hourly {
+    int16_t temperature;        /* 0.1 degC                          (SKYFRAME_MISSING_I16) */
+    uint16_t precip_amount;     /* 0.1 mm in the step (3 h: 3 hours) (SKYFRAME_MISSING_U16) */
+    uint8_t weather_code;       /* WMO                               (SKYFRAME_MISSING_U8) */
+    uint8_t precip_probability; /* %                                 (SKYFRAME_MISSING_U8) */
+    uint8_t wind_speed;         /* 0.5 m/s, 254 = 127 m/s or more    (SKYFRAME_MISSING_U8) */
+    uint8_t wind_gust;          /* 0.5 m/s, 254 = 127 m/s or more    (SKYFRAME_MISSING_U8) */
+} skyframe_large_hourly;
+
+typedef struct skyframe_large_daily {
+    uint32_t sunrise;           /* Unix s (0 = missing; always 0 on a polar day or night) */
+    uint32_t sunset;            /* Unix s (0 = missing; always 0 on a polar day or night) */
+    int16_t temperature_min;    /* 0.1 degC                   (SKYFRAME_MISSING_I16) */
+    int16_t temperature_max;    /* 0.1 degC                   (SKYFRAME_MISSING_I16) */
+    uint16_t precip_sum;        /* 0.1 mm, the day's total    (SKYFRAME_MISSING_U16) */
+    uint8_t weather_code;       /* WMO                        (SKYFRAME_MISSING_U8) */
+    uint8_t precip_probability; /* %                          (SKYFRAME_MISSING_U8) */
+    uint8_t uv_max;             /* 0.1, the day's highest UV  (SKYFRAME_MISSING_U8) */
+    uint8_t wind_max;           /* 0.5 m/s, 254 = 127 or more (SKYFRAME_MISSING_U8) */
+    uint8_t sun;                /* SKYFRAME_SUN_* of the day  (SKYFRAME_MISSING_U8) */
+} skyframe_large_daily;
+
+typedef struct skyframe_large_alert {
+    uint32_t onset;    /* Unix s; 0 = unknown: in force since before fetched_at */
+    uint32_t end;      /* Unix s; 0 = unknown: until further notice */
+    uint8_t severity;  /* SKYFRAME_ALERT_UNKNOWN .. SKYFRAME_ALERT_EXTREME; 0 = empty entry */
+    char event[SKYFRAME_ALERT_EVENT_BYTES + 1]; /* UTF-8 event name, NUL-terminated, "" if none */
+} skyframe_large_alert;
+
+/* frame-profiles.md 2. About 980 bytes (sizeof varies with the ABI): keep it static or global
+ * on a small MCU, not on the stack. */
+typedef struct skyframe_large {
+    uint8_t kind;           /* always SKYFRAME_KIND_LARGE after a successful decode */
+    uint8_t status;         /* SKYFRAME_STATUS_*; unknown values are kept as sent */
+    uint16_t request_id;
+    uint8_t slot_index;
+    uint8_t slot_count;
+    uint8_t service;        /* SKYFRAME_SERVICE_* */
+    uint8_t is_day;         /* 1 day, 0 night, SKYFRAME_MISSING_U8 unknown */
+    uint8_t sun;            /* day 0: equals daily[0].sun */
+    uint8_t hourly_step_h;  /* hours between hourly steps (1 or 3); 0 = no hourly data */
+    int16_t utc_offset_min; /* minutes, east positive (SKYFRAME_MISSING_I16) */
+    int32_t latitude;       /* 1e-5 degree (SKYFRAME_MISSING_I32) */
+    int32_t longitude;      /* 1e-5 degree (SKYFRAME_MISSING_I32) */
+    uint32_t observed_at;   /* Unix s (0 = missing) */
+    uint32_t fetched_at;    /* Unix s (0 = missing) */
+    uint32_t hourly_start;  /* Unix s of hourly[0] (0 = missing) */
+    uint32_t sunrise;       /* day 0: equals daily[0].sunrise */
+    uint32_t sunset;        /* day 0: equals daily[0].sunset */
+    uint16_t daily_start;   /* local date of daily[0], days since 1970-01-01 (MISSING_U16) */
+    char country[3];        /* ISO 3166 alpha-2, upper case, "" if missing */
+    char name[SKYFRAME_LARGE_NAME_BYTES + 1]; /* UTF-8, NUL-terminated; error frames: reason */
+    skyframe_current current;
+    int16_t dew_point;      /* 0.1 degC, the service's dew point at 2 m (SKYFRAME_MISSING_I16) */
+    /* wire values as in skyframe_frame, 0 = absent (frame-v1.md 5.5-5.8, 6.9) */
+    uint16_t air_quality;
+    uint8_t alerts;         /* count and highest severity of ALL alerts in force */
+    uint8_t moon;
+    uint8_t precip_next_hour;
+    uint16_t next_update;
+    skyframe_large_hourly hourly[SKYFRAME_LARGE_HOURLY_COUNT];
+    skyframe_large_daily daily[SKYFRAME_LARGE_DAILY_COUNT];
+    uint32_t minutely_start; /* Unix s of minutely_precip[0], a multiple of 900 (0 = none) */
+    uint8_t minutely_precip[SKYFRAME_LARGE_MINUTELY_COUNT]; /* 0.1 mm per 15 min (MISSING_U8) */
+    skyframe_large_alert alert[SKYFRAME_LARGE_ALERT_COUNT]; /* worst first; see severity */
+    uint32_t crc32;
+} skyframe_large;
+
+int skyframe_large_decode(const uint8_t *buf, size_t len, skyframe_large *out);
+#endif /* SKYFRAME_LARGE */
+
+typedef struct skyframe_tiny_daily {
+    int8_t temperature_min;     /* 1 degC (SKYFRAME_MISSING_I8) */
+    int8_t temperature_max;     /* 1 degC (SKYFRAME_MISSING_I8) */
+    uint8_t weather_code;       /* WMO    (SKYFRAME_MISSING_U8) */
+    uint8_t precip_probability; /* %      (SKYFRAME_MISSING_U8) */
+} skyframe_tiny_daily;
+
+/* frame-profiles.md 3 */
+typedef struct skyframe_tiny {
+    uint8_t kind;             /* always SKYFRAME_KIND_TINY after a successful decode */
+    uint8_t status;           /* SKYFRAME_STATUS_*; unknown values are kept as sent */
+    uint16_t request_id;
+    uint8_t slot_index;
+    uint8_t slot_count;
+    uint8_t weather_code;     /* WMO (SKYFRAME_MISSING_U8) */
+    uint8_t is_day;           /* 1 day, 0 night, SKYFRAME_MISSING_U8 unknown */
+    uint8_t wind_speed;       /* 0.5 m/s, 254 = 127 m/s or more (SKYFRAME_MISSING_U8) */
+    uint8_t wind_gust;        /* 0.5 m/s, 254 = 127 m/s or more (SKYFRAME_MISSING_U8) */
+    uint8_t wind_direction;   /* 2 degrees FROM: 0..179 is 0..358 deg (SKYFRAME_MISSING_U8) */
+    int8_t utc_offset_15min;  /* quarter hours, east positive (SKYFRAME_MISSING_I8) */
+    uint8_t humidity;         /* % (SKYFRAME_MISSING_U8) */
+    uint8_t uv_index;         /* 0.1 (SKYFRAME_MISSING_U8) */
+    /* wire values as in skyframe_frame, 0 = absent (frame-v1.md 5.5, 5.6, 5.8, 6.9) */
+    uint8_t alerts;
+    uint8_t precip_next_hour;
+    int16_t temperature;      /* 0.1 degC (SKYFRAME_MISSING_I16) */
+    uint16_t air_quality;
+    uint16_t next_update;
+    uint32_t fetched_at;      /* Unix s (0 = missing); local time: skyframe_tiny_utc_offset_min */
+    skyframe_tiny_daily daily[SKYFRAME_TINY_DAILY_COUNT]; /* daily[0] is "today" at the place */
+    uint32_t crc32;
+} skyframe_tiny;
+
+int skyframe_tiny_decode(const uint8_t *buf, size_t len, skyframe_tiny *out);
+/* utc_offset_15min in minutes (x 15), or SKYFRAME_MISSING_I16, for skyframe_local_*():
+ * skyframe_local_minute_of_day(t.fetched_at, skyframe_tiny_utc_offset_min(&t)). NULL: missing. */
+int16_t skyframe_tiny_utc_offset_min(const skyframe_tiny *t);
+
+/* frame-profiles.md 4: "the frame you show for this slot is still right". */
+typedef struct skyframe_unchanged {
+    uint8_t kind;        /* always SKYFRAME_KIND_UNCHANGED after a successful decode */
+    uint8_t profile;     /* SKYFRAME_PROFILE_* asked for; kept as sent */
+    uint16_t request_id;
+    uint8_t slot_index;  /* the slot whose frame is unchanged */
+    uint8_t slot_count;
+    uint16_t next_update; /* s until newer data is expected, as the frame would carry; 0 = none */
+    uint32_t crc32;
+} skyframe_unchanged;
+
+int skyframe_unchanged_decode(const uint8_t *buf, size_t len, skyframe_unchanged *out);
+
 /* ---- Binary request v1 (64 bytes), published to skyframe/v1/req/{device} ------------------
  * The text form ("52.52,13.41", "Berlin,DE", "#7 Berlin;Paris", "refresh") is simpler; these
  * build the fixed binary form for devices that prefer it. Return SKYFRAME_OK, or
@@ -307,6 +514,18 @@ int skyframe_request_coordinates(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t re
 int skyframe_request_place(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id,
                            const char *name, const char *country);
 int skyframe_request_refresh(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id);
+/* Profile and content check (request-v1.md 3, frame-profiles.md 7) for a request the functions
+ * above built (they write profile 0, standard, and no check); each writes the CRC again and
+ * leaves out unchanged on error (SKYFRAME_ERR_RANGE also when out is not a request v1). */
+#define SKYFRAME_REQUEST_FLAG_CHECK 0x01     /* byte 7 bit 0: bytes 56..59 hold a check */
+#define SKYFRAME_REQUEST_CHECK_NAME_BYTES 36 /* a place name with a check: at most 36 bytes */
+/* Byte 6 = profile of the answer: SKYFRAME_PROFILE_STANDARD, _LARGE or _TINY (else RANGE). */
+int skyframe_request_set_profile(uint8_t out[SKYFRAME_REQUEST_SIZE], uint8_t profile);
+/* Byte 7 bit 0 set and bytes 56..59 = check: the skyframe_content_check() of the frame the
+ * device shows for the place (any profile), so that the gateway answers `unchanged` while it
+ * is still right. A second call replaces the check. SKYFRAME_ERR_RANGE for a place name longer
+ * than 36 bytes (bytes 56..59 are in use). Refresh requests may carry one too. */
+int skyframe_request_set_check(uint8_t out[SKYFRAME_REQUEST_SIZE], uint32_t check);
 
 #ifdef __cplusplus
 }

@@ -474,7 +474,8 @@ final class RequestHandler: Sendable {
       var payload = UnsafeRawBufferPointer(standard)
       if profile != .standard {
         let target = UnsafeMutableRawBufferPointer(rebasing: buffer[WeatherFrame.size...])
-        Self.write(profile, of: outcome, standard: FrameView(unchecked: standard.baseAddress!),
+        Self.write(
+          profile, of: outcome, standard: FrameView(unchecked: standard.baseAddress!),
           into: target)
         payload = UnsafeRawBufferPointer(target)
       }
@@ -514,7 +515,8 @@ final class RequestHandler: Sendable {
   ) {
     switch profile {
     case .standard:
-      buffer.copyMemory(from: UnsafeRawBufferPointer(start: standard.base, count: WeatherFrame.size))
+      buffer.copyMemory(
+        from: UnsafeRawBufferPointer(start: standard.base, count: WeatherFrame.size))
     case .tiny:
       TinyLayout.write(from: standard, into: buffer)
     case .large:

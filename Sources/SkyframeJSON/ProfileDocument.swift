@@ -40,7 +40,8 @@ public enum ProfileDocument {
   /// The field's JSON value: a list for an array field.
   static func value(_ field: LayoutField, _ view: ProfileView) -> String {
     if field.storage == .text, field.count > 1 {
-      return "[" + (0..<field.count).map { quoted(text(view.text(field, $0))) }.joined(separator: ",") + "]"
+      return "["
+        + (0..<field.count).map { quoted(text(view.text(field, $0))) }.joined(separator: ",") + "]"
     }
     if field.count > 1, field.storage != .country {
       return "[" + (0..<field.count).map { element(field, $0, view) }.joined(separator: ",") + "]"
@@ -59,7 +60,8 @@ public enum ProfileDocument {
     default:
       guard let wire = view.value(field, index) else { return "null" }
       switch "\(field.name)" {
-      case "status": return quoted(FrameStatus(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
+      case "status":
+        return quoted(FrameStatus(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
       case "service":
         return quoted(WeatherService(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
       default: return number(wire, scale: field.scale)
@@ -95,7 +97,8 @@ public enum ProfileDocument {
       case "\r": out += "\\r"
       case "\t": out += "\\t"
       case _ where scalar.value < 0x20:
-        out += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
+        out +=
+          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
           + String(scalar.value, radix: 16)
       default: out.unicodeScalars.append(scalar)
       }

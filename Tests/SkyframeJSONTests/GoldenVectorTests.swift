@@ -147,6 +147,10 @@ import Testing
     case .checksumMismatch(let stored, let computed):
       (expect.error, expect.stored, expect.computed) = ("checksum_mismatch", stored, computed)
     case .unknownKind(let kind): (expect.error, expect.kind) = ("unknown_kind", Int(kind))
+    case .unknownProfile(let profile):
+      (expect.error, expect.kind) = ("unknown_profile", Int(profile))
+    case .unknownOption(let offset, _): (expect.error, expect.offset) = ("unknown_option", offset)
+    case .badOption(let offset, _): (expect.error, expect.offset) = ("bad_option", offset)
     }
     return expect
   }

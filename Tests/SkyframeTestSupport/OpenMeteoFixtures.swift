@@ -48,17 +48,22 @@ public enum OpenMeteoFixtures {
       "current":{"time":\(now - now % 900),"interval":900,"temperature_2m":\(temperature),\
       "relative_humidity_2m":71,"apparent_temperature":\(temperature - 2.5),"is_day":1,"precipitation":0.2,\
       "weather_code":61,"cloud_cover":88,"pressure_msl":1012.6,"wind_speed_10m":4.7,\
-      "wind_direction_10m":230,"wind_gusts_10m":9.1,"uv_index":1.35,"visibility":18400.0},\
+      "wind_direction_10m":230,"wind_gusts_10m":9.1,"uv_index":1.35,"visibility":18400.0,"dew_point_2m":5.1},\
       "hourly_units":{"time":"unixtime","temperature_2m":"°C","weather_code":"wmo code","precipitation_probability":"%"},\
       "hourly":{"time":\(list(hours)),"temperature_2m":[\(hourlyTemperatures.joined(separator: ","))],\
       "weather_code":\(list(hours.indices.map { [61, 3, 2][$0 % 3] })),\
-      "precipitation_probability":\(list(hours.indices.map { $0 * 3 % 100 }))},\
+      "precipitation_probability":\(list(hours.indices.map { $0 * 3 % 100 })),\
+      "precipitation":\(list(hours.indices.map { Double($0 % 4) * 0.3 })),\
+      "wind_speed_10m":\(list(hours.indices.map { 3.0 + Double($0 % 6) })),\
+      "wind_gusts_10m":\(list(hours.indices.map { 7.25 + Double($0 % 6) }))},\
       "daily_units":{"time":"unixtime","weather_code":"wmo code"},\
       "daily":{"time":\(list(days)),"weather_code":[61,3,2,1,0,45,80],\
       "temperature_2m_max":[9.5,10.1,11.8,8.0,7.7,6.4,9.9],"temperature_2m_min":[2.1,3.0,4.4,1.2,-0.5,-1.8,0.3],\
       "precipitation_probability_max":[80,40,10,5,0,20,65],\
       "sunrise":\(list(days.map { $0 + 28_000 })),"sunset":\(list(days.map { $0 + 58_000 })),\
-      "daylight_duration":\(list(days.map { _ in "30000.0" }))}\(minutely)}
+      "daylight_duration":\(list(days.map { _ in "30000.0" })),\
+      "precipitation_sum":[4.2,0.8,0.0,0.0,0.0,1.5,6.3],"uv_index_max":[1.9,2.4,3.0,3.1,3.3,1.2,2.2],\
+      "wind_speed_10m_max":[9.4,7.0,5.5,4.1,3.9,8.8,12.6]}\(minutely)}
       """
   }
 

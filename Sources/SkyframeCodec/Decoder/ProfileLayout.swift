@@ -20,15 +20,15 @@ public enum MessageKind: UInt8, Sendable, CaseIterable {
   /// that is no kind's is `truncated` below the kind byte's size and `tooLong` above it; a kind
   /// byte this decoder does not know, or one that disagrees with the length, is
   /// `unsupportedVersion`.
-  public static func check(_ bytes: UnsafeRawBufferPointer) throws(FrameCheckError) -> MessageKind
-  {
+  public static func check(_ bytes: UnsafeRawBufferPointer) throws(FrameCheckError) -> MessageKind {
     guard bytes.count >= 3 else { throw .truncated }
     guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic }
     guard let kind = MessageKind(rawValue: bytes[2]) else { throw .unsupportedVersion }
     guard bytes.count >= kind.size else { throw .truncated }
     guard bytes.count == kind.size else { throw .tooLong }
     let crcOffset = kind.size &- 4
-    let stored = UInt32(littleEndian: bytes.loadUnaligned(fromByteOffset: crcOffset, as: UInt32.self))
+    let stored = UInt32(
+      littleEndian: bytes.loadUnaligned(fromByteOffset: crcOffset, as: UInt32.self))
     guard stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<crcOffset])) else {
       throw .checksumMismatch
     }
@@ -143,7 +143,8 @@ public struct ProfileView {
   public func wire(_ field: LayoutField, _ index: Int = 0) -> Int64 {
     let at = field.offset(index)
     switch field.storage {
-    case .u8, .country, .reserved, .text: return Int64(base.load(fromByteOffset: at, as: UInt8.self))
+    case .u8, .country, .reserved, .text:
+      return Int64(base.load(fromByteOffset: at, as: UInt8.self))
     case .i8: return Int64(Int8(bitPattern: base.load(fromByteOffset: at, as: UInt8.self)))
     case .u16:
       return Int64(UInt16(littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self)))

@@ -17,7 +17,8 @@ public enum TinyLayout {
   public static let temperature = LayoutField(
     "temperature", 14, .i16, scale: 0.1, unit: "degC", range: -1_000...1_000, sentinel: -32_768)
   public static let airQuality = LayoutField("air_quality", 16, .u16, sentinel: 0)
-  public static let weatherCode = LayoutField("weather_code", 18, .u8, range: 0...99, sentinel: 0xFF)
+  public static let weatherCode = LayoutField(
+    "weather_code", 18, .u8, range: 0...99, sentinel: 0xFF)
   public static let isDay = LayoutField("is_day", 19, .u8, range: 0...1, sentinel: 0xFF)
   public static let alerts = LayoutField("alerts", 20, .u8, sentinel: 0)
   public static let precipitationNextHour = LayoutField("precip_next_hour", 21, .u8, sentinel: 0)

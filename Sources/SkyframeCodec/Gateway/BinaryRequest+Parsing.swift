@@ -24,7 +24,8 @@ extension BinaryRequest {
     }
     var request = try body(kind, bytes, nameCapacity: hasCheck ? 36 : PlaceName.capacityBytes)
     request.id = id
-    request.profile = profile
+    // 0 is what every v1.0 request carries: "not said", so a refresh keeps its profile.
+    request.profile = profile == .standard ? nil : profile
     request.checks = checks
     return request
   }

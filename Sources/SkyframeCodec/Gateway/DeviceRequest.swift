@@ -18,7 +18,8 @@ public struct DeviceRequest: Sendable, Equatable {
   }
 
   public init(
-    id: UInt16 = 0, body: Body, profile: FrameProfile? = nil, checks: ContentChecks = ContentChecks()
+    id: UInt16 = 0, body: Body, profile: FrameProfile? = nil,
+    checks: ContentChecks = ContentChecks()
   ) {
     self.id = id
     self.body = body

@@ -57,7 +57,9 @@ enum TextRequestParser {
 
   /// One `~` option (request-v1.md §2.4): a profile name or `check=` with 8 hex digits (or `-`)
   /// per place.
-  static func option(_ bytes: UnsafeRawBufferPointer, _ span: Span, into request: inout DeviceRequest)
+  static func option(
+    _ bytes: UnsafeRawBufferPointer, _ span: Span, into request: inout DeviceRequest
+  )
     throws(RequestError)
   {
     let text = optionText(bytes, span)
