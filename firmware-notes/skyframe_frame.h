@@ -53,7 +53,8 @@
  *         frame (all v1.0 fields, none of the new ones): updating the header is optional.
  *   The wire `version` byte is 1 for both: a v2 frame is rejected (SKYFRAME_ERR_BAD_VERSION).
  *
- * Source of truth: Sources/SkyframeCodec/FrameLayout.swift and WeatherFrame+Decoding.swift.
+ * Source of truth: Sources/SkyframeCodec/FrameLayout.swift and WeatherFrame+Decoding.swift; for
+ * the profiles schemas/frame-profiles.md with its layouts frame-large.json and frame-tiny.json.
  */
 #ifndef SKYFRAME_FRAME_H
 #define SKYFRAME_FRAME_H
@@ -404,7 +405,7 @@ typedef struct skyframe_large_alert {
     char event[SKYFRAME_ALERT_EVENT_BYTES + 1]; /* UTF-8 event name, NUL-terminated, "" if none */
 } skyframe_large_alert;
 
-/* frame-profiles.md 2. About 980 bytes (sizeof varies with the ABI): keep it static or global
+/* frame-profiles.md 2. About 900 bytes (908 on 32-bit Arm and x86-64): keep it static or global
  * on a small MCU, not on the stack. */
 typedef struct skyframe_large {
     uint8_t kind;           /* always SKYFRAME_KIND_LARGE after a successful decode */
@@ -614,26 +615,65 @@ static int skyframe_priv_precip_ok(uint8_t v) {
     return (m >= 1u && m <= 61u) || m == 127u;
 }
 
-uint32_t skyframe_crc32(const uint8_t *p, size_t n) {
+static int8_t skyframe_priv_i8(uint8_t b) {
+    return b >= 0x80u ? (int8_t)((int)b - 256) : (int8_t)b;
+}
+/* frame-v1.md 5.3, 5.4: the v1 decoder reads any other is_day or sun value as unknown. */
+static uint8_t skyframe_priv_is_day(uint8_t b) {
+    return (b == 0 || b == 1) ? b : (uint8_t)SKYFRAME_MISSING_U8;
+}
+static uint8_t skyframe_priv_sun(uint8_t b) {
+    return b <= SKYFRAME_SUN_POLAR_NIGHT ? b : (uint8_t)SKYFRAME_MISSING_U8;
+}
+/* v1.1-style fields: what frame-v1.md reads as absent becomes 0. */
+static uint16_t skyframe_priv_aqi(uint16_t v) { return skyframe_priv_aqi_ok(v) ? v : (uint16_t)0; }
+static uint8_t skyframe_priv_alerts(uint8_t v) { return skyframe_priv_alerts_ok(v) ? v : (uint8_t)0; }
+static uint8_t skyframe_priv_precip(uint8_t v) { return skyframe_priv_precip_ok(v) ? v : (uint8_t)0; }
+/* Two ASCII letters, upper-cased, into out[3]; anything else (0 0 included) gives "". */
+static void skyframe_priv_country(const uint8_t *p, char *out) {
+    int i;
+    for (i = 0; i < 2; i++) {
+        uint8_t b = p[i];
+        if (b >= 'a' && b <= 'z') b = (uint8_t)(b - 32);
+        if (b < 'A' || b > 'Z') {
+            out[0] = out[1] = out[2] = '\0';
+            return;
+        }
+        out[i] = (char)b;
+    }
+    out[2] = '\0';
+}
+/* The bytes before the first zero, at most n, into out[n + 1] with a NUL (UTF-8 kept as sent). */
+static void skyframe_priv_text(const uint8_t *p, size_t n, char *out) {
+    size_t i;
+    for (i = 0; i < n && p[i] != 0; i++) out[i] = (char)p[i];
+    out[i] = '\0';
+}
+
+/* The CRC register after n more bytes: p[0..n-1], or n zero bytes when p is NULL (the content
+ * check's zeroed fields, without a copy of the frame). */
+static uint32_t skyframe_priv_crc32_update(uint32_t crc, const uint8_t *p, size_t n) {
     /* Reflected polynomial 0xEDB88320, one entry per nibble value. */
     static const uint32_t table[16] = {
         0x00000000UL, 0x1DB71064UL, 0x3B6E20C8UL, 0x26D930ACUL, 0x76DC4190UL, 0x6B6B51F4UL,
         0x4DB26158UL, 0x5005713CUL, 0xEDB88320UL, 0xF00F9344UL, 0xD6D6A3E8UL, 0xCB61B38CUL,
         0x9B64C2B0UL, 0x86D3D2D4UL, 0xA00AE278UL, 0xBDBDF21CUL};
-    uint32_t crc = 0xFFFFFFFFUL;
     size_t i;
-    if (p == NULL) return 0;
     for (i = 0; i < n; i++) {
-        crc ^= p[i];
+        if (p != NULL) crc ^= p[i];
         crc = (crc >> 4) ^ table[crc & 0x0Fu];
         crc = (crc >> 4) ^ table[crc & 0x0Fu];
     }
-    return crc ^ 0xFFFFFFFFUL;
+    return crc;
+}
+
+uint32_t skyframe_crc32(const uint8_t *p, size_t n) {
+    if (p == NULL) return 0;
+    return skyframe_priv_crc32_update(0xFFFFFFFFUL, p, n) ^ 0xFFFFFFFFUL;
 }
 
 int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
     uint32_t stored;
-    uint8_t b;
     int i;
 
     if (buf == NULL || out == NULL) return SKYFRAME_ERR_NULL;
@@ -653,10 +693,8 @@ int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
     out->slot_index = buf[SKYFRAME_OFF_SLOT_INDEX];
     out->slot_count = buf[SKYFRAME_OFF_SLOT_COUNT];
     out->service = buf[SKYFRAME_OFF_SERVICE];
-    b = buf[SKYFRAME_OFF_IS_DAY];
-    out->is_day = (b == 0 || b == 1) ? b : (uint8_t)SKYFRAME_MISSING_U8;
-    b = buf[SKYFRAME_OFF_SUN];
-    out->sun = (b <= SKYFRAME_SUN_POLAR_NIGHT) ? b : (uint8_t)SKYFRAME_MISSING_U8;
+    out->is_day = skyframe_priv_is_day(buf[SKYFRAME_OFF_IS_DAY]);
+    out->sun = skyframe_priv_sun(buf[SKYFRAME_OFF_SUN]);
     out->hourly_step_h = buf[SKYFRAME_OFF_HOURLY_STEP];
     out->latitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LATITUDE);
     out->longitude = skyframe_priv_i32(buf + SKYFRAME_OFF_LONGITUDE);
@@ -667,22 +705,9 @@ int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
     out->daily_start = skyframe_priv_u16(buf + SKYFRAME_OFF_DAILY_START);
 
     /* Country: two ASCII letters, upper-cased; anything else (0 0 included) is missing. */
-    for (i = 0; i < 2; i++) {
-        b = buf[SKYFRAME_OFF_COUNTRY + i];
-        if (b >= 'a' && b <= 'z') b = (uint8_t)(b - 32);
-        if (b < 'A' || b > 'Z') {
-            out->country[0] = '\0';
-            break;
-        }
-        out->country[i] = (char)b;
-    }
-    if (out->country[0] == '\0') out->country[1] = '\0';
-    out->country[2] = '\0';
-
+    skyframe_priv_country(buf + SKYFRAME_OFF_COUNTRY, out->country);
     /* Name: the bytes before the first zero, at most 24; kept as sent (UTF-8 not validated). */
-    for (i = 0; i < SKYFRAME_NAME_BYTES && buf[SKYFRAME_OFF_NAME + i] != 0; i++)
-        out->name[i] = (char)buf[SKYFRAME_OFF_NAME + i];
-    out->name[i] = '\0';
+    skyframe_priv_text(buf + SKYFRAME_OFF_NAME, SKYFRAME_NAME_BYTES, out->name);
 
     out->current.temperature = skyframe_priv_i16(buf + SKYFRAME_OFF_TEMPERATURE);
     out->current.feels_like = skyframe_priv_i16(buf + SKYFRAME_OFF_FEELS_LIKE);
@@ -712,13 +737,10 @@ int skyframe_frame_decode(const uint8_t *buf, size_t len, skyframe_frame *out) {
     }
 
     /* v1.1: 0 in a v1.0 frame = absent; values the spec reads as absent are stored as 0 */
-    out->air_quality = skyframe_priv_u16(buf + SKYFRAME_OFF_AIR_QUALITY);
-    if (!skyframe_priv_aqi_ok(out->air_quality)) out->air_quality = 0;
-    b = buf[SKYFRAME_OFF_ALERTS];
-    out->alerts = skyframe_priv_alerts_ok(b) ? b : (uint8_t)0;
+    out->air_quality = skyframe_priv_aqi(skyframe_priv_u16(buf + SKYFRAME_OFF_AIR_QUALITY));
+    out->alerts = skyframe_priv_alerts(buf[SKYFRAME_OFF_ALERTS]);
     out->moon = buf[SKYFRAME_OFF_MOON];
-    b = buf[SKYFRAME_OFF_PRECIP_NEXT_HOUR];
-    out->precip_next_hour = skyframe_priv_precip_ok(b) ? b : (uint8_t)0;
+    out->precip_next_hour = skyframe_priv_precip(buf[SKYFRAME_OFF_PRECIP_NEXT_HOUR]);
     out->next_update = skyframe_priv_u16(buf + SKYFRAME_OFF_NEXT_UPDATE);
     out->crc32 = stored;
     return SKYFRAME_OK;
@@ -997,6 +1019,327 @@ int32_t skyframe_next_update_seconds(const skyframe_frame *f) {
     return skyframe_has_next_update(f) ? (int32_t)f->next_update : -1;
 }
 
+/* ---- Frame profiles (frame-profiles.md) ------------------------------------------------------ */
+
+/* Wire offsets of large v1 (frame-profiles.md 2, frame-large.json). */
+enum {
+    SKYFRAME_LARGE_OFF_STATUS = 3, SKYFRAME_LARGE_OFF_REQUEST_ID = 4,
+    SKYFRAME_LARGE_OFF_SLOT_INDEX = 6, SKYFRAME_LARGE_OFF_SLOT_COUNT = 7,
+    SKYFRAME_LARGE_OFF_SERVICE = 8, SKYFRAME_LARGE_OFF_IS_DAY = 9, SKYFRAME_LARGE_OFF_SUN = 10,
+    SKYFRAME_LARGE_OFF_HOURLY_STEP = 11, SKYFRAME_LARGE_OFF_LATITUDE = 12,
+    SKYFRAME_LARGE_OFF_LONGITUDE = 16, SKYFRAME_LARGE_OFF_OBSERVED_AT = 20,
+    SKYFRAME_LARGE_OFF_FETCHED_AT = 24, SKYFRAME_LARGE_OFF_HOURLY_START = 28,
+    SKYFRAME_LARGE_OFF_UTC_OFFSET = 32, SKYFRAME_LARGE_OFF_DAILY_START = 34,
+    SKYFRAME_LARGE_OFF_COUNTRY = 36, SKYFRAME_LARGE_OFF_AIR_QUALITY = 38,
+    SKYFRAME_LARGE_OFF_NEXT_UPDATE = 40, SKYFRAME_LARGE_OFF_ALERTS = 42,
+    SKYFRAME_LARGE_OFF_MOON = 43, SKYFRAME_LARGE_OFF_PRECIP_NEXT_HOUR = 44, /* 45-47 reserved */
+    SKYFRAME_LARGE_OFF_NAME = 48,
+    SKYFRAME_LARGE_OFF_TEMPERATURE = 96, SKYFRAME_LARGE_OFF_FEELS_LIKE = 98,
+    SKYFRAME_LARGE_OFF_DEW_POINT = 100, SKYFRAME_LARGE_OFF_PRESSURE = 102,
+    SKYFRAME_LARGE_OFF_WIND_SPEED = 104, SKYFRAME_LARGE_OFF_WIND_GUST = 106,
+    SKYFRAME_LARGE_OFF_WIND_DIRECTION = 108, SKYFRAME_LARGE_OFF_VISIBILITY = 110,
+    SKYFRAME_LARGE_OFF_PRECIPITATION = 112, SKYFRAME_LARGE_OFF_HUMIDITY = 114,
+    SKYFRAME_LARGE_OFF_WEATHER_CODE = 115, SKYFRAME_LARGE_OFF_CLOUD_COVER = 116,
+    SKYFRAME_LARGE_OFF_UV_INDEX = 117, /* 118-119 reserved */
+    SKYFRAME_LARGE_OFF_SUNRISE = 120, SKYFRAME_LARGE_OFF_SUNSET = 124,
+    SKYFRAME_LARGE_OFF_HOURLY_TEMPERATURE = 128, /* 48 x i16 */
+    SKYFRAME_LARGE_OFF_HOURLY_AMOUNT = 224,      /* 48 x u16 */
+    SKYFRAME_LARGE_OFF_HOURLY_CODE = 320,        /* 48 x u8 */
+    SKYFRAME_LARGE_OFF_HOURLY_PRECIP = 368,      /* 48 x u8 */
+    SKYFRAME_LARGE_OFF_HOURLY_WIND = 416,        /* 48 x u8 */
+    SKYFRAME_LARGE_OFF_HOURLY_GUST = 464,        /* 48 x u8 */
+    SKYFRAME_LARGE_OFF_DAILY_MIN = 512,          /* 8 x i16 */
+    SKYFRAME_LARGE_OFF_DAILY_MAX = 528,          /* 8 x i16 */
+    SKYFRAME_LARGE_OFF_DAILY_SUM = 544,          /* 8 x u16 */
+    SKYFRAME_LARGE_OFF_DAILY_SUNRISE = 560,      /* 8 x u32 */
+    SKYFRAME_LARGE_OFF_DAILY_SUNSET = 592,       /* 8 x u32 */
+    SKYFRAME_LARGE_OFF_DAILY_CODE = 624,         /* 8 x u8 */
+    SKYFRAME_LARGE_OFF_DAILY_PRECIP = 632,       /* 8 x u8 */
+    SKYFRAME_LARGE_OFF_DAILY_UV = 640,           /* 8 x u8 */
+    SKYFRAME_LARGE_OFF_DAILY_WIND = 648,         /* 8 x u8 */
+    SKYFRAME_LARGE_OFF_DAILY_SUN = 656,          /* 8 x u8 */
+    SKYFRAME_LARGE_OFF_MINUTELY_START = 664, SKYFRAME_LARGE_OFF_MINUTELY_PRECIP = 668, /* 4 x u8 */
+    SKYFRAME_LARGE_OFF_ALERT_ONSET = 672,        /* 3 x u32 */
+    SKYFRAME_LARGE_OFF_ALERT_END = 684,          /* 3 x u32 */
+    SKYFRAME_LARGE_OFF_ALERT_SEVERITY = 696,     /* 3 x u8; 699 reserved */
+    SKYFRAME_LARGE_OFF_ALERT_EVENT = 700,        /* 3 x 64 bytes; 892-955 reserved */
+    SKYFRAME_LARGE_OFF_CRC = 956
+};
+
+/* Wire offsets of tiny v1 (frame-profiles.md 3, frame-tiny.json) and unchanged v1 (4). */
+enum {
+    SKYFRAME_TINY_OFF_STATUS = 3, SKYFRAME_TINY_OFF_REQUEST_ID = 4, SKYFRAME_TINY_OFF_SLOT_INDEX = 6,
+    SKYFRAME_TINY_OFF_SLOT_COUNT = 7, SKYFRAME_TINY_OFF_FETCHED_AT = 8,
+    SKYFRAME_TINY_OFF_NEXT_UPDATE = 12, SKYFRAME_TINY_OFF_TEMPERATURE = 14,
+    SKYFRAME_TINY_OFF_AIR_QUALITY = 16, SKYFRAME_TINY_OFF_WEATHER_CODE = 18,
+    SKYFRAME_TINY_OFF_IS_DAY = 19, SKYFRAME_TINY_OFF_ALERTS = 20,
+    SKYFRAME_TINY_OFF_PRECIP_NEXT_HOUR = 21, SKYFRAME_TINY_OFF_WIND_SPEED = 22,
+    SKYFRAME_TINY_OFF_WIND_GUST = 23, SKYFRAME_TINY_OFF_WIND_DIRECTION = 24,
+    SKYFRAME_TINY_OFF_UTC_OFFSET = 25, SKYFRAME_TINY_OFF_HUMIDITY = 26,
+    SKYFRAME_TINY_OFF_UV_INDEX = 27,
+    SKYFRAME_TINY_OFF_DAILY_MIN = 28,    /* 4 x i8 */
+    SKYFRAME_TINY_OFF_DAILY_MAX = 32,    /* 4 x i8 */
+    SKYFRAME_TINY_OFF_DAILY_CODE = 36,   /* 4 x u8 */
+    SKYFRAME_TINY_OFF_DAILY_PRECIP = 40, /* 4 x u8 */
+    SKYFRAME_TINY_OFF_CRC = 44,
+    SKYFRAME_UNCHANGED_OFF_PROFILE = 3, SKYFRAME_UNCHANGED_OFF_REQUEST_ID = 4,
+    SKYFRAME_UNCHANGED_OFF_SLOT_INDEX = 6, SKYFRAME_UNCHANGED_OFF_SLOT_COUNT = 7,
+    SKYFRAME_UNCHANGED_OFF_NEXT_UPDATE = 8, /* 10-11 reserved */
+    SKYFRAME_UNCHANGED_OFF_CRC = 12
+};
+
+/* The message size of a kind byte, 0 if unknown. */
+static size_t skyframe_priv_kind_size(uint8_t kind) {
+    switch (kind) {
+    case SKYFRAME_KIND_STANDARD: return SKYFRAME_FRAME_SIZE;
+    case SKYFRAME_KIND_LARGE: return SKYFRAME_LARGE_SIZE;
+    case SKYFRAME_KIND_TINY: return SKYFRAME_TINY_SIZE;
+    case SKYFRAME_KIND_UNCHANGED: return SKYFRAME_UNCHANGED_SIZE;
+    default: return 0;
+    }
+}
+
+/* frame-profiles.md 1.1, in this order: length, magic, kind byte, CRC in the last 4 bytes. */
+static int skyframe_priv_check(const uint8_t *buf, size_t len, size_t size, uint8_t kind) {
+    if (len < size) return SKYFRAME_ERR_TRUNCATED;
+    if (len > size) return SKYFRAME_ERR_TOO_LONG;
+    if (buf[0] != SKYFRAME_FRAME_MAGIC0 || buf[1] != SKYFRAME_FRAME_MAGIC1)
+        return SKYFRAME_ERR_BAD_MAGIC;
+    if (buf[SKYFRAME_KIND_OFFSET] != kind) return SKYFRAME_ERR_BAD_VERSION;
+    if (skyframe_priv_u32(buf + size - 4) != skyframe_crc32(buf, size - 4)) return SKYFRAME_ERR_CRC;
+    return SKYFRAME_OK;
+}
+
+int skyframe_message_kind(const uint8_t *bytes, size_t length) {
+    uint8_t kind;
+    size_t size;
+    if (bytes == NULL) return SKYFRAME_ERR_NULL;
+    switch (length) {
+    case SKYFRAME_FRAME_SIZE: kind = SKYFRAME_KIND_STANDARD; break;
+    case SKYFRAME_LARGE_SIZE: kind = SKYFRAME_KIND_LARGE; break;
+    case SKYFRAME_TINY_SIZE: kind = SKYFRAME_KIND_TINY; break;
+    case SKYFRAME_UNCHANGED_SIZE: kind = SKYFRAME_KIND_UNCHANGED; break;
+    default:
+        /* No message is this long: shorter or longer than the one byte 2 names, if it can be
+         * read, else than the longest. */
+        size = 0;
+        if (length >= 3 && bytes[0] == SKYFRAME_FRAME_MAGIC0 && bytes[1] == SKYFRAME_FRAME_MAGIC1)
+            size = skyframe_priv_kind_size(bytes[SKYFRAME_KIND_OFFSET]);
+        if (size == 0) size = SKYFRAME_LARGE_SIZE;
+        return length < size ? SKYFRAME_ERR_TRUNCATED : SKYFRAME_ERR_TOO_LONG;
+    }
+    if (bytes[0] != SKYFRAME_FRAME_MAGIC0 || bytes[1] != SKYFRAME_FRAME_MAGIC1)
+        return SKYFRAME_ERR_BAD_MAGIC;
+    if (bytes[SKYFRAME_KIND_OFFSET] != kind) return SKYFRAME_ERR_BAD_VERSION;
+    return (int)kind;
+}
+
+const char *skyframe_kind_name(int kind) {
+    switch (kind) {
+    case SKYFRAME_KIND_STANDARD: return "standard";
+    case SKYFRAME_KIND_LARGE: return "large";
+    case SKYFRAME_KIND_TINY: return "tiny";
+    case SKYFRAME_KIND_UNCHANGED: return "unchanged";
+    default: return "unknown";
+    }
+}
+
+const char *skyframe_profile_name(uint8_t profile) {
+    switch (profile) {
+    case SKYFRAME_PROFILE_STANDARD: return "standard";
+    case SKYFRAME_PROFILE_LARGE: return "large";
+    case SKYFRAME_PROFILE_TINY: return "tiny";
+    default: return "unknown";
+    }
+}
+
+/* CRC-32 of bytes[0..covered-1] with [a0, a1), [b0, b1), [c0, c1) taken as zero (ascending,
+ * disjoint, within covered; an empty range has equal ends). */
+static uint32_t skyframe_priv_zeroed_crc(const uint8_t *bytes, size_t covered, size_t a0, size_t a1,
+                                         size_t b0, size_t b1, size_t c0, size_t c1) {
+    uint32_t crc = 0xFFFFFFFFUL;
+    crc = skyframe_priv_crc32_update(crc, bytes, a0);
+    crc = skyframe_priv_crc32_update(crc, NULL, a1 - a0);
+    crc = skyframe_priv_crc32_update(crc, bytes + a1, b0 - a1);
+    crc = skyframe_priv_crc32_update(crc, NULL, b1 - b0);
+    crc = skyframe_priv_crc32_update(crc, bytes + b1, c0 - b1);
+    crc = skyframe_priv_crc32_update(crc, NULL, c1 - c0);
+    crc = skyframe_priv_crc32_update(crc, bytes + c1, covered - c1);
+    return crc ^ 0xFFFFFFFFUL;
+}
+
+int skyframe_content_check(const uint8_t *bytes, size_t length, uint32_t *out) {
+    int kind = skyframe_message_kind(bytes, length);
+    uint32_t check;
+    if (out == NULL) return SKYFRAME_ERR_NULL;
+    switch (kind) {
+    case SKYFRAME_KIND_STANDARD: /* request_id, slots; observed_at, fetched_at; next_update */
+        check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_CRC_OFFSET, 4, 8, 20, 28,
+                                         SKYFRAME_OFF_NEXT_UPDATE, SKYFRAME_OFF_NEXT_UPDATE + 2);
+        break;
+    case SKYFRAME_KIND_LARGE: /* request_id, slots; observed_at, fetched_at; next_update */
+        check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_LARGE_OFF_CRC, 4, 8, 20, 28,
+                                         SKYFRAME_LARGE_OFF_NEXT_UPDATE,
+                                         SKYFRAME_LARGE_OFF_NEXT_UPDATE + 2);
+        break;
+    case SKYFRAME_KIND_TINY: /* request_id, slots, fetched_at, next_update: bytes 4..13 */
+        check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_TINY_OFF_CRC, 4, 14, 14, 14, 14, 14);
+        break;
+    case SKYFRAME_KIND_UNCHANGED: return SKYFRAME_ERR_BAD_VERSION; /* it has no content */
+    default: return kind; /* an error code */
+    }
+    *out = check;
+    return SKYFRAME_OK;
+}
+
+#if SKYFRAME_LARGE
+int skyframe_large_decode(const uint8_t *buf, size_t len, skyframe_large *out) {
+    int rc, i;
+
+    if (buf == NULL || out == NULL) return SKYFRAME_ERR_NULL;
+    rc = skyframe_priv_check(buf, len, SKYFRAME_LARGE_SIZE, SKYFRAME_KIND_LARGE);
+    if (rc != SKYFRAME_OK) return rc;
+
+    memset(out, 0, sizeof *out);
+    out->kind = buf[SKYFRAME_KIND_OFFSET];
+    out->status = buf[SKYFRAME_LARGE_OFF_STATUS];
+    out->request_id = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_REQUEST_ID);
+    out->slot_index = buf[SKYFRAME_LARGE_OFF_SLOT_INDEX];
+    out->slot_count = buf[SKYFRAME_LARGE_OFF_SLOT_COUNT];
+    out->service = buf[SKYFRAME_LARGE_OFF_SERVICE];
+    out->is_day = skyframe_priv_is_day(buf[SKYFRAME_LARGE_OFF_IS_DAY]);
+    out->sun = skyframe_priv_sun(buf[SKYFRAME_LARGE_OFF_SUN]);
+    out->hourly_step_h = buf[SKYFRAME_LARGE_OFF_HOURLY_STEP];
+    out->latitude = skyframe_priv_i32(buf + SKYFRAME_LARGE_OFF_LATITUDE);
+    out->longitude = skyframe_priv_i32(buf + SKYFRAME_LARGE_OFF_LONGITUDE);
+    out->observed_at = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_OBSERVED_AT);
+    out->fetched_at = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_FETCHED_AT);
+    out->hourly_start = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_HOURLY_START);
+    out->utc_offset_min = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_UTC_OFFSET);
+    out->daily_start = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_DAILY_START);
+    skyframe_priv_country(buf + SKYFRAME_LARGE_OFF_COUNTRY, out->country);
+    out->air_quality = skyframe_priv_aqi(skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_AIR_QUALITY));
+    out->next_update = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_NEXT_UPDATE);
+    out->alerts = skyframe_priv_alerts(buf[SKYFRAME_LARGE_OFF_ALERTS]);
+    out->moon = buf[SKYFRAME_LARGE_OFF_MOON];
+    out->precip_next_hour = skyframe_priv_precip(buf[SKYFRAME_LARGE_OFF_PRECIP_NEXT_HOUR]);
+    skyframe_priv_text(buf + SKYFRAME_LARGE_OFF_NAME, SKYFRAME_LARGE_NAME_BYTES, out->name);
+
+    out->current.temperature = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_TEMPERATURE);
+    out->current.feels_like = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_FEELS_LIKE);
+    out->dew_point = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_DEW_POINT);
+    out->current.pressure = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_PRESSURE);
+    out->current.wind_speed = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_WIND_SPEED);
+    out->current.wind_gust = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_WIND_GUST);
+    out->current.wind_direction = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_WIND_DIRECTION);
+    out->current.visibility = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_VISIBILITY);
+    out->current.precipitation = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_PRECIPITATION);
+    out->current.humidity = buf[SKYFRAME_LARGE_OFF_HUMIDITY];
+    out->current.weather_code = buf[SKYFRAME_LARGE_OFF_WEATHER_CODE];
+    out->current.cloud_cover = buf[SKYFRAME_LARGE_OFF_CLOUD_COVER];
+    out->current.uv_index = buf[SKYFRAME_LARGE_OFF_UV_INDEX];
+    out->sunrise = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_SUNRISE);
+    out->sunset = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_SUNSET);
+
+    for (i = 0; i < SKYFRAME_LARGE_HOURLY_COUNT; i++) {
+        skyframe_large_hourly *h = &out->hourly[i];
+        h->temperature = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_HOURLY_TEMPERATURE + 2 * i);
+        h->precip_amount = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_HOURLY_AMOUNT + 2 * i);
+        h->weather_code = buf[SKYFRAME_LARGE_OFF_HOURLY_CODE + i];
+        h->precip_probability = buf[SKYFRAME_LARGE_OFF_HOURLY_PRECIP + i];
+        h->wind_speed = buf[SKYFRAME_LARGE_OFF_HOURLY_WIND + i];
+        h->wind_gust = buf[SKYFRAME_LARGE_OFF_HOURLY_GUST + i];
+    }
+    for (i = 0; i < SKYFRAME_LARGE_DAILY_COUNT; i++) {
+        skyframe_large_daily *d = &out->daily[i];
+        d->temperature_min = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_DAILY_MIN + 2 * i);
+        d->temperature_max = skyframe_priv_i16(buf + SKYFRAME_LARGE_OFF_DAILY_MAX + 2 * i);
+        d->precip_sum = skyframe_priv_u16(buf + SKYFRAME_LARGE_OFF_DAILY_SUM + 2 * i);
+        d->sunrise = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_DAILY_SUNRISE + 4 * i);
+        d->sunset = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_DAILY_SUNSET + 4 * i);
+        d->weather_code = buf[SKYFRAME_LARGE_OFF_DAILY_CODE + i];
+        d->precip_probability = buf[SKYFRAME_LARGE_OFF_DAILY_PRECIP + i];
+        d->uv_max = buf[SKYFRAME_LARGE_OFF_DAILY_UV + i];
+        d->wind_max = buf[SKYFRAME_LARGE_OFF_DAILY_WIND + i];
+        d->sun = skyframe_priv_sun(buf[SKYFRAME_LARGE_OFF_DAILY_SUN + i]);
+    }
+    out->minutely_start = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_MINUTELY_START);
+    for (i = 0; i < SKYFRAME_LARGE_MINUTELY_COUNT; i++)
+        out->minutely_precip[i] = buf[SKYFRAME_LARGE_OFF_MINUTELY_PRECIP + i];
+    for (i = 0; i < SKYFRAME_LARGE_ALERT_COUNT; i++) {
+        skyframe_large_alert *a = &out->alert[i];
+        a->onset = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_ALERT_ONSET + 4 * i);
+        a->end = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_ALERT_END + 4 * i);
+        a->severity = buf[SKYFRAME_LARGE_OFF_ALERT_SEVERITY + i];
+        skyframe_priv_text(buf + SKYFRAME_LARGE_OFF_ALERT_EVENT + SKYFRAME_ALERT_EVENT_BYTES * i,
+                           SKYFRAME_ALERT_EVENT_BYTES, a->event);
+    }
+    out->crc32 = skyframe_priv_u32(buf + SKYFRAME_LARGE_OFF_CRC);
+    return SKYFRAME_OK;
+}
+#endif /* SKYFRAME_LARGE */
+
+int skyframe_tiny_decode(const uint8_t *buf, size_t len, skyframe_tiny *out) {
+    int rc, i;
+
+    if (buf == NULL || out == NULL) return SKYFRAME_ERR_NULL;
+    rc = skyframe_priv_check(buf, len, SKYFRAME_TINY_SIZE, SKYFRAME_KIND_TINY);
+    if (rc != SKYFRAME_OK) return rc;
+
+    memset(out, 0, sizeof *out);
+    out->kind = buf[SKYFRAME_KIND_OFFSET];
+    out->status = buf[SKYFRAME_TINY_OFF_STATUS];
+    out->request_id = skyframe_priv_u16(buf + SKYFRAME_TINY_OFF_REQUEST_ID);
+    out->slot_index = buf[SKYFRAME_TINY_OFF_SLOT_INDEX];
+    out->slot_count = buf[SKYFRAME_TINY_OFF_SLOT_COUNT];
+    out->fetched_at = skyframe_priv_u32(buf + SKYFRAME_TINY_OFF_FETCHED_AT);
+    out->next_update = skyframe_priv_u16(buf + SKYFRAME_TINY_OFF_NEXT_UPDATE);
+    out->temperature = skyframe_priv_i16(buf + SKYFRAME_TINY_OFF_TEMPERATURE);
+    out->air_quality = skyframe_priv_aqi(skyframe_priv_u16(buf + SKYFRAME_TINY_OFF_AIR_QUALITY));
+    out->weather_code = buf[SKYFRAME_TINY_OFF_WEATHER_CODE];
+    out->is_day = skyframe_priv_is_day(buf[SKYFRAME_TINY_OFF_IS_DAY]);
+    out->alerts = skyframe_priv_alerts(buf[SKYFRAME_TINY_OFF_ALERTS]);
+    out->precip_next_hour = skyframe_priv_precip(buf[SKYFRAME_TINY_OFF_PRECIP_NEXT_HOUR]);
+    out->wind_speed = buf[SKYFRAME_TINY_OFF_WIND_SPEED];
+    out->wind_gust = buf[SKYFRAME_TINY_OFF_WIND_GUST];
+    out->wind_direction = buf[SKYFRAME_TINY_OFF_WIND_DIRECTION];
+    out->utc_offset_15min = skyframe_priv_i8(buf[SKYFRAME_TINY_OFF_UTC_OFFSET]);
+    out->humidity = buf[SKYFRAME_TINY_OFF_HUMIDITY];
+    out->uv_index = buf[SKYFRAME_TINY_OFF_UV_INDEX];
+    for (i = 0; i < SKYFRAME_TINY_DAILY_COUNT; i++) {
+        out->daily[i].temperature_min = skyframe_priv_i8(buf[SKYFRAME_TINY_OFF_DAILY_MIN + i]);
+        out->daily[i].temperature_max = skyframe_priv_i8(buf[SKYFRAME_TINY_OFF_DAILY_MAX + i]);
+        out->daily[i].weather_code = buf[SKYFRAME_TINY_OFF_DAILY_CODE + i];
+        out->daily[i].precip_probability = buf[SKYFRAME_TINY_OFF_DAILY_PRECIP + i];
+    }
+    out->crc32 = skyframe_priv_u32(buf + SKYFRAME_TINY_OFF_CRC);
+    return SKYFRAME_OK;
+}
+
+int16_t skyframe_tiny_utc_offset_min(const skyframe_tiny *t) {
+    if (t == NULL || t->utc_offset_15min == SKYFRAME_MISSING_I8)
+        return (int16_t)SKYFRAME_MISSING_I16;
+    return (int16_t)(t->utc_offset_15min * 15);
+}
+
+int skyframe_unchanged_decode(const uint8_t *buf, size_t len, skyframe_unchanged *out) {
+    int rc;
+
+    if (buf == NULL || out == NULL) return SKYFRAME_ERR_NULL;
+    rc = skyframe_priv_check(buf, len, SKYFRAME_UNCHANGED_SIZE, SKYFRAME_KIND_UNCHANGED);
+    if (rc != SKYFRAME_OK) return rc;
+
+    memset(out, 0, sizeof *out);
+    out->kind = buf[SKYFRAME_KIND_OFFSET];
+    out->profile = buf[SKYFRAME_UNCHANGED_OFF_PROFILE];
+    out->request_id = skyframe_priv_u16(buf + SKYFRAME_UNCHANGED_OFF_REQUEST_ID);
+    out->slot_index = buf[SKYFRAME_UNCHANGED_OFF_SLOT_INDEX];
+    out->slot_count = buf[SKYFRAME_UNCHANGED_OFF_SLOT_COUNT];
+    out->next_update = skyframe_priv_u16(buf + SKYFRAME_UNCHANGED_OFF_NEXT_UPDATE);
+    out->crc32 = skyframe_priv_u32(buf + SKYFRAME_UNCHANGED_OFF_CRC);
+    return SKYFRAME_OK;
+}
+
 static void skyframe_priv_request_start(uint8_t *out, uint8_t kind, uint16_t request_id) {
     memset(out, 0, SKYFRAME_REQUEST_SIZE);
     out[0] = 'S';
@@ -1053,6 +1396,30 @@ int skyframe_request_place(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_
 int skyframe_request_refresh(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t request_id) {
     if (out == NULL) return SKYFRAME_ERR_NULL;
     skyframe_priv_request_start(out, SKYFRAME_REQUEST_KIND_REFRESH, request_id);
+    return skyframe_priv_request_finish(out);
+}
+
+/* "SQ", version 1: bytes a skyframe_request_* function wrote. */
+static int skyframe_priv_is_request(const uint8_t *r) {
+    return r[0] == 'S' && r[1] == 'Q' && r[2] == 1;
+}
+
+int skyframe_request_set_profile(uint8_t out[SKYFRAME_REQUEST_SIZE], uint8_t profile) {
+    if (out == NULL) return SKYFRAME_ERR_NULL;
+    if (!skyframe_priv_is_request(out) || profile > SKYFRAME_PROFILE_TINY) return SKYFRAME_ERR_RANGE;
+    out[6] = profile;
+    return skyframe_priv_request_finish(out);
+}
+
+int skyframe_request_set_check(uint8_t out[SKYFRAME_REQUEST_SIZE], uint32_t check) {
+    if (out == NULL) return SKYFRAME_ERR_NULL;
+    if (!skyframe_priv_is_request(out)) return SKYFRAME_ERR_RANGE;
+    /* without the flag, bytes 56..59 are the end of a 37..40-byte place name */
+    if ((out[7] & SKYFRAME_REQUEST_FLAG_CHECK) == 0 &&
+        (out[56] | out[57] | out[58] | out[59]) != 0)
+        return SKYFRAME_ERR_RANGE;
+    out[7] = (uint8_t)(out[7] | SKYFRAME_REQUEST_FLAG_CHECK);
+    skyframe_priv_put_u32(out + 56, check);
     return skyframe_priv_request_finish(out);
 }
 

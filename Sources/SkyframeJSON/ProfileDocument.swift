@@ -60,10 +60,11 @@ public enum ProfileDocument {
     default:
       guard let wire = view.value(field, index) else { return "null" }
       switch "\(field.name)" {
+      // A number this version does not name is shown as the number.
       case "status":
-        return quoted(FrameStatus(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
+        return FrameStatus(rawValue: UInt8(wire)).name.map { quoted("\($0)") } ?? "\(wire)"
       case "service":
-        return quoted(WeatherService(rawValue: UInt8(wire)).name.map { "\($0)" } ?? "\(wire)")
+        return WeatherService(rawValue: UInt8(wire)).name.map { quoted("\($0)") } ?? "\(wire)"
       default: return number(wire, scale: field.scale)
       }
     }

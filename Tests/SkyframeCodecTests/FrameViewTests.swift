@@ -285,3 +285,59 @@ import Testing
     #expect(point(0, 0, size: 63) == .bufferTooSmall)
   }
 }
+
+/// `tiny` derived from `standard` (frame-profiles.md §3.1): whole degrees and half metres
+/// rounded half away from zero, directions halved rounding half up with 360 → 0, offsets in
+/// quarter hours or missing.
+@Suite struct TinyDerivationTests {
+  @Test(arguments: [
+    (Int16(-25), Int64(-3)), (25, 3), (-24, -2), (24, 2), (-5, -1), (4, 0), (1_000, 100),
+    (-1_000, -100),
+  ])
+  func wholeDegrees(_ tenths: Int16, _ degrees: Int64) throws {
+    var frame = WeatherFrame()
+    frame.daily[0].minimum = tenths
+    frame.daily[3].maximum = tenths
+    let tiny = try Self.tiny(frame)
+    #expect(tiny.value(TinyLayout.dailyMinimum, 0) == degrees)
+    #expect(tiny.value(TinyLayout.dailyMaximum, 3) == degrees)
+  }
+
+  @Test func windDirectionAndOffset() throws {
+    var frame = WeatherFrame()
+    for (degrees, wire) in [(UInt16(359), Int64(0)), (1, 1), (0, 0), (181, 91), (358, 179)] {
+      frame.current.windDirection = degrees
+      frame.current.windSpeed = 12
+      frame.current.windGust = 5_000
+      frame.utcOffsetMinutes = 345
+      let tiny = try Self.tiny(frame)
+      #expect(tiny.value(TinyLayout.windDirection) == wire)
+      #expect(tiny.value(TinyLayout.windSpeed) == 2)
+      #expect(tiny.value(TinyLayout.windGust) == 254)
+      #expect(tiny.value(TinyLayout.utcOffset) == 23)
+    }
+    frame.utcOffsetMinutes = 50
+    #expect(try Self.tiny(frame).value(TinyLayout.utcOffset) == nil)
+  }
+
+  /// The tiny frame made from `frame`, read back through a checked view.
+  struct Tiny {
+    let bytes: [UInt8]
+    func value(_ field: LayoutField, _ index: Int = 0) -> Int64? {
+      bytes.withUnsafeBytes { try! ProfileView(checking: $0).value(field, index) }
+    }
+  }
+
+  static func tiny(_ frame: WeatherFrame) throws -> Tiny {
+    let standard = try frame.encoded()
+    var bytes = [UInt8](repeating: 0, count: TinyLayout.size)
+    standard.withUnsafeBytes { source in
+      bytes.withUnsafeMutableBytes { target in
+        TinyLayout.write(from: FrameView(unchecked: source.baseAddress!), into: target)
+      }
+    }
+    let checked = try bytes.withUnsafeBytes { try MessageKind.check($0) }
+    #expect(checked == .tiny)
+    return Tiny(bytes: bytes)
+  }
+}
