@@ -66,7 +66,8 @@ enum ConfigurationKeys {
   static func hint(for key: String, in known: Set<String>) -> String? {
     let parts = key.split(separator: ".")
     if parts.count == 3, parts[0] == "locations",
-      ["latitude", "longitude", "place", "country", "refresh-seconds"].contains(parts[2])
+      ["latitude", "longitude", "place", "country", "refresh-seconds", "profiles"].contains(
+        parts[2])
     {
       return "'\(parts[1])' is not listed in locations.names"
     }

@@ -299,6 +299,18 @@ extension GatewayConfiguration {
         keys.fail("\(key).country", country, "a two-letter ISO country code")
       }
       let refresh = keys.integer("\(key).refresh-seconds", 600, 60...86_400, "seconds, 60-86400")
+      var profiles: [FrameProfile] = []
+      let profileText = keys.text("\(key).profiles") ?? "standard"
+      for word in profileText.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) })
+      {
+        guard let profile = FrameProfile(named: word), !profiles.contains(profile) else {
+          keys.fail(
+            "\(key).profiles", profileText,
+            "profiles separated by commas, each once: standard, large, tiny")
+          break
+        }
+        profiles.append(profile)
+      }
       let place: NamedLocation.Place
       switch (latitude, longitude, placeName) {
       case (let latitude?, let longitude?, nil):
@@ -309,7 +321,10 @@ extension GatewayConfiguration {
         keys.fail(key, nil, "either latitude and longitude, or place (with an optional country)")
         continue
       }
-      result.append(NamedLocation(name: name, place: place, refreshSeconds: refresh))
+      result.append(
+        NamedLocation(
+          name: name, place: place, refreshSeconds: refresh,
+          profiles: profiles.isEmpty ? [.standard] : profiles))
     }
     return result
   }

@@ -111,6 +111,7 @@ extension GatewayConfiguration {
         lines.append("    country: \(text(country))")
       }
       lines.append("    refresh-seconds: \(location.refreshSeconds)")
+      lines.append("    profiles: \(location.profiles.map { "\($0.name)" }.joined(separator: ","))")
     }
     return lines.joined(separator: "\n")
   }

@@ -105,6 +105,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var requests: String { "\(base)/v1/req/+" }
     public func frame(device: String) -> String { "\(base)/v1/frame/\(device)" }
     public func location(name: String) -> String { "\(base)/v1/loc/\(name)" }
+    /// Where a named place is published in `profile`.
+    public func location(name: String, profile: FrameProfile) -> String {
+      profile == .standard ? location(name: name) : "\(base)/v1/loc/\(name)/\(profile.name)"
+    }
     public var watches: String { "\(base)/v1/watch/+" }
 
     public var state: String { "\(base)/v1/gateway/state" }
@@ -288,16 +292,22 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var name: String
     public var place: Place
     public var refreshSeconds: Int
+    /// Published in each: `standard` on `{base}/v1/loc/{name}`, the others on
+    /// `{base}/v1/loc/{name}/{profile}`.
+    public var profiles: [FrameProfile]
 
     public enum Place: Sendable, Equatable {
       case coordinates(latitude: Double, longitude: Double)
       case named(String, countryCode: String?)
     }
 
-    public init(name: String, place: Place, refreshSeconds: Int) {
+    public init(
+      name: String, place: Place, refreshSeconds: Int, profiles: [FrameProfile] = [.standard]
+    ) {
       self.name = name
       self.place = place
       self.refreshSeconds = refreshSeconds
+      self.profiles = profiles
     }
   }
 }

@@ -89,10 +89,12 @@ final class NamedLocationPublisher: Service, Sendable {
       outcome = .weather(frame, stale: stale, place: place)
     }
     let logger = DeviceLog(logger: logger, device: "loc/" + location.name)
-    handler.publish(
-      outcome, requestID: 0, slot: 0, of: 1,
-      to: RequestHandler.Reply(topic: topics.location(name: location.name)), logger: logger,
-      retain: true)
+    for profile in location.profiles {
+      handler.publish(
+        outcome, requestID: 0, slot: 0, of: 1,
+        to: RequestHandler.Reply(topic: topics.location(name: location.name, profile: profile)),
+        logger: logger, retain: true, answering: RequestHandler.Answering(profile: profile))
+    }
     logger.debug("published named location")
   }
 }

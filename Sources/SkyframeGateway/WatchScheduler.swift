@@ -17,17 +17,21 @@ final class WatchScheduler: Service, Sendable {
   struct Watch: Sendable, Equatable {
     var places: LocationList
     var intervalSeconds: Int
+    /// `~large Berlin @900`: pushes in that profile (request-v1.md §2.4).
+    var profile: FrameProfile = .standard
   }
 
   enum WatchError: Error, Equatable, CustomStringConvertible {
     case request(RequestError)
     case refresh
+    case check
     case interval(String)
 
     var description: String {
       switch self {
       case .request(let error): "\(error)"
       case .refresh: "a watch names places; refresh is for requests"
+      case .check: "a watch cannot carry ~check"
       case .interval(let text): "interval '\(text)' is not whole seconds after '@'"
       }
     }
@@ -102,7 +106,10 @@ final class WatchScheduler: Service, Sendable {
       throw .request(error)
     }
     guard case .locations(let places) = request.body else { throw .refresh }
-    return Watch(places: places, intervalSeconds: interval)
+    // A retained watch cannot know what the display shows.
+    guard request.checks.isEmpty else { throw .check }
+    return Watch(
+      places: places, intervalSeconds: interval, profile: request.profile ?? .standard)
   }
 
   /// A retained watch message (or its removal) arrived from `device`.
@@ -177,7 +184,7 @@ final class WatchScheduler: Service, Sendable {
       handler.publish(
         outcome, requestID: 0, slot: slot, of: outcomes.count,
         to: RequestHandler.Reply(topic: topic),
-        logger: log, retain: true)
+        logger: log, retain: true, answering: RequestHandler.Answering(profile: watch.profile))
     }
     log.debug("pushed a watch")
   }

@@ -219,7 +219,10 @@ struct OpenWeatherMapForecastTests {
     #expect(requests.first?.query["exclude"] == nil)
     let forecast = try #require(forecasts.first)
     #expect(
-      forecast.alerts == [Forecast.Alert(severity: nil, start: 1_737_378_000, end: 1_737_410_400)])
+      forecast.alerts == [
+        Forecast.Alert(
+          severity: nil, start: 1_737_378_000, end: 1_737_410_400, event: "snowfall warning")
+      ])
     #expect(
       forecast.precipitationSteps == [
         .init(start: 1_737_381_900, seconds: 60, millimetres: 0),

@@ -85,8 +85,10 @@ struct WeatherAPIForecastTests {
     let forecast = try #require(forecasts.first)
     #expect(
       forecast.alerts == [
-        Forecast.Alert(severity: nil, start: 1_741_572_000, end: 1_741_616_100),
-        Forecast.Alert(severity: .severe, start: 1_741_651_200, end: 1_741_694_400),
+        Forecast.Alert(
+          severity: nil, start: 1_741_572_000, end: 1_741_616_100, event: "Flood Watch"),
+        Forecast.Alert(
+          severity: .severe, start: 1_741_651_200, end: 1_741_694_400, event: "Wind Warning"),
       ])
     // On the 10th only the watch is in force; on the 11th only the warning.
     #expect(

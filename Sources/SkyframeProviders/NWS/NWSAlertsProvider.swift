@@ -99,6 +99,8 @@ struct NWSAlertsResponse: Decodable, Sendable {
     var onset: String?
     var expires: String?
     var ends: String?
+    /// "Flood Warning": what the `large` profile shows.
+    var event: String?
   }
 
   /// In force from `onset` (else `effective`) until `ends` (else `expires`, when the message
@@ -112,7 +114,8 @@ struct NWSAlertsResponse: Decodable, Sendable {
       return Forecast.Alert(
         severity: Forecast.Alert.severity(cap: properties.severity),
         start: (properties.onset ?? properties.effective).flatMap(Self.unixTime),
-        end: (properties.ends ?? properties.expires).flatMap(Self.unixTime))
+        end: (properties.ends ?? properties.expires).flatMap(Self.unixTime),
+        event: properties.event.flatMap { $0.isEmpty ? nil : $0 })
     }
   }
 

@@ -22,6 +22,7 @@ struct OpenWeatherMapOneCallResponse: Decodable {
   struct Alert: Decodable {
     var start: Int64?
     var end: Int64?
+    var event: String?
   }
 
   enum CodingKeys: String, CodingKey {
@@ -103,7 +104,11 @@ struct OpenWeatherMapOneCallResponse: Decodable {
         }.sorted { $0.start < $1.start }
       },
       alerts: alertsAsked
-        ? (alerts ?? []).map { Forecast.Alert(severity: nil, start: $0.start, end: $0.end) } : nil)
+        ? (alerts ?? []).map {
+          Forecast.Alert(
+            severity: nil, start: $0.start, end: $0.end,
+            event: $0.event.flatMap { $0.isEmpty ? nil : $0 })
+        } : nil)
   }
 }
 

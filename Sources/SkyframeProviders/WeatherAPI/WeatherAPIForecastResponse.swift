@@ -15,17 +15,18 @@ struct WeatherAPIForecastResponse: Decodable {
     var alert: [Alert]?
   }
 
-  /// Of each alert only what the frame needs: its CAP severity (often null outside the US) and
-  /// when it is in force (ISO 8601 with offset).
+  /// Of each alert only what the frames need: its CAP severity (often null outside the US),
+  /// when it is in force (ISO 8601 with offset) and its event name (the `large` profile).
   struct Alert: Decodable {
     var severity: String?
     var effective: String?
     var expires: String?
+    var event: String?
 
     var model: Forecast.Alert {
       Forecast.Alert(
         severity: Forecast.Alert.severity(cap: severity), start: isoSeconds(effective),
-        end: isoSeconds(expires))
+        end: isoSeconds(expires), event: event.flatMap { $0.isEmpty ? nil : $0 })
     }
   }
 
