@@ -145,4 +145,44 @@ import Testing
     #expect(frames[1].name.string.hasPrefix("bad option ~check"))
     #expect(frames[2].name.string.hasPrefix("unknown profile 7"))
   }
+
+  @Test func watchesAndNamedPlacesPublishInTheirProfiles() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.watches.minimumSeconds = 1
+      $0.locations = [
+        .init(
+          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405), refreshSeconds: 60,
+          profiles: [.standard, .large, .tiny])
+      ]
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let display = try await Device.connect(
+      port: harness.broker.port, id: "wall", subscribe: ["skyframe/v1/loc/home/#"])
+    var sizes: [String: Int] = [:]
+    while sizes.count < 3 {
+      let message = try await display.next(timeout: .seconds(10))
+      sizes[message.topic] = message.payload.count
+    }
+    #expect(
+      sizes == [
+        "skyframe/v1/loc/home": 192, "skyframe/v1/loc/home/large": 960,
+        "skyframe/v1/loc/home/tiny": 48,
+      ])
+
+    let pin = try await Device.connect(
+      port: harness.broker.port, id: "pin-t", subscribe: ["skyframe/v1/frame/pin-t/#"])
+    try pin.client.publish(
+      "skyframe/v1/watch/pin-t", payload: Array("~tiny 52.52,13.41 @1".utf8), qos: 1, retain: true)
+    let pushed = try await pin.next { $0.topic == "skyframe/v1/frame/pin-t" }
+    #expect(pushed.payload.count == 48)
+    // A retained watch cannot know what the display shows: a check is refused.
+    try pin.client.publish(
+      "skyframe/v1/watch/pin-t", payload: Array("~check=00000000 Oslo".utf8), qos: 1, retain: true)
+    let refusal = try await pin.next {
+      $0.topic == "skyframe/v1/frame/pin-t" && $0.payload.count == 192
+    }
+    #expect(try WeatherFrame(decoding: refusal.payload).status == .badRequest)
+    try pin.client.publish("skyframe/v1/watch/pin-t", payload: [], qos: 1, retain: true)
+  }
 }
