@@ -11,14 +11,7 @@ public enum ProfileDocument {
     return field.storage != .reserved && name != "kind" && name != "crc32"
   }
 
-  static func fields(of kind: MessageKind) -> [LayoutField] {
-    switch kind {
-    case .large: LargeLayout.fields
-    case .tiny: TinyLayout.fields
-    case .unchanged: UnchangedLayout.fields
-    case .standard: []
-    }
-  }
+  static func fields(of kind: MessageKind) -> [LayoutField] { kind.fields }
 
   /// One JSON object on one line, keys in table order.
   public static func json(_ view: ProfileView) -> String {

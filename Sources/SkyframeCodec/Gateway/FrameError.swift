@@ -21,15 +21,7 @@ public enum FrameError: Error, Equatable, Sendable {
 extension FrameError {
   /// `error`, from checking `bytes`, with the values involved.
   init(_ error: FrameCheckError, bytes: UnsafeRawBufferPointer) {
-    switch error {
-    case .truncated: self = .truncated(count: bytes.count)
-    case .tooLong: self = .tooLong(count: bytes.count)
-    case .badMagic: self = .badMagic(bytes[0], bytes[1])
-    case .unsupportedVersion: self = .unsupportedVersion(bytes[2])
-    case .checksumMismatch:
-      let view = FrameView(unchecked: bytes.baseAddress!)
-      self = .checksumMismatch(stored: view.crc, computed: view.computedCRC)
-    }
+    self.init(profileError: error, bytes: bytes)
   }
 }
 

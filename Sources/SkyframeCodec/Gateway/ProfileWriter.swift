@@ -17,17 +17,8 @@ public struct ProfileWriter {
     buffer[0] = 0x53
     buffer[1] = 0x46
     buffer[2] = kind.rawValue
-    for field in Self.fields(of: kind) where field.sentinel != nil && field.storage != .text {
+    for field in kind.fields where field.sentinel != nil && field.storage != .text {
       for index in 0..<field.count { store(field, index, field.sentinel!) }
-    }
-  }
-
-  static func fields(of kind: MessageKind) -> [LayoutField] {
-    switch kind {
-    case .large: LargeLayout.fields
-    case .tiny: TinyLayout.fields
-    case .unchanged: UnchangedLayout.fields
-    case .standard: []
     }
   }
 
@@ -104,5 +95,17 @@ public struct ProfileWriter {
   public func seal() throws(FrameError) {
     if let outOfRange { throw .valueOutOfRange(field: "\(outOfRange)") }
     Self.seal(buffer, kind: kind)
+  }
+}
+
+extension MessageKind {
+  /// The kind's layout table in wire order; empty for `standard`, whose table is `FrameField`.
+  public var fields: [LayoutField] {
+    switch self {
+    case .large: LargeLayout.fields
+    case .tiny: TinyLayout.fields
+    case .unchanged: UnchangedLayout.fields
+    case .standard: []
+    }
   }
 }

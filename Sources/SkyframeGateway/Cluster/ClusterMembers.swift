@@ -24,7 +24,7 @@ public final class ClusterMembers: Sendable {
 
   init(own: String) {
     self.own = own
-    members.withLock { $0.insert(own) }
+    members.withLock { _ = $0.insert(own) }
   }
 
   /// The ids seen alive, this instance's own among them, sorted.
