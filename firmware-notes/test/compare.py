@@ -38,10 +38,35 @@ counts as one more result: "ok   corrupted NAME (9 copies rejected with the righ
 With REQUEST_VECTOR_DIR, the valid binary request vectors there (hex "5351...", 64 bytes, an
 "expect" without "error") are rebuilt with the header's skyframe_request_* helpers
 (DECODER --request) and must come out byte for byte.
+
+    compare.py --profiles [--corrupt] [--without-large] DECODER DIR [DIR ...]
+
+The frame profiles (schemas/frame-profiles.md) through DECODER --profiles ("DECODER HEX" lines
+in, one JSON line out: boards/profile_json.h). For every vector of the DIRs (large/, tiny/,
+unchanged/; a vector without "profile" is a standard frame): its hex must be a valid message of
+its profile; it is decoded through skyframe_message_kind() ("any") and through its own decoder
+(the same line both times); every field of the vector's "frame" (frame-profiles.md §8: wire x
+scale, null for the sentinel) is turned back into wire units with the layout tables
+schemas/frame-large.json and frame-tiny.json (SKYFRAME_SCHEMAS overrides the folder), refusing a
+value that is not a whole step, outside the wire range or the sentinel written as a number, and
+compared with the decoder's; texts byte for byte; status and service by name or number. The
+content check the header computes (skyframe_content_check) must equal "content_check", which must
+be the CRC of §5 (recomputed here); a standard vector is checked for that alone (its fields are
+the business of the run without --profiles). --corrupt adds, per vector, copies that must be
+refused with the exact error, by its decoder and by "any": a flipped body bit and CRC bit
+(crc_mismatch), one byte short or long (truncated, too_long), a wrong kind byte with a new CRC and
+with the old one (unsupported_version: kind before CRC), a wrong magic (bad_magic), a wrong magic
+and kind (bad_magic first), a short copy with a wrong magic (truncated first), and the message
+given to the decoders of the other kinds (truncated / too_long); for a standard frame, a large,
+tiny or unchanged kind byte in 192 bytes (unsupported_version) and the other decoders. Each
+vector's copies count as one more result. --without-large: the DECODER has no large decoder
+(SKYFRAME_LARGE 0, the AVR): large vectors are skipped and nothing is given to it. Summary line:
+"profile-vectors: N passed, M failed".
 """
 
 import datetime
 import json
+import os
 import subprocess
 import sys
 import zlib
@@ -470,8 +495,376 @@ def decoded(line):
     return got if isinstance(got, dict) else None
 
 
+# ---- Frame profiles: compare.py --profiles (frame-profiles.md) --------------------------------
+#
+# The vector's "frame" object (§8: wire x scale, null for the sentinel) is turned back into wire
+# values with the layout tables schemas/frame-large.json and frame-tiny.json (scale, range,
+# sentinel of each field) and compared with what the decoder printed (decode_vectors --profiles:
+# the struct's values under the table's names). Independent of the generator's code: only the
+# layout files and the spec's rules are shared.
+
+SCHEMAS = Path(os.environ.get("SKYFRAME_SCHEMAS", Path(__file__).resolve().parents[2] / "schemas"))
+KIND = {"standard": 0x01, "large": 0x11, "tiny": 0x21, "unchanged": 0x31}
+SIZE = {"standard": 192, "large": 960, "tiny": 48, "unchanged": 16}
+PROFILE_NUMBER = {"standard": 0, "large": 1, "tiny": 2}
+ZEROED = {"standard": [(4, 8), (20, 28), (186, 188)]}  # §5; large and tiny: from their layouts
+INT_RANGE = {"u8": (0, 0xFF), "i8": (-0x80, 0x7F), "u16": (0, 0xFFFF), "i16": (-0x8000, 0x7FFF),
+             "u32": (0, 0xFFFFFFFF), "i32": (-0x80000000, 0x7FFFFFFF)}
+UNCHANGED_KEYS = {"profile", "of", "request_id", "slot_index", "slot_count", "next_update"}
+DECODERS = ("standard", "large", "tiny", "unchanged")
+
+
+def load_layouts():
+    layouts = {}
+    for profile in ("large", "tiny"):
+        layout = json.loads((SCHEMAS / f"frame-{profile}.json").read_text(encoding="utf-8"))
+        assert layout["kind"] == KIND[profile] and layout["size"] == SIZE[profile], profile
+        layouts[profile] = layout
+        ZEROED[profile] = [tuple(r) for r in layout["content_check_zeroed"]]
+    return layouts
+
+
+def mirror_fields(layout):
+    """§8: every field of the table but magic, kind, the reserved_* fields and crc32."""
+    return [f for f in layout["fields"]
+            if f["name"] not in ("magic", "kind", "crc32") and not f["name"].startswith("reserved_")]
+
+
+def content_check(profile, raw):
+    data = bytearray(raw[:SIZE[profile] - 4])
+    for start, end in ZEROED[profile]:
+        data[start:end] = bytes(end - start)
+    return f"{zlib.crc32(bytes(data)):08x}"
+
+
+def reseal_any(raw):
+    """raw (bytearray) with its last 4 bytes the CRC-32 of the others."""
+    raw[-4:] = zlib.crc32(bytes(raw[:-4])).to_bytes(4, "little")
+    return raw
+
+
+class ProfileChecker(Checker):
+    def wire(self, field, human, where):
+        """A vector value (Decimal/int/None) -> wire integer, or None after reporting why not."""
+        if human is None:
+            if field["sentinel"] is None:
+                self.fail(where, "null, but the field has no missing value")
+            return field["sentinel"]
+        if isinstance(human, bool) or not isinstance(human, (int, Decimal)):
+            self.fail(where, f"vector value {human!r} is not a number or null")
+            return None
+        scale = Decimal(repr(field["scale"]))
+        wire = Decimal(human) / scale
+        if wire != wire.to_integral_value():
+            self.fail(where, f"vector value {human} is not a multiple of {scale}: not on the wire")
+            return None
+        wire = int(wire)
+        low, high = INT_RANGE[field["type"]]
+        low = low if field["min"] is None else field["min"]
+        high = high if field["max"] is None else field["max"]
+        if not low <= wire <= high:
+            self.fail(where, f"vector value {human} is wire {wire}, outside {low}..{high}")
+        elif wire == field["sentinel"]:
+            self.fail(where, f"vector value {human} is the sentinel: the mirror says null")
+        return wire
+
+    def profile_frame(self, profile, layout, want, got):
+        fields = mirror_fields(layout)
+        if not self.keys("", want, {"profile"} | {f["name"] for f in fields}):
+            return
+        if want.get("profile") != profile:
+            self.fail("profile", f"{want.get('profile')!r}, the file says {profile!r}")
+        for field in fields:
+            name = field["name"]
+            if name not in want:
+                continue  # reported by keys()
+            value = want[name]
+            if name in ("status", "service"):
+                table = STATUS if name == "status" else SERVICE
+                if value is None:
+                    self.fail(name, "null: never missing")
+                else:
+                    self.named(name, value, table, got[name], got[f"{name}_name"])
+                    if not isinstance(value, str) and got[f"{name}_name"] != "unknown":
+                        self.fail(name, f"{value} is shown as a number, the decoder names it "
+                                        f"{got[name + '_name']!r}")
+            elif field["type"] == "utf8":
+                texts = value if field["count"] > 1 else [value]
+                gots = got[f"{name}_hex"] if field["count"] > 1 else [got[f"{name}_hex"]]
+                if not isinstance(texts, list) or len(texts) != field["count"] or \
+                        not all(isinstance(t, str) for t in texts):
+                    self.fail(name, f"expected {field['count']} text(s), got {value!r}")
+                    continue
+                for i, (text, hex_got) in enumerate(zip(texts, gots)):
+                    raw = text.encode("utf-8")
+                    if len(raw) > field["length"] or "\0" in text:
+                        self.fail(f"{name}[{i}]", f"{len(raw)} UTF-8 bytes, the field holds "
+                                                  f"{field['length']} (or a U+0000)")
+                    self.equal(f"{name}[{i}]" if field["count"] > 1 else name, text, raw.hex(),
+                               hex_got)
+            elif field["type"] == "char":
+                if value is not None and not (isinstance(value, str) and len(value) == 2
+                                              and value.isascii() and value.isupper()):
+                    self.fail(name, f"expected two capital letters or null, got {value!r}")
+                self.equal(name, value, value, got[name])
+            elif field["count"] > 1:
+                if not isinstance(value, list) or len(value) != field["count"]:
+                    self.fail(name, f"expected a list of {field['count']}, got {value!r}")
+                    continue
+                wires = [self.wire(field, v, f"{name}[{i}]") for i, v in enumerate(value)]
+                for i, (human, wire, g) in enumerate(zip(value, wires, got[name])):
+                    if wire is not None:
+                        self.equal(f"{name}[{i}]", human, wire, g)
+            else:
+                wire = self.wire(field, value, name)
+                if wire is not None:
+                    self.equal(name, value, wire, got[name])
+        if profile == "tiny":  # the header's helper: minutes, or the i16 sentinel
+            quarter = got["utc_offset_15min"]
+            minutes = -32768 if quarter == -128 else quarter * 15
+            self.equal("skyframe_tiny_utc_offset_min", quarter, minutes, got["utc_offset_min"])
+
+    def unchanged_frame(self, want, got):
+        if not self.keys("", want, UNCHANGED_KEYS):
+            return
+        of = want.get("of")
+        if of not in PROFILE_NUMBER:
+            self.fail("of", f"{of!r} is not one of {sorted(PROFILE_NUMBER)}")
+        else:
+            self.equal("of", of, PROFILE_NUMBER[of], got["of"])
+            self.equal("of (name)", of, of, got["of_name"])
+        for k in ("request_id", "slot_index", "slot_count"):
+            if k in want:
+                if want[k] is None:
+                    self.fail(k, "null: never missing")
+                self.int_or_null(k, want[k], got[k])
+        if "next_update" in want:
+            hint = want["next_update"]
+            if hint == 0:
+                self.fail("next_update", "0: the mirror says null for no hint")
+            self.int_or_null("next_update", hint, None if got["next_update"] == 0 else got["next_update"])
+
+
+def profile_copies(profile, raw, index, large):
+    """[(decoder, what, expected skyframe_error_name, bytes)] for a valid message: corrupted
+    copies through its own decoder and through skyframe_message_kind ("any"), and the message
+    given to the decoders of the other kinds. index moves positions and values around."""
+    size = len(raw)
+    out = []
+
+    def add(decoder, what, error, data):
+        if decoder == "large" and not large:
+            return
+        out.append((decoder, what, error, bytes(data)))
+
+    body = bytearray(raw)
+    byte, bit = 3 + (index * 53) % (size - 7), index % 8  # bytes 3..size-5: not magic or kind
+    body[byte] ^= 1 << bit
+    for decoder in (profile, "any"):
+        add(decoder, f"bit {bit} of body byte {byte} flipped", "crc_mismatch", body)
+    crc = bytearray(raw)
+    byte, bit = size - 4 + index % 4, (index * 3 + 1) % 8
+    crc[byte] ^= 1 << bit
+    add(profile, f"bit {bit} of CRC byte {byte} flipped", "crc_mismatch", crc)
+    for decoder in (profile, "any"):
+        add(decoder, f"{size - 1} bytes", "truncated", raw[:-1])
+        add(decoder, f"{size + 1} bytes", "too_long", raw + bytes([index & 0xFF]))
+    # the other kinds, this profile's version 2, an unknown profile, 0
+    others = [k for k in (0x01, 0x11, 0x21, 0x31) if k != raw[2]] + [raw[2] + 1, 0x41, 0]
+    kind = bytearray(raw)
+    kind[2] = others[index % len(others)]
+    reseal_any(kind)
+    for decoder in (profile, "any"):
+        add(decoder, f"kind byte 0x{kind[2]:02x}, CRC recomputed", "unsupported_version", kind)
+    stale = bytearray(raw)
+    stale[2] = others[(index + 1) % len(others)]
+    add(profile, f"kind byte 0x{stale[2]:02x}, old CRC", "unsupported_version", stale)
+    magic = bytearray(raw)
+    magic[index % 2] ^= 1 << (index % 8)
+    reseal_any(magic)
+    for decoder in (profile, "any"):
+        add(decoder, f"magic {bytes(magic[:2])!r}, CRC recomputed", "bad_magic", magic)
+    both = bytearray(raw)
+    both[0], both[2] = ord("s"), others[index % len(others)]
+    add(profile, "magic \"sF\" and a wrong kind, old CRC", "bad_magic", both)
+    short = b"SQ" + raw[2:-1]
+    add(profile, f"{size - 1} bytes, magic \"SQ\"", "truncated", short)
+    for other in DECODERS:
+        if other != profile:
+            add(other, f"given to the {other} decoder",
+                "truncated" if size < SIZE[other] else "too_long", raw)
+    return out
+
+
+def standard_copies(raw, index, large):
+    """For a standard frame (its own corruptions are compare.py's business without --profiles):
+    a large kind byte in 192 bytes, and the frame given to the profile decoders."""
+    out = []
+    kind = bytearray(raw)
+    kind[2] = (0x11, 0x21, 0x31)[index % 3]
+    reseal_any(kind)
+    out.append(("any", f"kind byte 0x{kind[2]:02x} in 192 bytes, CRC recomputed",
+                "unsupported_version", bytes(kind)))
+    for other in ("large", "tiny", "unchanged"):
+        if other != "large" or large:
+            out.append((other, f"given to the {other} decoder",
+                        "truncated" if 192 < SIZE[other] else "too_long", raw))
+    return out
+
+
+def profiles_main(args):
+    corrupt, large = False, True
+    while args[:1] in (["--corrupt"], ["--without-large"]):
+        if args[0] == "--corrupt":
+            corrupt = True
+        else:
+            large = False
+        args = args[1:]
+    label = "profile-vectors"
+    if len(args) < 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    decoder, directories = args[0], [Path(a) for a in args[1:]]
+    layouts = load_layouts()
+    files = [p for d in directories for p in sorted(d.glob("*.json"))]
+    if not files:
+        print(f"no vectors: {', '.join(str(d) for d in directories)} hold no *.json")
+        print(f"{label}: 0 passed, 1 failed")
+        return 1
+
+    vectors, problems, skipped = [], {}, {}  # vectors: (key, data, profile, raw); skipped: why
+    for path in files:
+        key = f"{path.parent.name}/{path.name}"
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"), parse_float=Decimal)
+            raw = bytes.fromhex("".join(data["hex"].split()))
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            problems[key] = [f"{key}: unreadable vector: {error}"]
+            continue
+        profile = data.get("profile", "standard")
+        if profile not in SIZE:
+            problems[key] = [f"{key}: profile {profile!r} is not one of {sorted(SIZE)}"]
+            continue
+        if "error" in data:
+            skipped[key] = "a vector of a message to refuse"
+            continue
+        if profile == "large" and not large:
+            skipped[key] = "--without-large"
+            continue
+        found = problems.setdefault(key, [])
+        if len(raw) != SIZE[profile] or raw[:2] != b"SF" or raw[2] != KIND[profile]:
+            found.append(f"{key}: hex is not a {profile} message ({len(raw)} bytes, "
+                         f"{raw[:3].hex()})")
+        elif zlib.crc32(raw[:-4]) != int.from_bytes(raw[-4:], "little"):
+            found.append(f"{key}: hex: stored CRC is not the CRC-32 of the bytes before it")
+        if profile != "unchanged":
+            if "content_check" not in data:
+                found.append(f"{key}: content_check: missing in the vector")
+            elif len(raw) == SIZE[profile] and data["content_check"] != content_check(profile, raw):
+                found.append(f"{key}: content_check: vector {data['content_check']!r}, "
+                             f"frame-profiles.md §5 gives {content_check(profile, raw)!r}")
+        elif "content_check" in data:
+            found.append(f"{key}: content_check: an unchanged message has none")
+        vectors.append((key, data, profile, raw))
+
+    lines_in, expect = [], []  # expect: (key, kind of line, what, error)
+    for index, (key, data, profile, raw) in enumerate(vectors):
+        lines_in.append(f"any {raw.hex()}")
+        expect.append((key, "any", None, None))
+        lines_in.append(f"{profile} {raw.hex()}")
+        expect.append((key, "own", None, None))
+        if corrupt and len(raw) == SIZE[profile]:
+            copies = (standard_copies(raw, index, large) if profile == "standard"
+                      else profile_copies(profile, raw, index, large))
+            for decoder_name, what, error, data_bytes in copies:
+                lines_in.append(f"{decoder_name} {data_bytes.hex()}")
+                expect.append((key, "copy", f"{decoder_name} decoder, {what}", error))
+
+    run = subprocess.run([decoder, "--profiles"], input="".join(l + "\n" for l in lines_in),
+                         capture_output=True, text=True, check=False)
+    lines = run.stdout.splitlines()
+    if run.returncode != 0 or run.stderr.strip() or len(lines) != len(lines_in):
+        print(f"decoder failed: exit {run.returncode}, {len(lines)} lines for {len(lines_in)} "
+              f"messages ({len(vectors)} vectors)")
+        print(run.stderr.strip()[-4000:])
+        print(f"{label}: 0 passed, {len(files)} failed")
+        return 1
+
+    by_key = {key: (data, profile, raw) for key, data, profile, raw in vectors}
+    first_output, copies_seen, copy_problems = {}, {}, {}
+    for (key, role, what, error), line in zip(expect, lines):
+        data, profile, raw = by_key[key]
+        got = decoded(line)
+        if role == "copy":
+            copies_seen[key] = copies_seen.get(key, 0) + 1
+            found = copy_problems.setdefault(key, [])
+            if got is None:
+                found.append(f"{key}: {what}: not a JSON object: {line[:200]!r}")
+            elif got.get("ok"):
+                found.append(f"{key}: {what}: expected {error!r}, decoder accepted it")
+            elif got.get("error") != error:
+                found.append(f"{key}: {what}: expected {error!r}, decoder says {got.get('error')!r}")
+            continue
+        checker = ProfileChecker(key)
+        if got is None:
+            checker.fail("decoder", f"not a JSON object: {line[:200]!r}")
+        elif not got.get("ok"):
+            checker.fail("hex", f"{'skyframe_message_kind + ' if role == 'any' else ''}"
+                                f"{profile} decoder refused it: {got.get('error')}")
+        elif role == "own":
+            if line != first_output.get(key):
+                checker.fail("decoder", f"the {profile} decoder printed another object than "
+                                        "skyframe_message_kind's choice")
+        else:
+            first_output[key] = line
+            checker.equal("kind", profile, KIND[profile], got.get("kind"))
+            checker.equal("profile", profile, profile, got.get("profile"))
+            checker.equal("crc32", "stored CRC", int.from_bytes(raw[-4:], "little"), got.get("crc32"))
+            if profile != "unchanged":
+                checker.equal("content_check", data.get("content_check"), data.get("content_check"),
+                              got.get("content_check"))
+            try:
+                if profile in layouts:
+                    checker.profile_frame(profile, layouts[profile], data.get("frame"), got)
+                elif profile == "unchanged":
+                    checker.unchanged_frame(data.get("frame"), got)
+            except Exception as error:  # a malformed vector must not hide the other results
+                checker.fail("frame", f"could not be checked: {error!r}")
+        problems.setdefault(key, []).extend(checker.problems)
+
+    passed = failed = 0
+    for path in files:
+        key = f"{path.parent.name}/{path.name}"
+        if key in skipped:
+            print(f"skip {key} ({skipped[key]})")
+            continue
+        found = problems.get(key, [])
+        if found:
+            failed += 1
+            print(f"FAIL {key}")
+            for problem in found:
+                print(f"     {problem}")
+        else:
+            passed += 1
+            print(f"ok   {key}")
+        if key in copies_seen:
+            if copy_problems.get(key):
+                failed += 1
+                print(f"FAIL corrupted {key}")
+                for problem in copy_problems[key]:
+                    print(f"     {problem}")
+            else:
+                passed += 1
+                print(f"ok   corrupted {key} ({copies_seen[key]} copies rejected with the right "
+                      "error)")
+    print(f"{label}: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
 def main():
     args = sys.argv[1:]
+    if "--profiles" in args[:3]:
+        return profiles_main([a for a in args if a != "--profiles"])
     v11, corrupt = True, False
     while args[:1] in (["--v1.0"], ["--corrupt"]):
         if args[0] == "--v1.0":

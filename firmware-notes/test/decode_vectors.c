@@ -11,13 +11,21 @@
  *   decode_vectors --request   reads "refresh ID", "coordinates ID LAT_E5 LON_E5" or
  *                             "place ID COUNTRY|- NAME_HEX" lines, prints the 64-byte binary
  *                             request as hex (or "error <name>"), one line each.
+ *   decode_vectors --profiles  reads "DECODER HEX" lines, DECODER one of any, standard, large,
+ *                             tiny, unchanged (any: skyframe_message_kind() picks the decoder),
+ *                             prints one JSON object per line (boards/profile_json.h): a message
+ *                             of frame-profiles.md in wire units with its content check, or the
+ *                             error (compare.py --profiles). Needs a header with the profiles.
  *
  * Built with -DSKYFRAME_TEST_V1_0 it uses the unchanged v1.0 header test/v1.0/skyframe_frame.h
- * instead (run.sh's compatibility test): no v1.1 fields in the JSON, no v1.1 self-test checks.
+ * instead (run.sh's compatibility test): no v1.1 fields in the JSON, no v1.1 self-test checks,
+ * no profiles (TEST_PROFILES 0: no --profiles, no profile self-test checks).
  * -DSKYFRAME_TEST_BUFFER_OFFSET=0 decodes the vectors from a 4-byte aligned buffer (default 1:
  * an odd address); -DSKYFRAME_TEST_DECODE=fn decodes them with another decoder of the same
- * signature (e.g. an Embedded Swift one). The JSON printer is boards/frame_json.h (shared with
- * the AVR driver). This file also runs on emulated Arm and RISC-V boards (boards/run.sh).
+ * signature (e.g. an Embedded Swift one; --profiles always uses the header's decoders). The JSON
+ * printers are boards/frame_json.h and boards/profile_json.h (shared with the AVR driver). This
+ * file also runs on emulated Arm and RISC-V boards (boards/run.sh); its profile checks share one
+ * scratch buffer so that the micro:bit image keeps 2 KB for the heap.
  *
  * Used by run.sh / compare.py. Plain C99 + stdio (and libm for the self-test's reference moon
  * values); the header itself needs neither.
@@ -41,6 +49,12 @@
 #if defined(SKYFRAME_TEST_V1_0) && TEST_V1_1
 #error "SKYFRAME_TEST_V1_0 but the header included reads v1.1"
 #endif
+/* TEST_PROFILES: the header reads large, tiny and unchanged (frame-profiles.md). */
+#ifdef SKYFRAME_PROFILES_VERSION
+#define TEST_PROFILES 1
+#else
+#define TEST_PROFILES 0
+#endif
 
 #include <math.h>
 #include <stdio.h>
@@ -51,6 +65,9 @@
 
 #define SFJ_PUTC(c) putchar(c)
 #include "boards/frame_json.h"
+#if TEST_PROFILES
+#include "boards/profile_json.h"
+#endif
 
 static int hexval(int c) {
     if (c >= '0' && c <= '9') return c - '0';
@@ -78,7 +95,9 @@ int SKYFRAME_TEST_DECODE(const uint8_t *buf, size_t len, skyframe_frame *out);
 #define SKYFRAME_TEST_BUFFER_OFFSET 1
 #endif
 
-static int decode_stdin(void) {
+/* One JSON line per input line: a standard frame's hex (profiles 0), or "DECODER HEX" (profiles
+ * 1: decode_vectors --profiles). */
+static int decode_stdin(int profiles) {
     static char line[2 * MAX_INPUT + 64];
     static union {
         uint32_t align;
@@ -93,6 +112,8 @@ static int decode_stdin(void) {
     while (fgets(line, (int)sizeof line, stdin) != NULL) {
         size_t n = strlen(line), len = 0, i;
         int bad = 0, rc;
+        char decoder = 0;
+        const char *hex = line;
         skyframe_frame f;
         if (n > 0 && line[n - 1] != '\n' && !feof(stdin)) {
             sfj_print_input_error(SFJ_LIT("input_line_too_long"));
@@ -100,9 +121,23 @@ static int decode_stdin(void) {
         }
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' '))
             line[--n] = '\0';
+        if (profiles) { /* "DECODER HEX": the decoder's first letter, the hex after the space */
+            const char *space = strchr(line, ' ');
+            static const char *const names[] = {"any", "standard", "large", "tiny", "unchanged"};
+            for (i = 0; space != NULL && i < 5; i++)
+                if ((size_t)(space - line) == strlen(names[i]) &&
+                    strncmp(line, names[i], strlen(names[i])) == 0)
+                    decoder = names[i][0];
+            if (decoder == 0) {
+                sfj_print_input_error(SFJ_LIT("unknown_decoder"));
+                continue;
+            }
+            hex = space + 1;
+            n -= (size_t)(hex - line);
+        }
         if (n % 2 != 0 || n / 2 > MAX_INPUT) bad = 1;
         for (i = 0; !bad && i < n; i += 2) {
-            int hi = hexval(line[i]), lo = hexval(line[i + 1]);
+            int hi = hexval(hex[i]), lo = hexval(hex[i + 1]);
             if (hi < 0 || lo < 0) bad = 1;
             else buf[len++] = (uint8_t)(hi * 16 + lo);
         }
@@ -110,6 +145,12 @@ static int decode_stdin(void) {
             sfj_print_input_error(SFJ_LIT("bad_hex"));
             continue;
         }
+#if TEST_PROFILES
+        if (profiles) {
+            sfj_profile_line(decoder, buf, len);
+            continue;
+        }
+#endif
         rc = SKYFRAME_TEST_DECODE(buf, len, &f);
         if (rc != SKYFRAME_OK)
             sfj_print_error(rc, (unsigned long)len);
@@ -454,6 +495,474 @@ static void self_test_v1_1(const uint8_t *frame, const skyframe_frame *f) {
     all = redecode(frame, 87, 0x00, 1, &g) == SKYFRAME_OK && g.crc32 != f->crc32;
     g.crc32 = f->crc32;
     check(all && frames_equal(f, &g), "byte 87 (still reserved) is ignored");
+}
+#endif
+
+#if TEST_PROFILES
+/* ---- Self-test: frame profiles (frame-profiles.md) ----------------------------------------- */
+
+static void reseal_n(uint8_t *p, size_t n) { put32(p + n - 4, skyframe_crc32(p, n - 4)); }
+
+/* One scratch buffer for every copy the profile checks make (the micro:bit has 16 KB of RAM):
+ * a large frame at offsets up to 7, or 961 bytes. */
+static uint8_t scratch[SKYFRAME_LARGE_SIZE + 8];
+
+/* CRC of a decoded struct's bytes: two decodes are equal when their hashes are (the decoders
+ * memset the struct first, so padding is 0), without a second ~900-byte struct. */
+static uint32_t struct_hash(const void *s, size_t n) { return crc_bitwise((const uint8_t *)s, n); }
+
+/* The content check the slow way: a copy with the zeroed ranges cleared, the bitwise CRC. */
+static uint32_t check_by_copy(const uint8_t *p, size_t covered, const int *zero, int ranges) {
+    int i;
+    memcpy(scratch, p, covered);
+    for (i = 0; i < ranges; i++)
+        memset(scratch + zero[2 * i], 0, (size_t)(zero[2 * i + 1] - zero[2 * i]));
+    return crc_bitwise(scratch, covered);
+}
+
+/* A tiny frame written field by field from the table of frame-profiles.md 3. */
+static void build_tiny(uint8_t *p) {
+    memset(p, 0, SKYFRAME_TINY_SIZE);
+    p[0] = 'S'; p[1] = 'F'; p[2] = 0x21; p[3] = 1; /* stale */
+    put16(p + 4, 0xBEEF);
+    p[6] = 2; p[7] = 3;
+    put32(p + 8, 1700000123UL);
+    put16(p + 12, 900);
+    put16(p + 14, (unsigned)(uint16_t)-123); /* -12.3 degC */
+    put16(p + 16, 0x802B);                  /* US AQI 42 */
+    p[18] = 71; p[19] = 0; p[20] = 0x15; p[21] = 0x9F;
+    p[22] = 254; p[23] = 0xFF; p[24] = 179; p[25] = (uint8_t)-48;
+    p[26] = 100; p[27] = 250;
+    p[28] = (uint8_t)-127; p[29] = (uint8_t)-1; p[30] = 0; p[31] = 0x80; /* min: -127 -1 0 missing */
+    p[32] = 127; p[33] = 1; p[34] = 0x80; p[35] = 5;
+    p[36] = 0; p[37] = 99; p[38] = 0xFF; p[39] = 45;
+    p[40] = 100; p[41] = 0; p[42] = 0xFF; p[43] = 50;
+    reseal_n(p, SKYFRAME_TINY_SIZE);
+}
+
+static void build_unchanged(uint8_t *p) {
+    memset(p, 0, SKYFRAME_UNCHANGED_SIZE);
+    p[0] = 'S'; p[1] = 'F'; p[2] = 0x31; p[3] = 2;
+    put16(p + 4, 65535u);
+    p[6] = 254; p[7] = 255;
+    put16(p + 8, 540);
+    reseal_n(p, SKYFRAME_UNCHANGED_SIZE);
+}
+
+/* A large frame from the table of frame-profiles.md 2: every block non-trivial, a 48-byte name
+ * and a 64-byte event without a terminating zero, another event ended by a zero. */
+static void build_large(uint8_t *p) {
+    int i;
+    memset(p, 0, SKYFRAME_LARGE_SIZE);
+    p[0] = 'S'; p[1] = 'F'; p[2] = 0x11; p[3] = 0;
+    put16(p + 4, 4242); p[6] = 0; p[7] = 1;
+    p[8] = 3; p[9] = 1; p[10] = 1; p[11] = 3; /* polar day: sunrise, sunset 0 */
+    put32(p + 12, (unsigned long)(uint32_t)-4128655L);
+    put32(p + 16, (unsigned long)(uint32_t)-17477700L);
+    put32(p + 20, 1700000000UL); put32(p + 24, 1700000123UL); put32(p + 28, 1699995600UL);
+    put16(p + 32, (unsigned)(uint16_t)-210); put16(p + 34, 19675);
+    p[36] = 'n'; p[37] = 'z'; /* lower case: read as "NZ" */
+    put16(p + 38, 28); put16(p + 40, 65535u); p[42] = 0x1D; p[43] = 200; p[44] = 0x7F;
+    for (i = 0; i < 48; i++) p[48 + i] = (uint8_t)('A' + i % 26); /* 48 bytes, no zero */
+    put16(p + 96, (unsigned)(uint16_t)-1000); put16(p + 98, 0x8000); put16(p + 100, 1000);
+    put16(p + 102, 20000); put16(p + 104, 5000); put16(p + 106, 0xFFFF); put16(p + 108, 359);
+    put16(p + 110, 65534u); put16(p + 112, 0);
+    p[114] = 100; p[115] = 0xFF; p[116] = 0; p[117] = 250;
+    for (i = 0; i < 48; i++) {
+        put16(p + 128 + 2 * i, (unsigned)(uint16_t)(-1000 + 40 * i));
+        put16(p + 224 + 2 * i, i == 7 ? 0xFFFFu : (unsigned)(100 * i));
+        p[320 + i] = (uint8_t)(i % 100); p[368 + i] = (uint8_t)(2 * i);
+        p[416 + i] = (uint8_t)(5 * i + 19); p[464 + i] = i == 47 ? 0xFF : (uint8_t)(5 * i + 20);
+    }
+    for (i = 0; i < 8; i++) {
+        put16(p + 512 + 2 * i, (unsigned)(uint16_t)(-100 * i));
+        put16(p + 528 + 2 * i, (unsigned)(100 * i + 5));
+        put16(p + 544 + 2 * i, (unsigned)(10 * i));
+        put32(p + 560 + 4 * i, i < 2 ? 0 : 1699990000UL + 86400UL * (unsigned long)i);
+        put32(p + 592 + 4 * i, i < 2 ? 0 : 1700030000UL + 86400UL * (unsigned long)i);
+        p[624 + i] = (uint8_t)(60 + i); p[632 + i] = (uint8_t)(10 * i);
+        p[640 + i] = (uint8_t)(30 * i); p[648 + i] = (uint8_t)(254 - i);
+        p[656 + i] = i == 0 ? 1 : i == 1 ? 2 : i == 7 ? 3 : 0; /* 3: unknown -> missing */
+    }
+    put32(p + 664, 1699999200UL); p[668] = 0; p[669] = 1; p[670] = 254; p[671] = 0xFF;
+    put32(p + 672, 0); put32(p + 676, 1700000000UL); put32(p + 680, 0xFFFFFFFFUL);
+    put32(p + 684, 1700086400UL); put32(p + 688, 0); put32(p + 692, 0xFFFFFFFFUL);
+    p[696] = 6; p[697] = 2; p[698] = 0;
+    for (i = 0; i < 64; i++) p[700 + i] = (uint8_t)('a' + i % 26); /* 64 bytes, no zero */
+    memcpy(p + 764, "Frost\0ignored", 13);                       /* a zero ends the text */
+    reseal_n(p, SKYFRAME_LARGE_SIZE);
+}
+
+/* Single-bit errors of a message of n bytes (all 8n, or with all_bits 0 one bit per byte) are
+ * rejected with the error of the first check they fail: magic, kind, else CRC. */
+static int every_bit_rejected(const uint8_t *msg, size_t n, int all_bits,
+                              int (*decode)(const uint8_t *, size_t, void *), void *out) {
+    uint8_t *copy = scratch;
+    size_t i;
+    int bit, all = 1;
+    char text[96];
+    for (i = 0; i < n; i++) {
+        for (bit = 0; bit < 8; bit++) {
+            int want = i < 2 ? SKYFRAME_ERR_BAD_MAGIC : i == 2 ? SKYFRAME_ERR_BAD_VERSION
+                                                               : SKYFRAME_ERR_CRC;
+            int rc;
+            if (!all_bits && bit != (int)(i % 8)) continue;
+            memcpy(copy, msg, n);
+            copy[i] ^= (uint8_t)(1u << bit);
+            rc = decode(copy, n, out);
+            if (rc != want) {
+                all = 0;
+                sprintf(text, "%lu-byte message: bit %d of byte %lu -> %s", (unsigned long)n, bit,
+                        (unsigned long)i, skyframe_error_name(rc));
+                check(0, text);
+            }
+        }
+    }
+    return all;
+}
+static int decode_tiny_any(const uint8_t *b, size_t n, void *o) {
+    return skyframe_tiny_decode(b, n, (skyframe_tiny *)o);
+}
+static int decode_unchanged_any(const uint8_t *b, size_t n, void *o) {
+    return skyframe_unchanged_decode(b, n, (skyframe_unchanged *)o);
+}
+#if SKYFRAME_LARGE
+static int decode_large_any(const uint8_t *b, size_t n, void *o) {
+    return skyframe_large_decode(b, n, (skyframe_large *)o);
+}
+#endif
+
+/* skyframe_message_kind of p (n bytes) with byte 2 = kind (when n > 2) and magic "SF" or "SQ". */
+static int kind_of(size_t n, uint8_t kind, int good_magic) {
+    memset(scratch, 0, sizeof scratch);
+    scratch[0] = 'S'; scratch[1] = good_magic ? 'F' : 'Q'; scratch[2] = kind;
+    return skyframe_message_kind(scratch, n);
+}
+
+static void self_test_profiles(const uint8_t *standard) {
+    static uint8_t tiny[SKYFRAME_TINY_SIZE], unchanged[SKYFRAME_UNCHANGED_SIZE];
+    uint8_t *copy = scratch;
+    static skyframe_tiny t, t2, t_untouched;
+    static skyframe_unchanged u, u2;
+    static const int standard_zero[] = {4, 8, 20, 28, 186, 188};
+    static const int large_zero[] = {4, 8, 20, 28, 40, 42};
+    static const int tiny_zero[] = {4, 8, 8, 12, 12, 14};
+    uint32_t c1, c2;
+    int i, all, rc;
+
+    /* Kinds (frame-profiles.md 1.1) */
+    check(SKYFRAME_KIND_STANDARD == 0x01 && SKYFRAME_KIND_LARGE == 0x11 &&
+              SKYFRAME_KIND_TINY == 0x21 && SKYFRAME_KIND_UNCHANGED == 0x31 &&
+              SKYFRAME_LARGE_SIZE == 960 && SKYFRAME_TINY_SIZE == 48 &&
+              SKYFRAME_UNCHANGED_SIZE == 16 && SKYFRAME_PROFILE_TINY == 2,
+          "profiles: kind bytes 0x01 0x11 0x21 0x31, sizes 192 960 48 16");
+    check(kind_of(192, 0x01, 1) == SKYFRAME_KIND_STANDARD && kind_of(960, 0x11, 1) == SKYFRAME_KIND_LARGE &&
+              kind_of(48, 0x21, 1) == SKYFRAME_KIND_TINY && kind_of(16, 0x31, 1) == SKYFRAME_KIND_UNCHANGED,
+          "message kind: each size with its kind byte");
+    all = 1;
+    {
+        static const size_t sizes[4] = {192, 960, 48, 16};
+        static const uint8_t kinds[8] = {0x01, 0x11, 0x21, 0x31, 0x02, 0x12, 0x00, 0xFF};
+        int s, k;
+        for (s = 0; s < 4; s++)
+            for (k = 0; k < 8; k++) {
+                int want = k == s ? (int)kinds[k] : SKYFRAME_ERR_BAD_VERSION;
+                all &= kind_of(sizes[s], kinds[k], 1) == want;
+                all &= kind_of(sizes[s], kinds[k], 0) == SKYFRAME_ERR_BAD_MAGIC;
+            }
+    }
+    check(all, "message kind: any other pair of length and kind byte -> unsupported_version; "
+               "magic checked before the kind");
+    check(kind_of(0, 0, 1) == SKYFRAME_ERR_TRUNCATED && kind_of(2, 0, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(15, 0x31, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(17, 0x31, 1) == SKYFRAME_ERR_TOO_LONG &&
+              kind_of(47, 0x21, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(49, 0x21, 1) == SKYFRAME_ERR_TOO_LONG &&
+              kind_of(191, 0x01, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(193, 0x01, 1) == SKYFRAME_ERR_TOO_LONG &&
+              kind_of(959, 0x11, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(961, 0x11, 1) == SKYFRAME_ERR_TOO_LONG &&
+              kind_of(193, 0x11, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(193, 0x99, 1) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(193, 0x01, 0) == SKYFRAME_ERR_TRUNCATED &&
+              kind_of(961, 0x99, 1) == SKYFRAME_ERR_TOO_LONG &&
+              skyframe_message_kind(NULL, 48) == SKYFRAME_ERR_NULL,
+          "message kind: other lengths are truncated / too long against the kind byte's size "
+          "(else 960); NULL");
+    check(strcmp(skyframe_kind_name(SKYFRAME_KIND_LARGE), "large") == 0 &&
+              strcmp(skyframe_kind_name(SKYFRAME_KIND_UNCHANGED), "unchanged") == 0 &&
+              strcmp(skyframe_kind_name(SKYFRAME_ERR_CRC), "unknown") == 0 &&
+              strcmp(skyframe_profile_name(0), "standard") == 0 &&
+              strcmp(skyframe_profile_name(2), "tiny") == 0 &&
+              strcmp(skyframe_profile_name(3), "unknown") == 0,
+          "kind and profile names");
+
+    /* Tiny */
+    build_tiny(tiny);
+    memset(&t, 0xA5, sizeof t);
+    rc = skyframe_tiny_decode(tiny, sizeof tiny, &t);
+    check(rc == SKYFRAME_OK && t.kind == SKYFRAME_KIND_TINY && t.status == SKYFRAME_STATUS_STALE &&
+              t.request_id == 0xBEEF && t.slot_index == 2 && t.slot_count == 3 &&
+              t.fetched_at == 1700000123UL && t.next_update == 900 && t.temperature == -123 &&
+              t.air_quality == 0x802Bu && t.weather_code == 71 && t.is_day == 0 &&
+              t.alerts == 0x15 && t.precip_next_hour == 0x9F && t.wind_speed == 254 &&
+              !SKYFRAME_HAS_U8(t.wind_gust) && t.wind_direction == 179 &&
+              t.utc_offset_15min == -48 && t.humidity == 100 && t.uv_index == 250 &&
+              t.crc32 == skyframe_crc32(tiny, 44),
+          "tiny: built frame, every field");
+    check(t.daily[0].temperature_min == -127 && t.daily[1].temperature_min == -1 &&
+              t.daily[2].temperature_min == 0 && !SKYFRAME_HAS_I8(t.daily[3].temperature_min) &&
+              t.daily[0].temperature_max == 127 && t.daily[3].temperature_max == 5 &&
+              !SKYFRAME_HAS_I8(t.daily[2].temperature_max) && t.daily[1].weather_code == 99 &&
+              !SKYFRAME_HAS_U8(t.daily[2].weather_code) && t.daily[3].precip_probability == 50,
+          "tiny: daily whole degrees -127..127, -128 missing");
+    check(skyframe_tiny_utc_offset_min(&t) == -720, "tiny: utc offset -48 quarter hours = -720 min");
+    t2 = t;
+    t2.utc_offset_15min = 23;
+    all = skyframe_tiny_utc_offset_min(&t2) == 345;
+    t2.utc_offset_15min = 55;
+    all &= skyframe_tiny_utc_offset_min(&t2) == 825;
+    t2.utc_offset_15min = -14;
+    all &= skyframe_tiny_utc_offset_min(&t2) == -210;
+    t2.utc_offset_15min = SKYFRAME_MISSING_I8;
+    all &= skyframe_tiny_utc_offset_min(&t2) == SKYFRAME_MISSING_I16 &&
+           skyframe_tiny_utc_offset_min(NULL) == SKYFRAME_MISSING_I16;
+    check(all, "tiny: utc offset 23 -> 345, 55 -> 825, -14 -> -210, missing and NULL -> missing");
+    all = 1;
+    for (i = 1; i < 8; i++) {
+        memcpy(copy + i, tiny, sizeof tiny);
+        all &= skyframe_tiny_decode(copy + i, sizeof tiny, &t2) == SKYFRAME_OK &&
+               memcmp(&t, &t2, sizeof t) == 0;
+    }
+    check(all, "tiny: decode from unaligned addresses (offsets 1..7)");
+    memcpy(copy, tiny, sizeof tiny);
+    copy[19] = 2; copy[20] = 0x17; put16(copy + 16, 0x8000); copy[21] = 62;
+    reseal_n(copy, sizeof tiny);
+    check(skyframe_tiny_decode(copy, sizeof tiny, &t2) == SKYFRAME_OK &&
+              t2.is_day == SKYFRAME_MISSING_U8 && t2.alerts == 0 && t2.air_quality == 0 &&
+              t2.precip_next_hour == 0,
+          "tiny: is_day 2 -> missing; alerts severity 7, AQI 0x8000, next hour 62 -> absent (0)");
+    memset(&t_untouched, 0x5A, sizeof t_untouched);
+    t2 = t_untouched;
+    memcpy(copy, tiny, sizeof tiny);
+    copy[48] = 0;
+    check(skyframe_tiny_decode(tiny, 47, &t2) == SKYFRAME_ERR_TRUNCATED &&
+              skyframe_tiny_decode(copy, 49, &t2) == SKYFRAME_ERR_TOO_LONG &&
+              skyframe_tiny_decode(NULL, 48, &t2) == SKYFRAME_ERR_NULL &&
+              skyframe_tiny_decode(tiny, 48, NULL) == SKYFRAME_ERR_NULL &&
+              skyframe_tiny_decode(standard, 192, &t2) == SKYFRAME_ERR_TOO_LONG &&
+              memcmp(&t2, &t_untouched, sizeof t2) == 0,
+          "tiny: 47 / 49 bytes, NULL, a standard frame: refused, output untouched");
+    memcpy(copy, tiny, sizeof tiny);
+    copy[2] = 0x31;
+    reseal_n(copy, sizeof tiny);
+    rc = skyframe_tiny_decode(copy, sizeof tiny, &t2);
+    copy[0] = 's';
+    check(rc == SKYFRAME_ERR_BAD_VERSION &&
+              skyframe_tiny_decode(copy, sizeof tiny, &t2) == SKYFRAME_ERR_BAD_MAGIC,
+          "tiny: kind 0x31 with a valid CRC -> unsupported_version; and magic \"sF\" -> bad_magic");
+    check(every_bit_rejected(tiny, sizeof tiny, 1, decode_tiny_any, &t2),
+          "tiny: every single-bit error (384) rejected: magic, kind, CRC");
+
+    /* Unchanged */
+    build_unchanged(unchanged);
+    rc = skyframe_unchanged_decode(unchanged, sizeof unchanged, &u);
+    check(rc == SKYFRAME_OK && u.kind == SKYFRAME_KIND_UNCHANGED && u.profile == SKYFRAME_PROFILE_TINY &&
+              u.request_id == 65535u && u.slot_index == 254 && u.slot_count == 255 &&
+              u.next_update == 540 && u.crc32 == skyframe_crc32(unchanged, 12),
+          "unchanged: built message, every field");
+    memcpy(copy + 3, unchanged, sizeof unchanged);
+    check(skyframe_unchanged_decode(copy + 3, sizeof unchanged, &u2) == SKYFRAME_OK &&
+              memcmp(&u, &u2, sizeof u) == 0 &&
+              skyframe_unchanged_decode(unchanged, 15, &u2) == SKYFRAME_ERR_TRUNCATED &&
+              skyframe_unchanged_decode(tiny, 48, &u2) == SKYFRAME_ERR_TOO_LONG,
+          "unchanged: odd address; 15 bytes, a tiny frame refused");
+    check(every_bit_rejected(unchanged, sizeof unchanged, 1, decode_unchanged_any, &u2),
+          "unchanged: every single-bit error (128) rejected: magic, kind, CRC");
+
+#if SKYFRAME_LARGE
+    {
+        static uint8_t large[SKYFRAME_LARGE_SIZE];
+        static skyframe_large l; /* one struct: decodes are compared by struct_hash */
+        uint32_t hash;
+        build_large(large);
+        memset(&l, 0xA5, sizeof l);
+        rc = skyframe_large_decode(large, sizeof large, &l);
+        check(rc == SKYFRAME_OK && l.kind == SKYFRAME_KIND_LARGE && l.status == SKYFRAME_STATUS_OK &&
+                  l.request_id == 4242 && l.slot_count == 1 && l.service == SKYFRAME_SERVICE_WEATHERAPI &&
+                  l.is_day == 1 && l.sun == SKYFRAME_SUN_POLAR_DAY && l.hourly_step_h == 3 &&
+                  l.latitude == -4128655L && l.longitude == -17477700L &&
+                  l.observed_at == 1700000000UL && l.fetched_at == 1700000123UL &&
+                  l.hourly_start == 1699995600UL && l.utc_offset_min == -210 &&
+                  l.daily_start == 19675 && strcmp(l.country, "NZ") == 0 &&
+                  l.air_quality == 28 && l.next_update == 65535u && l.alerts == 0x1D &&
+                  l.moon == 200 && l.precip_next_hour == 0x7F && l.sunrise == 0 && l.sunset == 0,
+              "large: built frame, header (lower-case country upper-cased)");
+        check(strlen(l.name) == 48 && l.name[0] == 'A' && l.name[47] == 'V' && l.name[48] == '\0',
+              "large: 48-byte name without a zero on the wire is terminated");
+        check(l.current.temperature == -1000 && !SKYFRAME_HAS_I16(l.current.feels_like) &&
+                  l.dew_point == 1000 && l.current.pressure == 20000 &&
+                  l.current.wind_speed == 5000 && !SKYFRAME_HAS_U16(l.current.wind_gust) &&
+                  l.current.wind_direction == 359 && l.current.visibility == 65534u &&
+                  l.current.precipitation == 0 && l.current.humidity == 100 &&
+                  !SKYFRAME_HAS_U8(l.current.weather_code) && l.current.cloud_cover == 0 &&
+                  l.current.uv_index == 250,
+              "large: current block and dew point, sentinels");
+        all = 1;
+        for (i = 0; i < 48; i++)
+            all &= l.hourly[i].temperature == -1000 + 40 * i &&
+                   l.hourly[i].precip_amount == (i == 7 ? 0xFFFFu : (unsigned)(100 * i)) &&
+                   l.hourly[i].weather_code == i % 100 && l.hourly[i].precip_probability == 2 * i &&
+                   l.hourly[i].wind_speed == 5 * i + 19 &&
+                   l.hourly[i].wind_gust == (i == 47 ? 0xFF : 5 * i + 20);
+        check(all, "large: hourly[48]");
+        all = 1;
+        for (i = 0; i < 8; i++)
+            all &= l.daily[i].temperature_min == -100 * i && l.daily[i].temperature_max == 100 * i + 5 &&
+                   l.daily[i].precip_sum == 10 * i &&
+                   l.daily[i].sunrise == (i < 2 ? 0 : 1699990000UL + 86400UL * (unsigned long)i) &&
+                   l.daily[i].sunset == (i < 2 ? 0 : 1700030000UL + 86400UL * (unsigned long)i) &&
+                   l.daily[i].weather_code == 60 + i && l.daily[i].precip_probability == 10 * i &&
+                   l.daily[i].uv_max == 30 * i && l.daily[i].wind_max == 254 - i &&
+                   l.daily[i].sun == (i == 0 ? 1 : i == 1 ? 2 : i == 7 ? SKYFRAME_MISSING_U8 : 0);
+        check(all, "large: daily[8], daily sun 3 -> missing");
+        check(l.minutely_start == 1699999200UL && l.minutely_precip[0] == 0 &&
+                  l.minutely_precip[1] == 1 && l.minutely_precip[2] == 254 &&
+                  !SKYFRAME_HAS_U8(l.minutely_precip[3]),
+              "large: next hour in 15-minute steps");
+        check(l.alert[0].onset == 0 && l.alert[1].onset == 1700000000UL &&
+                  l.alert[2].onset == 0xFFFFFFFFUL && l.alert[0].end == 1700086400UL &&
+                  l.alert[1].end == 0 && l.alert[2].end == 0xFFFFFFFFUL &&
+                  l.alert[0].severity == SKYFRAME_ALERT_EXTREME &&
+                  l.alert[1].severity == SKYFRAME_ALERT_UNKNOWN && l.alert[2].severity == 0 &&
+                  strlen(l.alert[0].event) == 64 && l.alert[0].event[63] == 'l' &&
+                  strcmp(l.alert[1].event, "Frost") == 0 && l.alert[2].event[0] == '\0' &&
+                  l.crc32 == skyframe_crc32(large, 956),
+              "large: alerts (64-byte event terminated, a zero ends an event, empty entry)");
+        hash = struct_hash(&l, sizeof l);
+        all = 1;
+        for (i = 1; i < 8; i++) {
+            memset(&l, 0x5A, sizeof l);
+            memcpy(copy + i, large, sizeof large);
+            all &= skyframe_large_decode(copy + i, sizeof large, &l) == SKYFRAME_OK &&
+                   struct_hash(&l, sizeof l) == hash;
+        }
+        check(all, "large: decode from unaligned addresses (offsets 1..7)");
+        memcpy(copy, large, sizeof large);
+        copy[2] = 0x01;
+        reseal_n(copy, sizeof large);
+        check(skyframe_large_decode(copy, sizeof large, &l) == SKYFRAME_ERR_BAD_VERSION &&
+                  skyframe_large_decode(large, 959, &l) == SKYFRAME_ERR_TRUNCATED &&
+                  skyframe_large_decode(tiny, 48, &l) == SKYFRAME_ERR_TRUNCATED &&
+                  skyframe_large_decode(standard, 192, &l) == SKYFRAME_ERR_TRUNCATED &&
+                  skyframe_large_decode(NULL, 960, &l) == SKYFRAME_ERR_NULL &&
+                  struct_hash(&l, sizeof l) == hash,
+              "large: kind 0x01 in 960 bytes, 959 bytes, tiny and standard frames, NULL: refused, "
+              "output untouched");
+        check(every_bit_rejected(large, sizeof large, 0, decode_large_any, &l) &&
+                  struct_hash(&l, sizeof l) == hash,
+              "large: a single-bit error in every byte (960) rejected: magic, kind, CRC");
+
+        /* content check of large */
+        rc = skyframe_content_check(large, sizeof large, &c1);
+        check(rc == SKYFRAME_OK && c1 == check_by_copy(large, 956, large_zero, 3),
+              "content check of large = CRC of bytes 0..955 with 4-7, 20-27, 40-41 zero");
+        memcpy(copy, large, sizeof large);
+        put16(copy + 4, 1); copy[6] = 3; copy[7] = 9; put32(copy + 20, 1); put32(copy + 24, 2);
+        put16(copy + 40, 60); reseal_n(copy, sizeof large);
+        rc = skyframe_content_check(copy, sizeof large, &c2);
+        check(rc == SKYFRAME_OK && c2 == c1,
+              "content check of large: request id, slots, observed_at, fetched_at, next_update "
+              "changed -> same check");
+        all = 1;
+        for (i = 3; i < 956; i++) { /* 0..2: magic and kind, refused */
+            int zeroed = (i >= 4 && i < 8) || (i >= 20 && i < 28) || (i >= 40 && i < 42);
+            memcpy(copy, large, sizeof large);
+            copy[i] ^= 0x01;
+            all &= skyframe_content_check(copy, sizeof large, &c2) == SKYFRAME_OK &&
+                   (c2 == c1) == zeroed;
+        }
+        check(all, "content check of large: a bit flipped in bytes 3..955 changes it exactly "
+                   "outside 4-7, 20-27, 40-41 (status, starts, every value, reserved bytes)");
+    }
+#endif
+
+    /* content check of standard and tiny, unchanged, errors */
+    rc = skyframe_content_check(standard, 192, &c1);
+    check(rc == SKYFRAME_OK && c1 == check_by_copy(standard, 188, standard_zero, 3),
+          "content check of standard = CRC of bytes 0..187 with 4-7, 20-27, 186-187 zero");
+    memcpy(copy, standard, 192);
+    put16(copy + 4, 7); copy[6] = 0; copy[7] = 1; put32(copy + 20, 5); put32(copy + 24, 6);
+    put16(copy + 186, 1); reseal(copy);
+    check(skyframe_content_check(copy, 192, &c2) == SKYFRAME_OK && c2 == c1,
+          "content check of standard: ids, slots, times of observation and fetch, hint -> same");
+    copy[64] ^= 1; reseal(copy);
+    check(skyframe_content_check(copy, 192, &c2) == SKYFRAME_OK && c2 != c1,
+          "content check of standard: a temperature changed -> another check");
+    memcpy(copy, standard, 192);
+    copy[3] = 0; reseal(copy); /* stale -> ok */
+    check(skyframe_content_check(copy, 192, &c2) == SKYFRAME_OK && c2 != c1,
+          "content check of standard: status stale -> ok changes it");
+    rc = skyframe_content_check(tiny, sizeof tiny, &c1);
+    check(rc == SKYFRAME_OK && c1 == check_by_copy(tiny, 44, tiny_zero, 3),
+          "content check of tiny = CRC of bytes 0..43 with 4-13 zero");
+    memcpy(copy + 1, tiny, sizeof tiny);
+    put16(copy + 1 + 4, 1); put32(copy + 1 + 8, 77); put16(copy + 1 + 12, 3);
+    all = skyframe_content_check(copy + 1, sizeof tiny, &c2) == SKYFRAME_OK && c2 == c1;
+    copy[1 + 14] ^= 0x80;
+    all &= skyframe_content_check(copy + 1, sizeof tiny, &c2) == SKYFRAME_OK && c2 != c1;
+    check(all, "content check of tiny, odd address: request id, fetched_at, hint -> same; "
+               "temperature -> another");
+    c2 = 0x12345678UL;
+    check(skyframe_content_check(unchanged, sizeof unchanged, &c2) == SKYFRAME_ERR_BAD_VERSION &&
+              skyframe_content_check(tiny, 47, &c2) == SKYFRAME_ERR_TRUNCATED &&
+              skyframe_content_check(NULL, 48, &c2) == SKYFRAME_ERR_NULL &&
+              skyframe_content_check(tiny, 48, NULL) == SKYFRAME_ERR_NULL && c2 == 0x12345678UL,
+          "content check: unchanged (none), 47 bytes, NULL refused, *out untouched");
+
+    /* Requests with a profile and a check (request-v1.md 3) */
+    {
+        uint8_t r[64], before[64];
+        int ok;
+        ok = skyframe_request_place(r, 42, "Berlin", "DE") == SKYFRAME_OK &&
+             skyframe_request_set_profile(r, SKYFRAME_PROFILE_TINY) == SKYFRAME_OK &&
+             r[6] == 2 && r[7] == 0 &&
+             (r[60] | (uint32_t)r[61] << 8 | (uint32_t)r[62] << 16 | (uint32_t)r[63] << 24) ==
+                 crc_bitwise(r, 60);
+        check(ok, "request: set_profile writes byte 6 and the CRC");
+        ok = skyframe_request_set_check(r, 0x0C1F22AAUL) == SKYFRAME_OK && r[7] == 1 &&
+             r[56] == 0xAA && r[57] == 0x22 && r[58] == 0x1F && r[59] == 0x0C &&
+             r[60] == 0xD6 && r[61] == 0xE8 && r[62] == 0xF8 && r[63] == 0x55 &&
+             memcmp(r + 20, "Berlin", 6) == 0;
+        check(ok, "request: set_check writes byte 7 bit 0, bytes 56-59 little-endian and the CRC "
+                  "(#42 ~tiny ~check=0c1f22aa Berlin,DE as binary: CRC 0x55F8E8D6)");
+        ok = skyframe_request_set_check(r, 0x01020304UL) == SKYFRAME_OK && r[7] == 1 &&
+             r[56] == 4 && r[59] == 1 && skyframe_crc32(r, 60) == crc_bitwise(r, 60);
+        check(ok, "request: a second set_check replaces the check");
+        ok = skyframe_request_place(r, 1, "012345678901234567890123456789012345", NULL) == SKYFRAME_OK &&
+             skyframe_request_set_check(r, 5) == SKYFRAME_OK && r[55] == '5' && r[56] == 5;
+        ok &= skyframe_request_place(r, 1, "0123456789012345678901234567890123456", NULL) == SKYFRAME_OK;
+        memcpy(before, r, 64);
+        ok &= skyframe_request_set_check(r, 5) == SKYFRAME_ERR_RANGE && memcmp(before, r, 64) == 0;
+        ok &= skyframe_request_set_profile(r, 3) == SKYFRAME_ERR_RANGE && memcmp(before, r, 64) == 0;
+        ok &= skyframe_request_set_profile(NULL, 1) == SKYFRAME_ERR_NULL &&
+              skyframe_request_set_check(NULL, 1) == SKYFRAME_ERR_NULL;
+        memset(r, 0, 64);
+        ok &= skyframe_request_set_profile(r, 1) == SKYFRAME_ERR_RANGE &&
+              skyframe_request_set_check(r, 1) == SKYFRAME_ERR_RANGE;
+        check(ok, "request: a check with a 36-byte name; refused: 37 bytes, profile 3, NULL, "
+                  "bytes that are not a request (left unchanged)");
+        ok = skyframe_request_refresh(r, 77) == SKYFRAME_OK &&
+             skyframe_request_set_profile(r, SKYFRAME_PROFILE_LARGE) == SKYFRAME_OK &&
+             skyframe_request_set_check(r, 0xFFFFFFFFUL) == SKYFRAME_OK && r[3] == 3 &&
+             r[6] == 1 && r[7] == 1 && r[56] == 0xFF && r[59] == 0xFF &&
+             skyframe_crc32(r, 60) == crc_bitwise(r, 60) &&
+             skyframe_request_coordinates(r, 7, 5252000L, 1340500L) == SKYFRAME_OK &&
+             skyframe_request_set_profile(r, SKYFRAME_PROFILE_STANDARD) == SKYFRAME_OK &&
+             r[60] == 0x39 && r[61] == 0x8C && r[62] == 0x19 && r[63] == 0x08;
+        check(ok, "request: refresh with profile and check; profile 0 leaves request-v1.md's "
+                  "example bytes as they were");
+    }
 }
 #endif
 
@@ -823,6 +1332,9 @@ static int self_test(void) {
 #if TEST_V1_1
     self_test_v1_1(frame, &f);
 #endif
+#if TEST_PROFILES
+    self_test_profiles(frame);
+#endif
 
     printf("self-test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
@@ -864,10 +1376,13 @@ static int encode_requests(void) {
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) return self_test();
     if (argc == 2 && strcmp(argv[1], "--request") == 0) return encode_requests();
+#if TEST_PROFILES
+    if (argc == 2 && strcmp(argv[1], "--profiles") == 0) return decode_stdin(1);
+#endif
     if (argc != 1) {
-        fprintf(stderr, "usage: %s [--self-test | --request]  (input on stdin, one per line)\n",
-                argv[0]);
+        fprintf(stderr, "usage: %s [--self-test | --request%s]  (input on stdin, one per line)\n",
+                argv[0], TEST_PROFILES ? " | --profiles" : "");
         return 2;
     }
-    return decode_stdin();
+    return decode_stdin(0);
 }

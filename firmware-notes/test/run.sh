@@ -10,6 +10,14 @@
 #      rejected with the exact error (compare.py --corrupt). Zero vectors is a failure. The valid
 #      binary request vectors in schemas/vectors/requests/ are rebuilt with the skyframe_request_*
 #      helpers;
+#   4a. the frame profiles (schemas/frame-profiles.md): every vector in schemas/vectors/large/,
+#      tiny/ and unchanged/ decodes through skyframe_message_kind() and through its own decoder
+#      with every field equal to the vector's "frame" (read back with frame-large.json and
+#      frame-tiny.json) and skyframe_content_check() equal to "content_check", as do the content
+#      checks of the standard vectors; corrupted copies of each (a flipped body or CRC bit, one
+#      byte short or long, a wrong kind byte with and without a new CRC, a wrong magic) and the
+#      message given to the other kinds' decoders are rejected with the exact error
+#      (compare.py --profiles --corrupt). Zero profile vectors is a failure;
 #   5. backward compatibility: test/v1.0/skyframe_frame.h is the v1.0 header of git commit
 #      03b84e1 (compared when git has that commit), unchanged but for a first comment line.
 #      decode_vectors.c built against it (-DSKYFRAME_TEST_V1_0) runs the v1.0 part of the
@@ -20,13 +28,15 @@
 #      RV32IMAC (qemu-system-riscv32 -M virt), each from an aligned and an odd buffer address,
 #      corrupted copies included. A board whose tools are missing is a "skip" line.
 # Last line: "N passed, M failed". Exit status non-zero on any failure.
-# SKYFRAME_VECTORS=/dir and SKYFRAME_REQUEST_VECTORS=/dir override the vector directories.
+# SKYFRAME_VECTORS=/dir and SKYFRAME_REQUEST_VECTORS=/dir override the vector directories,
+# SKYFRAME_PROFILE_VECTORS=/dir the one holding large/, tiny/ and unchanged/.
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 vectors="${SKYFRAME_VECTORS:-$repo/schemas/vectors/frames}"
 requests="${SKYFRAME_REQUEST_VECTORS:-$repo/schemas/vectors/requests}"
+profiles="${SKYFRAME_PROFILE_VECTORS:-$repo/schemas/vectors}"
 CC="${CC:-cc}"
 
 tmp="$(mktemp -d)"
@@ -37,7 +47,7 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 passed=0
 failed=0
 
-# A program that uses the header alone, v1.1 helpers included; valid C99 and C++11.
+# A program that uses the header alone, v1.1 helpers and profiles included; valid C99 and C++11.
 cat >"$tmp/header_only.c" <<'END_OF_PROGRAM'
 #define SKYFRAME_FRAME_IMPLEMENTATION
 #include "skyframe_frame.h"
@@ -65,6 +75,22 @@ int main(void) {
          strcmp(skyframe_alert_severity_name(skyframe_alert_severity(&f)), "severe") == 0 &&
          skyframe_precip_change_in_min(&f) == SKYFRAME_PRECIP_NO_CHANGE &&
          skyframe_next_update_seconds(&f) == 65535L;
+    {   /* the profiles */
+        static skyframe_large large;
+        static const uint8_t big[SKYFRAME_LARGE_SIZE] = {0x53, 0x46, 0x11};
+        skyframe_tiny tiny;
+        skyframe_unchanged unchanged;
+        uint32_t check = 1;
+        uint8_t r[SKYFRAME_REQUEST_SIZE];
+        ok = ok && skyframe_message_kind(big, sizeof big) == SKYFRAME_KIND_LARGE &&
+             skyframe_large_decode(big, sizeof big, &large) == SKYFRAME_ERR_CRC &&
+             skyframe_tiny_decode(b, 48, &tiny) == SKYFRAME_ERR_BAD_MAGIC &&
+             skyframe_unchanged_decode(b, 16, &unchanged) == SKYFRAME_ERR_BAD_MAGIC &&
+             skyframe_content_check(big, sizeof big, &check) == SKYFRAME_OK && check != 1 &&
+             skyframe_request_refresh(r, 1) == SKYFRAME_OK &&
+             skyframe_request_set_profile(r, SKYFRAME_PROFILE_TINY) == SKYFRAME_OK &&
+             skyframe_request_set_check(r, check) == SKYFRAME_OK;
+    }
     return ok ? 0 : 1;
 }
 END_OF_PROGRAM
@@ -78,7 +104,7 @@ if ! "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -fsanitize=address,undefined
 fi
 if "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -I"$here/.." \
     -o "$tmp/header_only" "$tmp/header_only.c" && "$tmp/header_only"; then
-  echo "ok   header with the v1.1 helpers compiles, links and runs as C99 without libm"
+  echo "ok   header with the v1.1 helpers and the profiles compiles, links and runs as C99 without libm"
   passed=$((passed + 1))
 else
   echo "FAIL header as C99 without libm"
@@ -138,6 +164,24 @@ else
     rc=$?
   printf '%s\n' "$out"
   tally "$out" "$rc" "vectors"
+fi
+
+echo "== profile vectors ($profiles/{large,tiny,unchanged}, content checks of $vectors)"
+pcount=0
+for dir in large tiny unchanged; do
+  if [[ -d "$profiles/$dir" ]]; then
+    pcount=$((pcount + $(find "$profiles/$dir" -maxdepth 1 -name '*.json' | wc -l | tr -d ' ')))
+  fi
+done
+if [[ "$pcount" -eq 0 ]]; then
+  echo "FAIL no profile vectors: $profiles/{large,tiny,unchanged}/*.json"
+  failed=$((failed + 1))
+else
+  rc=0
+  out="$(python3 "$here/compare.py" --profiles --corrupt "$tmp/decode_vectors" "$vectors" \
+    "$profiles/large" "$profiles/tiny" "$profiles/unchanged" 2>&1)" || rc=$?
+  printf '%s\n' "$out"
+  tally "$out" "$rc" "profile-vectors"
 fi
 
 v10="$here/v1.0/skyframe_frame.h"

@@ -11,6 +11,8 @@
  *   SFJ_LIT(s)        wraps every string literal of this file (default: the literal itself;
  *                     AVR: PSTR(s), so that the ~1 KB of key names stay in flash, not in RAM)
  *   SFJ_LIT_PUTS(p)   writes such a wrapped literal (default: sfj_puts; AVR: read from flash)
+ *   SFJ_NO_FRAME_PRINTER  (optional) leaves out sfj_print_frame, for a driver that prints only
+ *                     profile_json.h's lines (the AVR's profile build)
  * Strings that come from the header (skyframe_*_name) and the frame are in RAM: sfj_puts.
  */
 #ifndef SKYFRAME_TEST_FRAME_JSON_H
@@ -86,10 +88,11 @@ static void j_str(int *first, const char *k, const char *s) {
     sfj_puts(s);
     SFJ_PUTC('"');
 }
-/* s in RAM, printed as lower-case hex: the name may hold any byte */
-static void j_hex(int *first, const char *k, const char *s) {
+#if !defined(SFJ_NO_FRAME_PRINTER) || (defined(SKYFRAME_LARGE) && SKYFRAME_LARGE)
+/* "..." with s (in RAM) as lower-case hex: a name may hold any byte (sfj_print_frame and
+ * profile_json.h's large printer) */
+static void sfj_hex_text(const char *s) {
     static const char hex[] = "0123456789abcdef";
-    sfj_key(first, k);
     SFJ_PUTC('"');
     for (; *s != '\0'; s++) {
         unsigned char c = (unsigned char)*s;
@@ -98,6 +101,7 @@ static void j_hex(int *first, const char *k, const char *s) {
     }
     SFJ_PUTC('"');
 }
+#endif
 static void sfj_line_end(void) {
     SFJ_PUTC('}');
     SFJ_PUTC('\n');
@@ -126,6 +130,13 @@ static void sfj_print_input_error(const char *what) {
     SFJ_LIT_PUTS(what);
     SFJ_PUTC('"');
     sfj_line_end();
+}
+
+#ifndef SFJ_NO_FRAME_PRINTER /* defined by a driver that prints only profile_json.h's lines */
+/* "key":"<s as hex>" */
+static void j_hex(int *first, const char *k, const char *s) {
+    sfj_key(first, k);
+    sfj_hex_text(s);
 }
 
 #if TEST_V1_1
@@ -282,5 +293,6 @@ static void sfj_print_frame(const skyframe_frame *f) {
     j_ulong(&first, SFJ_LIT("crc32"), (unsigned long)f->crc32, 1);
     sfj_line_end();
 }
+#endif /* SFJ_NO_FRAME_PRINTER */
 
 #endif /* SKYFRAME_TEST_FRAME_JSON_H */

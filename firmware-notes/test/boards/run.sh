@@ -5,16 +5,20 @@
 #
 # Every board decodes every golden vector (schemas/vectors/frames) plus its nine corrupted
 # copies (compare.py --corrupt: each must be rejected with the exact error name), from an
-# aligned and from an odd buffer address, and compare.py checks every field:
+# aligned and from an odd buffer address, and compare.py checks every field; the same for the
+# frame profiles (schemas/vectors/large, tiny, unchanged and the standard vectors' content
+# checks: compare.py --profiles --corrupt), large not on the AVR (SKYFRAME_LARGE is 0 there):
 #   microbit      Cortex-M0 (qemu-system-arm -M microbit, nRF51: 256 KB flash, 16 KB RAM):
 #                 decode_vectors.c itself (build-arm.sh, newlib-nano, semihosting); also the
 #                 binary request vectors (--request), the self-test (--self-test), the stack's
-#                 high water mark, and that an unaligned word load faults (ARMv6-M always does).
+#                 high water mark (also decoding and printing the large vectors), and that an
+#                 unaligned word load faults (ARMv6-M always does).
 #   mps2-an386    Cortex-M4F (qemu-system-arm -M mps2-an386), hard float, -mno-unaligned-access,
 #                 UNALIGN_TRP set at reset: the same, and the probe proves the trap is on.
 #   atmega328p    AVR, 16-bit int, 2 KB RAM (simavr): the header compiles without a warning
 #                 (avr-gcc -Wall -Wextra -Werror -std=c99 -pedantic); avr/decode_flash.c decodes
-#                 the frames from flash (avr/simavr_decoder.py is compare.py's DECODER); RAM use.
+#                 the frames from flash (avr/simavr_decoder.py is compare.py's DECODER); RAM use;
+#                 the profiles with decode_flash.c -DSKYFRAME_TEST_PROFILES (tiny, unchanged).
 #   riscv32-virt  RV32IMAC (qemu-system-riscv32 -M virt, picolibc): decode_vectors.c, the request
 #                 vectors and the self-test.
 # A board whose tools are missing prints "skip ..." (the Makefile's deps installs them all).
@@ -28,8 +32,9 @@
 #   SKYFRAME_RISCV_OBJECTS=rv32.o SKYFRAME_RISCV_CFLAGS=...                   (RISC-V)
 #   SKYFRAME_AVR_OBJECTS=avr.o SKYFRAME_AVR_CFLAGS=...                        (AVR)
 # (see build-arm.sh; FLOAT_ABI=soft builds the M4 image soft-float, for a soft-float object).
+# The profile runs always test the header's own profile decoders (linked into every image).
 # SKYFRAME_BOARDS="microbit riscv32-virt" runs only the boards named (default: all four).
-# SKYFRAME_VECTORS and SKYFRAME_REQUEST_VECTORS as in test/run.sh.
+# SKYFRAME_VECTORS, SKYFRAME_REQUEST_VECTORS and SKYFRAME_PROFILE_VECTORS as in test/run.sh.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -37,6 +42,7 @@ test_dir="$(cd "$here/.." && pwd)"
 repo="$(cd "$test_dir/../.." && pwd)"
 vectors="${SKYFRAME_VECTORS:-$repo/schemas/vectors/frames}"
 requests="${SKYFRAME_REQUEST_VECTORS:-$repo/schemas/vectors/requests}"
+profiles="${SKYFRAME_PROFILE_VECTORS:-$repo/schemas/vectors}"
 compare="$test_dir/compare.py"
 
 tmp="$(mktemp -d)"
@@ -103,6 +109,17 @@ vectors_on() {
   tally "$name" "$out" "$rc" vectors
 }
 
+# compare.py --profiles --corrupt through DECODER (any further arguments: its options, e.g.
+# --without-large, before the directories): the profile vectors and the standard ones' checks.
+profiles_on() {
+  local name="$1" decoder="$2" out rc=0 large=("$profiles/large")
+  shift 2
+  [[ " $* " == *" --without-large "* ]] && large=()
+  out="$(python3 "$compare" --profiles --corrupt "$@" "$decoder" "$vectors" "${large[@]}" \
+    "$profiles/tiny" "$profiles/unchanged" 2>&1)" || rc=$?
+  tally "$name profiles" "$out" "$rc" profile-vectors
+}
+
 # "stack: N of M bytes used" (startup.c --stack) must leave some of the painted stack unused.
 stack_check() {
   local name="$1" out="$2" used size
@@ -148,6 +165,7 @@ for board in microbit mps2-an386; do
     else
       vectors_on "$board $(where "$offset")" "$tmp/$board-$offset"
     fi
+    profiles_on "$board $(where "$offset")" "$tmp/$board-$offset"
   done
   image="$tmp/$board-1.elf"
   [[ -f "$image" ]] || continue
@@ -162,6 +180,12 @@ for p in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
     print("".join(json.loads(p.read_text())["hex"].split()))' "$vectors" |
     "$here/qemu-run.sh" "$board" "$image" --stack 2>&1)" || rc=$?
   stack_check "$board decoding and printing the vectors (odd)" "$out"
+  rc=0
+  out="$(python3 -c 'import json, pathlib, sys
+for p in sorted(pathlib.Path(sys.argv[1]).glob("*.json")):
+    print("any", "".join(json.loads(p.read_text())["hex"].split()))' "$profiles/large" |
+    "$here/qemu-run.sh" "$board" "$image" --stack --profiles 2>&1)" || rc=$?
+  stack_check "$board decoding and printing the large vectors (odd)" "$out"
 
   rc=0
   out="$("$here/qemu-run.sh" "$board" "$image" --unaligned-probe 2>&1)" || rc=$?
@@ -194,6 +218,9 @@ else
     wrapper "$tmp/avr-$offset" python3 "$here/avr/simavr_decoder.py" --work "$work" \
       --offset "$offset"
     vectors_on "atmega328p $(where "$offset")" "$tmp/avr-$offset"
+    wrapper "$tmp/avr-profiles-$offset" python3 "$here/avr/simavr_decoder.py" --profiles \
+      --work "$tmp/avr-profiles-$offset.d" --offset "$offset"
+    profiles_on "atmega328p $(where "$offset")" "$tmp/avr-profiles-$offset" --without-large
   done
   image="$tmp/avr-1.d/image-0.elf"
   if [[ -f "$image" && -f "$tmp/avr-1.d/stack.txt" ]]; then
@@ -206,6 +233,18 @@ else
         "$text of 32768 bytes in the first of $images images (the frames are in flash)"
     else
       bad "atmega328p: RAM data $data + bss $bss + stack $stack = $ram bytes"
+    fi
+  fi
+  image="$tmp/avr-profiles-1.d/image-0.elf"
+  if [[ -f "$image" && -f "$tmp/avr-profiles-1.d/stack.txt" ]]; then
+    read -r text data bss < <(avr-size "$image" | awk 'NR == 2 { print $1, $2, $3 }')
+    stack="$(cat "$tmp/avr-profiles-1.d/stack.txt")"
+    ram=$((data + bss + stack))
+    if [[ "$ram" -lt 2048 && "$stack" -gt 0 ]]; then
+      ok "atmega328p profiles: RAM $ram of 2048 bytes (data $data + bss $bss + stack $stack);" \
+        "flash $text of 32768 bytes"
+    else
+      bad "atmega328p profiles: RAM data $data + bss $bss + stack $stack = $ram bytes"
     fi
   fi
 fi
@@ -231,6 +270,7 @@ else
     else
       vectors_on "riscv32-virt $(where "$offset")" "$tmp/riscv-$offset"
     fi
+    profiles_on "riscv32-virt $(where "$offset")" "$tmp/riscv-$offset"
   done
   if [[ -f "$tmp/riscv-1.elf" ]]; then
     rc=0

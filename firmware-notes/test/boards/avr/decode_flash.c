@@ -8,7 +8,10 @@
  * (SKYFRAME_TEST_BUFFER_OFFSET bytes into it, default 1: an odd address), decoded with
  * skyframe_frame_decode (or SKYFRAME_TEST_DECODE) and printed over USART0 as the same JSON line
  * as decode_vectors.c (boards/frame_json.h, its key names kept in flash with PSTR). A length of
- * 0xFFFF marks an input line that was not hex. Then:
+ * 0xFFFF marks an input line that was not hex. Built with -DSKYFRAME_TEST_PROFILES (simavr_decoder.py
+ * --profiles) it decodes each frame with the decoder frames.c names for it (frame_decoder[]: 'a'
+ * skyframe_message_kind, 's', 't', 'u'; large is not compiled on AVR) and prints it as
+ * decode_vectors --profiles does (boards/profile_json.h). Then:
  *   "#stack N"  bytes of stack used (the free RAM is painted at reset), and
  *   "#end N"    N frames done,
  * and the CPU sleeps with interrupts off, which ends simavr.
@@ -37,7 +40,13 @@ static void uart_puts_P(const char *p) {
 #define SFJ_PUTC(c) uart_putc(c)
 #define SFJ_LIT(s) PSTR(s)
 #define SFJ_LIT_PUTS(p) uart_puts_P(p)
+#ifdef SKYFRAME_TEST_PROFILES
+#define SFJ_NO_FRAME_PRINTER
+#endif
 #include "../frame_json.h"
+#ifdef SKYFRAME_TEST_PROFILES
+#include "../profile_json.h"
+#endif
 
 #ifndef SKYFRAME_TEST_DECODE
 #define SKYFRAME_TEST_DECODE skyframe_frame_decode
@@ -55,6 +64,9 @@ int SKYFRAME_TEST_DECODE(const uint8_t *buf, size_t len, skyframe_frame *out);
 extern const uint8_t frame_bytes[] PROGMEM;
 extern const uint16_t frame_length[] PROGMEM;
 extern const uint16_t frame_count;
+#ifdef SKYFRAME_TEST_PROFILES
+extern const uint8_t frame_decoder[] PROGMEM; /* 'a', 's', 'l', 't', 'u' per frame */
+#endif
 
 /* Stack: paint from the end of .bss to the stack pointer at reset, measure at the end. */
 extern uint8_t __bss_end;
@@ -93,8 +105,10 @@ int main(void) {
 
     for (i = 0; i < frame_count; i++) {
         uint16_t len = pgm_read_word(&frame_length[i]);
+#ifndef SKYFRAME_TEST_PROFILES
         skyframe_frame f;
         int rc;
+#endif
         if (len == BAD_HEX) {
             sfj_print_input_error(SFJ_LIT("bad_hex"));
             continue;
@@ -106,11 +120,15 @@ int main(void) {
         }
         memcpy_P(buf, src, len);
         src += len;
+#ifdef SKYFRAME_TEST_PROFILES
+        sfj_profile_line((char)pgm_read_byte(&frame_decoder[i]), buf, len);
+#else
         rc = SKYFRAME_TEST_DECODE(buf, len, &f);
         if (rc != SKYFRAME_OK)
             sfj_print_error(rc, len);
         else
             sfj_print_frame(&f);
+#endif
     }
     put_unsigned(PSTR("#stack "), stack_used());
     put_unsigned(PSTR("#end "), frame_count);

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A compare.py DECODER that decodes on an emulated ATmega328P (simavr).
 
-    simavr_decoder.py --work DIR [--offset 0|1] [--chunk N]     < hex lines > JSON lines
+    simavr_decoder.py --work DIR [--offset 0|1] [--chunk N] [--profiles]  < hex lines > JSON lines
 
 Reads one hex frame per line on stdin, like decode_vectors, and prints what the AVR printed for
 each. The AVR has no stdin and 2 KB of RAM, so the frames go into flash: for every N frames
@@ -12,6 +12,11 @@ in chunks of at most 256 characters, green, with control characters shown as '.'
 too); the JSON holds neither '.' nor control characters, so the lines are put back together by
 joining the chunks and splitting at '.'. Every image must end with "#end N" for its N frames, or
 this exits 1 with the reason on stderr (so compare.py reports the decoder as failed).
+
+--profiles: the DECODER of compare.py --profiles (decode_vectors --profiles): lines are
+"DECODER HEX" (any, standard, tiny, unchanged; large is not compiled on the AVR and prints
+{"ok":false,"error":"large_not_compiled"}), the driver is built with -DSKYFRAME_TEST_PROFILES and
+frames.c also holds each frame's decoder letter (frame_decoder[]). Use another DIR than without it.
 
 --offset sets SKYFRAME_TEST_BUFFER_OFFSET (the RAM buffer's address: 1 odd, 0 even; an AVR reads
 bytes only, so both must give the same). SKYFRAME_AVR_CFLAGS adds compiler flags (e.g.
@@ -48,8 +53,9 @@ def run(command, timeout=60):
     return done
 
 
-def frames_c(frames):
-    """The generated C file: the frames' bytes and lengths in flash."""
+def frames_c(frames, decoders=None):
+    """The generated C file: the frames' bytes and lengths in flash (and with --profiles each
+    frame's decoder letter)."""
     data, lengths = [], []
     for frame in frames:
         if frame is None:
@@ -63,7 +69,10 @@ def frames_c(frames):
             + (",\n    ".join(rows) if rows else "0") + "\n};\n"
             f"const uint16_t frame_length[{max(len(lengths), 1)}] PROGMEM = {{"
             + (", ".join(str(n) for n in lengths) if lengths else "0") + "};\n"
-            f"const uint16_t frame_count = {len(lengths)};\n")
+            f"const uint16_t frame_count = {len(lengths)};\n"
+            + ("" if decoders is None else
+               f"const uint8_t frame_decoder[{max(len(decoders), 1)}] PROGMEM = {{"
+               + (", ".join(str(ord(d)) for d in decoders) if decoders else "0") + "};\n"))
 
 
 def uart_lines(stderr):
@@ -82,10 +91,12 @@ def uart_lines(stderr):
 
 def main():
     args = sys.argv[1:]
-    work, offset, chunk = None, "1", 90
+    work, offset, chunk, profiles = None, "1", 90, False
     rest = []
     while args:
-        if args[0] == "--work" and len(args) > 1:
+        if args[0] == "--profiles":
+            profiles, args = True, args[1:]
+        elif args[0] == "--work" and len(args) > 1:
             work, args = Path(args[1]), args[2:]
         elif args[0] == "--offset" and len(args) > 1:
             offset, args = args[1], args[2:]
@@ -99,15 +110,21 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     cflags = CFLAGS + [f"-DSKYFRAME_TEST_BUFFER_OFFSET={offset}"]
     cflags += os.environ.get("SKYFRAME_AVR_CFLAGS", "").split()
+    if profiles:
+        cflags.append("-DSKYFRAME_TEST_PROFILES=1")
     objects = os.environ.get("SKYFRAME_AVR_OBJECTS", "").split()
 
     driver = work / "decode_flash.o"
     if not driver.exists():
         run(["avr-gcc", *cflags, "-c", "-o", str(driver), str(HERE / "decode_flash.c")])
 
-    frames = []
+    frames, decoders = [], []
     for line in sys.stdin.read().splitlines():
         text = line.rstrip("\r ")  # as decode_vectors: anything but hex pairs is bad_hex
+        if profiles:  # "DECODER HEX": the driver gets the decoder's first letter
+            word, _, text = text.partition(" ")
+            known = word in ("any", "standard", "large", "tiny", "unchanged")
+            decoders.append(word[0] if known else "?")
         good = HEX.fullmatch(text) is not None and len(text) <= 2048
         frames.append(bytes.fromhex(text) if good else None)
 
@@ -115,7 +132,8 @@ def main():
     for k, start in enumerate(range(0, len(frames), chunk)):
         part = frames[start:start + chunk]
         source, image = work / f"frames-{k}.c", work / f"image-{k}.elf"
-        source.write_text(frames_c(part), encoding="ascii")
+        source.write_text(frames_c(part, decoders[start:start + chunk] if profiles else None),
+                          encoding="ascii")
         run(["avr-gcc", *cflags, "-Wl,--gc-sections", "-o", str(image), str(driver),
              str(source), *objects])
         done = run(["simavr", "-m", MCU, "-f", "16000000", str(image)])
