@@ -97,12 +97,12 @@ enum TextRequestParser {
     }
   }
 
+  /// The option as the error frame's name shows it: its text cut after the last whole character
+  /// that fits (the text was validated as UTF-8 before).
   static func optionText(_ bytes: UnsafeRawBufferPointer, _ span: Span) -> OptionText {
-    let end = min(span.end, span.start + OptionText.capacityBytes)
-    var cut = end
-    // Never half a character: back up to a UTF-8 lead byte.
-    while cut > span.start, cut < span.end, bytes[cut] & 0xC0 == 0x80 { cut -= 1 }
-    return OptionText(checkedBytes: UnsafeRawBufferPointer(rebasing: bytes[span.start..<cut]))
+    OptionText(
+      truncating: String(
+        decoding: UnsafeRawBufferPointer(rebasing: bytes[span.start..<span.end]), as: UTF8.self))
   }
 
   /// Whether the bytes of `span` are `word`, ASCII letters in any case.

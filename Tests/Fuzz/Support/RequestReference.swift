@@ -169,6 +169,38 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
     body = trimWhitespace(bytes, end, payload.upperBound)
     guard !body.isEmpty else { return .failure(.empty) }
   }
+  // Options, request-v1.md §2.4: `~` words ended by a space.
+  let optionsStart = body.lowerBound
+  var checkCount = 0
+  var profileGiven = false
+  while bytes[body.lowerBound] == 0x7E {
+    var end = body.lowerBound
+    while end < body.upperBound, bytes[end] != space { end += 1 }
+    let word = Array(bytes[body.lowerBound..<end])
+    let text = OptionText(truncating: String(decoding: word, as: UTF8.self))
+    let lower = String(decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    if ["~standard", "~large", "~tiny"].contains(lower) {
+      if profileGiven { return .failure(.badOption(offset: body.lowerBound, text: text)) }
+      profileGiven = true
+    } else if lower.hasPrefix("~check="), lower.count > 7 {
+      if checkCount > 0 { return .failure(.badOption(offset: body.lowerBound, text: text)) }
+      let items = lower.dropFirst(7).split(separator: ",", omittingEmptySubsequences: false)
+      for item in items {
+        let hex = item.allSatisfy { "0123456789abcdef".contains($0) }
+        guard item == "-" || (item.count == 8 && hex) else {
+          return .failure(.badOption(offset: body.lowerBound, text: text))
+        }
+      }
+      guard items.count <= 16 else {
+        return .failure(.badOption(offset: body.lowerBound, text: text))
+      }
+      checkCount = items.count
+    } else {
+      return .failure(.unknownOption(offset: body.lowerBound, text: text))
+    }
+    body = trimWhitespace(bytes, end, body.upperBound)
+    guard !body.isEmpty else { return .failure(.empty) }
+  }
   if body.count == 7, zip(bytes[body], "refresh".utf8).allSatisfy({ $0 | 0x20 == $1 }) {
     return .success(PlainRequest(id: id, places: nil))
   }
@@ -216,6 +248,13 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
     }
     places.append(.name(Array(bytes[name]), country: country))
   }
+  if checkCount > places.count {
+    let options = Array(bytes[optionsStart..<body.lowerBound])
+    return .failure(
+      .badOption(
+        offset: optionsStart,
+        text: OptionText(truncating: String(decoding: options, as: UTF8.self))))
+  }
   return .success(PlainRequest(id: id, places: places))
 }
 
@@ -229,6 +268,10 @@ func referenceBinary(_ bytes: [UInt8]) -> Result<PlainRequest, RequestError> {
     return .failure(.checksumMismatch(stored: stored, computed: computed))
   }
   let id = Int(bytes.u16(4))
+  guard (1...3).contains(bytes[3]) else { return .failure(.unknownKind(bytes[3])) }
+  guard bytes[6] <= 2 else { return .failure(.unknownProfile(bytes[6])) }
+  // With a content check (byte 7 bit 0) in bytes 56-59, the name ends at 56.
+  let nameEnd = bytes[7] & 1 != 0 ? 56 : 60
   switch bytes[3] {
   case 1:
     let latitude = Int(bytes.i32(8))
@@ -237,7 +280,7 @@ func referenceBinary(_ bytes: [UInt8]) -> Result<PlainRequest, RequestError> {
     guard abs(longitude) <= 18_000_000 else { return .failure(.longitudeOutOfRange(slot: 0)) }
     return .success(PlainRequest(id: id, places: [.coordinates(latitude, longitude)]))
   case 2:
-    let name = Array(bytes[20..<60].prefix { $0 != 0 })
+    let name = Array(bytes[20..<nameEnd].prefix { $0 != 0 })
     guard !name.isEmpty else { return .failure(.emptyLocation(slot: 0)) }
     let text = trimWhitespace(name, 0, name.count)
     switch referenceTextError(name, edges: text) {
@@ -348,6 +391,9 @@ func caseName(_ error: RequestError) -> String {
   case .unsupportedVersion: "unsupportedVersion"
   case .checksumMismatch: "checksumMismatch"
   case .unknownKind: "unknownKind"
+  case .unknownProfile: "unknownProfile"
+  case .unknownOption: "unknownOption"
+  case .badOption: "badOption"
   @unknown default: "other"
   }
 }
