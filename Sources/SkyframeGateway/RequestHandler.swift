@@ -171,9 +171,8 @@ final class RequestHandler: Sendable {
         let (status, text): (FrameStatus, String) =
           admission.allowed
           ? (.badRequest, "response topic refused") : (.rateLimited, "too many requests")
-        publish(
-          .failure(status, name: FrameName(truncating: text)),
-          requestID: DeviceRequest.requestID(in: message.payload), slot: 0, of: 1, to: reply,
+        refuse(
+          status, text, requestID: DeviceRequest.requestID(in: message.payload), to: reply,
           logger: logger)
         return
       }
@@ -184,10 +183,9 @@ final class RequestHandler: Sendable {
       logger.info(
         "over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream"
       )
-      publish(
-        .failure(.rateLimited, name: FrameName(truncating: "too many requests")),
-        requestID: DeviceRequest.requestID(in: message.payload), slot: 0, of: 1, to: reply,
-        logger: logger)
+      refuse(
+        .rateLimited, "too many requests", requestID: DeviceRequest.requestID(in: message.payload),
+        to: reply, logger: logger)
       return
     }
 
@@ -197,29 +195,18 @@ final class RequestHandler: Sendable {
         parsing: message.payload, maximumLocations: settings.maximumLocations)
     } catch {
       logger.info("bad request: \(error)")
-      publish(
-        .failure(error.frameStatus, name: FrameName(truncating: "\(error)")),
-        requestID: DeviceRequest.requestID(in: message.payload), slot: 0, of: 1, to: reply,
-        logger: logger)
+      refuse(
+        error.frameStatus, "\(error)", requestID: DeviceRequest.requestID(in: message.payload),
+        to: reply, logger: logger)
       return
     }
 
-    let places: LocationList
-    var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
-    switch request.body {
-    case .locations(let list):
-      places = list
-      devices.remember(list, profile: answering.profile, for: device)
-    case .refresh:
-      if request.profile == nil { answering.profile = devices.lastProfile(of: device) }
-      guard let last = devices.lastPlaces(of: device) else {
-        logger.info("refresh without an earlier request")
-        publish(
-          .failure(.badRequest, name: FrameName(truncating: "refresh: nothing asked yet")),
-          requestID: request.id, slot: 0, of: 1, to: reply, logger: logger)
-        return
-      }
-      places = last
+    guard let (places, answering) = placesAndForm(of: request, from: device) else {
+      logger.info("refresh without an earlier request")
+      refuse(
+        .badRequest, "refresh: nothing asked yet", requestID: request.id, to: reply,
+        logger: logger)
+      return
     }
 
     if answerNow(places, requestID: request.id, answering, to: reply, logger: logger) {
@@ -238,9 +225,34 @@ final class RequestHandler: Sendable {
         refusal == .full
         ? (.rateLimited, "gateway busy") : (.upstreamUnavailable, "gateway stopping")
       logger.info("\(text): answered \(status.name.map { "\($0)" } ?? "?") without queueing")
-      publish(
-        .failure(status, name: FrameName(truncating: text)), requestID: request.id, slot: 0,
-        of: 1, to: reply, logger: logger)
+      refuse(status, text, requestID: request.id, to: reply, logger: logger)
+    }
+  }
+
+  /// One error frame answering the whole request, with `text` (the reason) as its name.
+  private func refuse(
+    _ status: FrameStatus, _ text: String, requestID: UInt16, to reply: Reply, logger: DeviceLog
+  ) {
+    publish(
+      .failure(status, name: FrameName(truncating: text)), requestID: requestID, slot: 0, of: 1,
+      to: reply, logger: logger)
+  }
+
+  /// The places to answer and the form of the answers: the request's own (remembered for a later
+  /// refresh), or for a refresh the remembered places, in the remembered profile unless the
+  /// refresh names one; nil for a refresh with nothing remembered.
+  private func placesAndForm(of request: DeviceRequest, from device: String) -> (
+    LocationList, Answering
+  )? {
+    var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
+    switch request.body {
+    case .locations(let list):
+      devices.remember(list, profile: answering.profile, for: device)
+      return (list, answering)
+    case .refresh:
+      guard let last = devices.lastRequest(of: device) else { return nil }
+      if request.profile == nil { answering.profile = last.profile }
+      return (last.places, answering)
     }
   }
 
@@ -471,14 +483,9 @@ final class RequestHandler: Sendable {
       let standard = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<WeatherFrame.size])
       Self.write(
         outcome, requestID: requestID, slot: slot, of: count, nextUpdate: hint, into: standard)
-      var payload = UnsafeRawBufferPointer(standard)
-      if profile != .standard {
-        let target = UnsafeMutableRawBufferPointer(rebasing: buffer[WeatherFrame.size...])
-        Self.write(
-          profile, of: outcome, standard: FrameView(unchecked: standard.baseAddress!),
-          into: target)
-        payload = UnsafeRawBufferPointer(target)
-      }
+      var payload = Self.frame(
+        in: profile, of: outcome, standard: UnsafeRawBufferPointer(standard),
+        spare: UnsafeMutableRawBufferPointer(rebasing: buffer[WeatherFrame.size...]))
       var unchanged = false
       if let check = answering.checks[slot], outcome.status.carriesWeather,
         ContentCheck.of(payload, kind: profile.kind) == check
@@ -506,23 +513,24 @@ final class RequestHandler: Sendable {
     }
   }
 
-  /// The `tiny` or `large` frame for `outcome`, from the standard frame just written: tiny is
-  /// always derived; large is the cached large frame rewritten for this answer when the cache has
-  /// one, else derived too (what the standard frame holds, the rest missing).
-  static func write(
-    _ profile: FrameProfile, of outcome: Outcome, standard: FrameView,
-    into buffer: UnsafeMutableRawBufferPointer
-  ) {
+  /// The frame to send in `profile`, given the standard frame just written: that frame itself,
+  /// or, in `spare`, the tiny frame derived from it or the large one (the cached large frame
+  /// rewritten for this answer when the cache has one, else derived too: what the standard frame
+  /// holds, the rest missing).
+  static func frame(
+    in profile: FrameProfile, of outcome: Outcome, standard bytes: UnsafeRawBufferPointer,
+    spare buffer: UnsafeMutableRawBufferPointer
+  ) -> UnsafeRawBufferPointer {
+    let standard = FrameView(unchecked: bytes.baseAddress!)
     switch profile {
     case .standard:
-      buffer.copyMemory(
-        from: UnsafeRawBufferPointer(start: standard.base, count: WeatherFrame.size))
+      return bytes
     case .tiny:
       TinyLayout.write(from: standard, into: buffer)
     case .large:
       guard case .weather(let frame, let stale, let place) = outcome, let large = frame.large else {
         LargeLayout.write(from: standard, into: buffer)
-        return
+        return UnsafeRawBufferPointer(rebasing: buffer[0..<LargeLayout.size])
       }
       large.withUnsafeBytes { buffer.copyMemory(from: $0) }
       let name = place.fullName.map { FixedText<48>(truncating: $0) } ?? FixedText<48>(place.name)
@@ -532,6 +540,7 @@ final class RequestHandler: Sendable {
         longitude: place.longitude, name: name, country: place.country,
         nextUpdateSeconds: standard.nextUpdateSeconds ?? 0)
     }
+    return UnsafeRawBufferPointer(rebasing: buffer[0..<profile.size])
   }
 
   /// The frame's `next_update`: for weather, the seconds until the cached frame expires (then a

@@ -11,8 +11,6 @@ public enum ProfileDocument {
     return field.storage != .reserved && name != "kind" && name != "crc32"
   }
 
-  static func fields(of kind: MessageKind) -> [LayoutField] { kind.fields }
-
   /// One JSON object on one line, keys in table order.
   public static func json(_ view: ProfileView) -> String {
     var text = "{\"profile\":"
@@ -23,7 +21,7 @@ public enum ProfileDocument {
     } else {
       text += view.kind == .large ? "\"large\"" : "\"tiny\""
     }
-    for field in fields(of: view.kind) where isShown(field) {
+    for field in view.kind.fields where isShown(field) {
       if view.kind == .unchanged, "\(field.name)" == "profile" { continue }
       text += ",\(quoted("\(field.name)")):\(value(field, view))"
     }
@@ -81,23 +79,12 @@ public enum ProfileDocument {
     String(decoding: bytes, as: UTF8.self)
   }
 
+  /// `text` as a JSON string, escaped by Foundation's encoder.
   static func quoted(_ text: String) -> String {
-    var out = "\""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\"": out += "\\\""
-      case "\\": out += "\\\\"
-      case "\n": out += "\\n"
-      case "\r": out += "\\r"
-      case "\t": out += "\\t"
-      case _ where scalar.value < 0x20:
-        out +=
-          "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-          + String(scalar.value, radix: 16)
-      default: out.unicodeScalars.append(scalar)
-      }
-    }
-    return out + "\""
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = .withoutEscapingSlashes
+    // A String always encodes.
+    return String(decoding: (try? encoder.encode(text)) ?? Data(#""""#.utf8), as: UTF8.self)
   }
 
   /// A block of text, one line per field: `name  value unit`.
@@ -112,7 +99,7 @@ public enum ProfileDocument {
     if view.kind != .unchanged {
       lines.append("content check  \(String(format: "%08x", view.contentCheck))")
     }
-    for field in fields(of: view.kind) where isShown(field) {
+    for field in view.kind.fields where isShown(field) {
       let unit = "\(field.unit)"
       let shown = value(field, view)
       lines.append(

@@ -80,24 +80,37 @@ extension Forecast {
   }
 
   private func fillHourly(_ frame: inout WeatherFrame, now: Int64) {
-    let step = Int64(hourlyStepHours) * 3_600
-    guard step > 0, step <= 24 * 3_600, !hourly.isEmpty else { return }
-    var first = 0
-    while first + 1 < hourly.count, hourly[first + 1].time <= now { first += 1 }
-    let start = hourly[first].time
+    guard let start = hourlyStart(at: now) else { return }
     frame.hourlyStart = unixTime(start)
     frame.hourlyStepHours = UInt8(hourlyStepHours)
-    // Each point goes to the slot its own time names, so a gap upstream leaves a missing slot
-    // instead of shifting every later hour.
-    for hour in hourly[first...] {
-      let offset = hour.time - start
-      guard offset % step == 0 else { continue }
-      let slot = Int(offset / step)
-      guard slot < WeatherFrame.hourlyCount else { break }
+    forEachHourlySlot(from: start, count: WeatherFrame.hourlyCount) { slot, hour in
       frame.hourly[slot] = WeatherFrame.HourlySlot(
         temperature: temperature(hour.temperature),
         weatherCode: weatherCode(hour.weatherCode),
         precipitationProbability: scaled(hour.precipitationProbability, 1, 0...100))
+    }
+  }
+
+  /// The start of hourly slot 0 at `now`: the last point starting at or before it (the first, if
+  /// all start later); nil without usable hourly data.
+  func hourlyStart(at now: Int64) -> Int64? {
+    let step = Int64(hourlyStepHours) * 3_600
+    guard step > 0, step <= 24 * 3_600, !hourly.isEmpty else { return nil }
+    var first = 0
+    while first + 1 < hourly.count, hourly[first + 1].time <= now { first += 1 }
+    return hourly[first].time
+  }
+
+  /// Each hourly point from `start` on with the slot its own time names, below `count`: a gap
+  /// upstream leaves a missing slot instead of shifting every later hour.
+  func forEachHourlySlot(from start: Int64, count: Int, _ body: (Int, Hour) -> Void) {
+    let step = Int64(hourlyStepHours) * 3_600
+    for hour in hourly where hour.time >= start {
+      let offset = hour.time - start
+      guard offset % step == 0 else { continue }
+      let slot = Int(offset / step)
+      guard slot < count else { break }
+      body(slot, hour)
     }
   }
 

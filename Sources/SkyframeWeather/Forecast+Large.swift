@@ -39,16 +39,8 @@ extension Forecast {
 
   private func fillLargeHourly(_ out: inout ProfileWriter, now: Int64) {
     typealias L = LargeLayout
-    let step = Int64(hourlyStepHours) * 3_600
-    guard step > 0, step <= 24 * 3_600, !hourly.isEmpty else { return }
-    var first = 0
-    while first + 1 < hourly.count, hourly[first + 1].time <= now { first += 1 }
-    let start = hourly[first].time
-    for hour in hourly[first...] {
-      let offset = hour.time - start
-      guard offset % step == 0 else { continue }
-      let slot = Int(offset / step)
-      guard slot < L.hourlyCount else { break }
+    guard let start = hourlyStart(at: now) else { return }
+    forEachHourlySlot(from: start, count: L.hourlyCount) { slot, hour in
       out.set(L.hourlyTemperature, slot, temperature(hour.temperature))
       out.set(L.hourlyWeatherCode, slot, weatherCode(hour.weatherCode))
       out.set(

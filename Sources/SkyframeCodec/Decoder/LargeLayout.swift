@@ -12,12 +12,12 @@ public enum LargeLayout {
   static let celsius: ClosedRange<Int64> = -1_000...1_000
   static let halfMetres: ClosedRange<Int64> = 0...254
 
-  public static let magic = LayoutField("magic", 0, .reserved, count: 2)
-  public static let kind = LayoutField("kind", 2, .u8)
-  public static let status = LayoutField("status", 3, .u8)
-  public static let requestID = LayoutField("request_id", 4, .u16)
-  public static let slotIndex = LayoutField("slot_index", 6, .u8, range: 0...254)
-  public static let slotCount = LayoutField("slot_count", 7, .u8, range: 1...255)
+  public static let magic = MessageHeader.magic
+  public static let kind = MessageHeader.kind
+  public static let status = MessageHeader.status
+  public static let requestID = MessageHeader.requestID
+  public static let slotIndex = MessageHeader.slotIndex
+  public static let slotCount = MessageHeader.slotCount
   public static let service = LayoutField("service", 8, .u8)
   public static let isDay = LayoutField("is_day", 9, .u8, range: 0...1, sentinel: 0xFF)
   public static let sun = LayoutField("sun", 10, .u8, range: 0...2, sentinel: 0xFF)
@@ -29,11 +29,11 @@ public enum LargeLayout {
     "longitude", 16, .i32, scale: 0.000_01, unit: "deg", range: -18_000_000...18_000_000,
     sentinel: Int64(Int32.min))
   public static let observedAt = LayoutField(
-    "observed_at", 20, .u32, unit: "s since 1970-01-01T00:00Z", range: time, sentinel: 0)
+    "observed_at", 20, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
   public static let fetchedAt = LayoutField(
-    "fetched_at", 24, .u32, unit: "s since 1970-01-01T00:00Z", range: time, sentinel: 0)
+    "fetched_at", 24, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
   public static let hourlyStart = LayoutField(
-    "hourly_start", 28, .u32, unit: "s since 1970-01-01T00:00Z", range: time, sentinel: 0)
+    "hourly_start", 28, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
   public static let utcOffset = LayoutField(
     "utc_offset_min", 32, .i16, unit: "min", range: -720...840, sentinel: -32_768)
   public static let dailyStart = LayoutField(
@@ -76,9 +76,9 @@ public enum LargeLayout {
     "uv_index", 117, .u8, scale: 0.1, range: 0...250, sentinel: 0xFF)
   public static let reserved118 = LayoutField("reserved_118", 118, .reserved, count: 2)
   public static let sunrise = LayoutField(
-    "sunrise", 120, .u32, unit: "s since 1970-01-01T00:00Z", range: time, sentinel: 0)
+    "sunrise", 120, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
   public static let sunset = LayoutField(
-    "sunset", 124, .u32, unit: "s since 1970-01-01T00:00Z", range: time, sentinel: 0)
+    "sunset", 124, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
 
   public static let hourlyTemperature = LayoutField(
     "hourly_temperature", 128, .i16, count: hourlyCount, scale: 0.1, unit: "degC", range: celsius,
@@ -108,10 +108,10 @@ public enum LargeLayout {
     "daily_precip_sum", 544, .u16, count: dailyCount, scale: 0.1, unit: "mm", range: 0...65_534,
     sentinel: 0xFFFF)
   public static let dailySunrise = LayoutField(
-    "daily_sunrise", 560, .u32, count: dailyCount, unit: "s since 1970-01-01T00:00Z", range: time,
+    "daily_sunrise", 560, .u32, count: dailyCount, unit: MessageHeader.unixTime, range: time,
     sentinel: 0)
   public static let dailySunset = LayoutField(
-    "daily_sunset", 592, .u32, count: dailyCount, unit: "s since 1970-01-01T00:00Z", range: time,
+    "daily_sunset", 592, .u32, count: dailyCount, unit: MessageHeader.unixTime, range: time,
     sentinel: 0)
   public static let dailyWeatherCode = LayoutField(
     "daily_weather_code", 624, .u8, count: dailyCount, range: 0...99, sentinel: 0xFF)
@@ -127,16 +127,16 @@ public enum LargeLayout {
     "daily_sun", 656, .u8, count: dailyCount, range: 0...2, sentinel: 0xFF)
 
   public static let minutelyStart = LayoutField(
-    "minutely_start", 664, .u32, unit: "s since 1970-01-01T00:00Z", range: time, sentinel: 0)
+    "minutely_start", 664, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
   public static let minutelyPrecipitation = LayoutField(
     "minutely_precip", 668, .u8, count: minutelyCount, scale: 0.1, unit: "mm", range: 0...254,
     sentinel: 0xFF)
 
   public static let alertOnset = LayoutField(
-    "alert_onset", 672, .u32, count: alertCount, unit: "s since 1970-01-01T00:00Z", range: time,
+    "alert_onset", 672, .u32, count: alertCount, unit: MessageHeader.unixTime, range: time,
     sentinel: 0)
   public static let alertEnd = LayoutField(
-    "alert_end", 684, .u32, count: alertCount, unit: "s since 1970-01-01T00:00Z", range: time,
+    "alert_end", 684, .u32, count: alertCount, unit: MessageHeader.unixTime, range: time,
     sentinel: 0)
   public static let alertSeverity = LayoutField(
     "alert_severity", 696, .u8, count: alertCount, range: 2...6, sentinel: 0)

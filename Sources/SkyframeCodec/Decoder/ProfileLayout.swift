@@ -122,6 +122,19 @@ public struct LayoutField: Sendable {
   }
 }
 
+/// The first eight bytes every `large`, `tiny` and `unchanged` message shares (frame-profiles.md
+/// §1): magic, kind, status (unchanged: the profile), request id and slot. The tables name these.
+public enum MessageHeader {
+  public static let magic = LayoutField("magic", 0, .reserved, count: 2)
+  public static let kind = LayoutField("kind", 2, .u8)
+  public static let status = LayoutField("status", 3, .u8)
+  public static let requestID = LayoutField("request_id", 4, .u16)
+  public static let slotIndex = LayoutField("slot_index", 6, .u8, range: 0...254)
+  public static let slotCount = LayoutField("slot_count", 7, .u8, range: 1...255)
+  /// Unix seconds, the unit of every time field.
+  public static let unixTime: StaticString = "s since 1970-01-01T00:00Z"
+}
+
 /// Reads of a table's fields from bytes already checked: little-endian, byte by byte, at any
 /// alignment, nothing copied or allocated.
 public struct ProfileView {

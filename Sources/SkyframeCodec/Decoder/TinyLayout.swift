@@ -4,14 +4,14 @@ public enum TinyLayout {
   public static let size = 48
   public static let dailyCount = 4
 
-  public static let magic = LayoutField("magic", 0, .reserved, count: 2)
-  public static let kind = LayoutField("kind", 2, .u8)
-  public static let status = LayoutField("status", 3, .u8)
-  public static let requestID = LayoutField("request_id", 4, .u16)
-  public static let slotIndex = LayoutField("slot_index", 6, .u8, range: 0...254)
-  public static let slotCount = LayoutField("slot_count", 7, .u8, range: 1...255)
+  public static let magic = MessageHeader.magic
+  public static let kind = MessageHeader.kind
+  public static let status = MessageHeader.status
+  public static let requestID = MessageHeader.requestID
+  public static let slotIndex = MessageHeader.slotIndex
+  public static let slotCount = MessageHeader.slotCount
   public static let fetchedAt = LayoutField(
-    "fetched_at", 8, .u32, unit: "s since 1970-01-01T00:00Z", range: 1...0xFFFF_FFFF, sentinel: 0)
+    "fetched_at", 8, .u32, unit: MessageHeader.unixTime, range: 1...0xFFFF_FFFF, sentinel: 0)
   public static let nextUpdate = LayoutField(
     "next_update", 12, .u16, unit: "s", range: 1...65_535, sentinel: 0)
   public static let temperature = LayoutField(
@@ -59,12 +59,12 @@ public enum TinyLayout {
 /// The `unchanged` message, 16 bytes (`schemas/frame-profiles.md` §4).
 public enum UnchangedLayout {
   public static let size = 16
-  public static let magic = LayoutField("magic", 0, .reserved, count: 2)
-  public static let kind = LayoutField("kind", 2, .u8)
+  public static let magic = MessageHeader.magic
+  public static let kind = MessageHeader.kind
   public static let profile = LayoutField("profile", 3, .u8, range: 0...2)
-  public static let requestID = LayoutField("request_id", 4, .u16)
-  public static let slotIndex = LayoutField("slot_index", 6, .u8)
-  public static let slotCount = LayoutField("slot_count", 7, .u8, range: 1...255)
+  public static let requestID = MessageHeader.requestID
+  public static let slotIndex = MessageHeader.slotIndex
+  public static let slotCount = MessageHeader.slotCount
   public static let nextUpdate = LayoutField(
     "next_update", 8, .u16, unit: "s", range: 1...65_535, sentinel: 0)
   public static let reserved10 = LayoutField("reserved_10", 10, .reserved, count: 2)

@@ -217,14 +217,7 @@ enum TextRequestParser {
   }
 
   static func isRefresh(_ bytes: UnsafeRawBufferPointer, _ span: Span) -> Bool {
-    let word: StaticString = "refresh"
-    guard span.end - span.start == word.utf8CodeUnitCount else { return false }
-    return word.withUTF8Buffer { expected in
-      for offset in 0..<expected.count where bytes[span.start + offset] | 0x20 != expected[offset] {
-        return false
-      }
-      return true
-    }
+    matches(bytes, span, "refresh")
   }
 
   static func location(_ bytes: UnsafeRawBufferPointer, _ span: Span, slot: Int)

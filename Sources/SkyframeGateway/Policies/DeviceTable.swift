@@ -73,14 +73,16 @@ final class DeviceTable: Sendable {
     }
   }
 
-  /// The profile the device last asked for.
-  func lastProfile(of device: String) -> FrameProfile {
-    table.withLock { $0.peek(device)?.lastProfile ?? .standard }
-  }
-
   /// The device's last places, for `refresh`.
-  func lastPlaces(of device: String) -> LocationList? {
-    table.withLock { $0.peek(device)?.lastPlaces.map { LocationList($0) } }
+  func lastPlaces(of device: String) -> LocationList? { lastRequest(of: device)?.places }
+
+  /// The places and profile of the device's last request, which a refresh repeats.
+  func lastRequest(of device: String) -> (places: LocationList, profile: FrameProfile)? {
+    table.withLock { table in
+      table.peek(device).flatMap { record in
+        record.lastPlaces.map { (LocationList($0), record.lastProfile) }
+      }
+    }
   }
 
   /// Takes one of the device's new cells for this minute; false when it has none left.

@@ -178,7 +178,8 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
     while end < body.upperBound, bytes[end] != space { end += 1 }
     let word = Array(bytes[body.lowerBound..<end])
     let text = OptionText(truncating: String(decoding: word, as: UTF8.self))
-    let lower = String(decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    let lower = String(
+      decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
     if ["~standard", "~large", "~tiny"].contains(lower) {
       if profileGiven { return .failure(.badOption(offset: body.lowerBound, text: text)) }
       profileGiven = true
