@@ -70,8 +70,10 @@ final class RequestHandler: Sendable {
     var longitude: Int32
     var name: FrameName
     var country: CountryCode?
-    /// The whole name, for the `large` profile's 48 bytes; nil when `name` is all there is.
-    var fullName: String?
+    /// The name cut to the `large` profile's 48 bytes; nil when `name` holds all of it. Inline
+    /// text, not a `String`: a place stays plain data, copied on every cache hit without
+    /// reference counting.
+    var longName: FixedText<48>?
 
     init(coordinates: Coordinates, named: Forecast.Place?) {
       point = coordinates.point
@@ -80,7 +82,7 @@ final class RequestHandler: Sendable {
       name =
         named.map { FrameName(truncating: $0.name) } ?? RequestHandler.coordinateName(coordinates)
       country = named?.countryCode.flatMap { CountryCode($0) }
-      fullName = named?.name
+      longName = named.flatMap { Self.longName($0.name) }
     }
 
     init(found: Forecast.Place) {
@@ -89,7 +91,12 @@ final class RequestHandler: Sendable {
       longitude = Int32((found.longitude * 100_000).rounded())
       name = FrameName(truncating: found.name)
       country = found.countryCode.flatMap { CountryCode($0) }
-      fullName = found.name
+      longName = Self.longName(found.name)
+    }
+
+    /// `name` for the large frame when it does not fit the standard frame's 24 bytes.
+    static func longName(_ name: String) -> FixedText<48>? {
+      name.utf8.count > FrameName.capacityBytes ? FixedText<48>(truncating: name) : nil
     }
   }
 
@@ -477,6 +484,8 @@ final class RequestHandler: Sendable {
     let (debugJSON, ttl) = settings.withLock { ($0.topics.debugJSON, $0.cacheTTLSeconds) }
     let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
     let profile = answering.profile
+    // Sized for the profile: a standard answer needs only its 192 bytes, and a buffer of over
+    // 1 KiB (standard + large) would no longer be taken from the stack.
     withUnsafeTemporaryAllocation(
       byteCount: WeatherFrame.size + (profile == .standard ? 0 : profile.size), alignment: 8
     ) { buffer in
@@ -528,12 +537,14 @@ final class RequestHandler: Sendable {
     case .tiny:
       TinyLayout.write(from: standard, into: buffer)
     case .large:
-      guard case .weather(let frame, let stale, let place) = outcome, let large = frame.large else {
+      guard case .weather(let frame, let stale, let place) = outcome, frame.hasLarge else {
         LargeLayout.write(from: standard, into: buffer)
         return UnsafeRawBufferPointer(rebasing: buffer[0..<LargeLayout.size])
       }
-      large.withUnsafeBytes { buffer.copyMemory(from: $0) }
-      let name = place.fullName.map { FixedText<48>(truncating: $0) } ?? FixedText<48>(place.name)
+      frame.bytes.withUnsafeBytes {
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[WeatherFrame.size...]))
+      }
+      let name = place.longName ?? FixedText<48>(place.name)
       LargeLayout.rewrite(
         buffer, status: stale ? .stale : .ok, requestID: standard.requestID,
         slotIndex: standard.slotIndex, slotCount: standard.slotCount, latitude: place.latitude,
@@ -570,7 +581,9 @@ final class RequestHandler: Sendable {
     let slotIndex = UInt8(clamping: min(slot, Int(slotCount) - 1))
     switch outcome {
     case .weather(let frame, let stale, let place):
-      frame.bytes.withUnsafeBytes { buffer.copyMemory(from: $0) }
+      frame.bytes.withUnsafeBytes {
+        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[0..<WeatherFrame.size]))
+      }
       WeatherFrame.rewrite(
         buffer, status: stale ? .stale : .ok, requestID: requestID, slotIndex: slotIndex,
         slotCount: slotCount, latitude: place.latitude, longitude: place.longitude,

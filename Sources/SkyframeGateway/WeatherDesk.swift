@@ -77,16 +77,18 @@ final class WeatherDesk: Sendable {
   }
 
   struct CachedFrame: Sendable {
-    /// The encoded frame as compacted at fetch time; a hit copies and rewrites it.
+    /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. When the cell
+    /// was fetched here, the `large` frame compacted from the same forecast follows it in the same
+    /// array (192 + 960 bytes), so a hit retains one array; an entry taken from another member has
+    /// the standard frame only (its `large` answers carry what that holds, the rest missing).
     var bytes: [UInt8]
     var fetchedAt: Int64
-    /// The `large` frame compacted from the same forecast (960 bytes), for devices that ask for
-    /// it; nil for an entry taken from another member, which shares the standard frame only
-    /// (such a cell answers `large` with what the standard frame holds, the rest missing).
-    var large: [UInt8]? = nil
     /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
     /// at least until then, whatever the TTL.
     var validUntil: Int64? = nil
+
+    /// Whether the large frame follows the standard one.
+    var hasLarge: Bool { bytes.count == WeatherFrame.size + LargeLayout.size }
 
     /// When the frame stops being fresh under a TTL of `ttl` seconds.
     func freshUntil(ttl: Int64) -> Int64 {
@@ -342,9 +344,9 @@ final class WeatherDesk: Sendable {
             "a compacted forecast did not encode", metadata: ["cell": "\(cell.row),\(cell.column)"])
           return .failure(.malformed("the forecast could not be encoded"))
         }
-        let large = try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)
+        let large = (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? []
         let entry = CachedFrame(
-          bytes: bytes, fetchedAt: fetchedAt, large: large, validUntil: forecast.validUntil)
+          bytes: bytes + large, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
         let count = frames.withLock { frames in
           frames.set(entry, forKey: cell)
           return frames.count
