@@ -484,74 +484,77 @@ final class RequestHandler: Sendable {
     let (debugJSON, ttl) = settings.withLock { ($0.topics.debugJSON, $0.cacheTTLSeconds) }
     let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
     let profile = answering.profile
-    // Sized for the profile: a standard answer needs only its 192 bytes, and a buffer of over
-    // 1 KiB (standard + large) would no longer be taken from the stack.
-    withUnsafeTemporaryAllocation(
-      byteCount: WeatherFrame.size + (profile == .standard ? 0 : profile.size), alignment: 8
-    ) { buffer in
-      let standard = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<WeatherFrame.size])
+    // Constant sizes, each within what the standard library takes from the stack without asking
+    // the runtime: a size known only at run time costs a stack-bounds check on every answer.
+    withUnsafeTemporaryAllocation(byteCount: WeatherFrame.size, alignment: 8) { standard in
       Self.write(
         outcome, requestID: requestID, slot: slot, of: count, nextUpdate: hint, into: standard)
-      var payload = Self.frame(
-        in: profile, of: outcome, standard: UnsafeRawBufferPointer(standard),
-        spare: UnsafeMutableRawBufferPointer(rebasing: buffer[WeatherFrame.size...]))
-      var unchanged = false
-      if let check = answering.checks[slot], outcome.status.carriesWeather,
-        ContentCheck.of(payload, kind: profile.kind) == check
-      {
-        // Written over the start of the frame, which is not needed any more.
-        let target = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<UnchangedLayout.size])
-        UnchangedLayout.write(
-          profile: profile, requestID: requestID, slotIndex: UInt8(clamping: slot),
-          slotCount: UInt8(clamping: count), nextUpdateSeconds: hint, into: target)
-        payload = UnsafeRawBufferPointer(target)
-        unchanged = true
+      /// Sends `frame`, or `unchanged` written over the start of the standard frame (no longer
+      /// needed then) when the device's check says it shows the same weather.
+      func send(_ frame: UnsafeRawBufferPointer) {
+        var payload = frame
+        var unchanged = false
+        if let check = answering.checks[slot], outcome.status.carriesWeather,
+          ContentCheck.of(frame, kind: profile.kind) == check
+        {
+          let target = UnsafeMutableRawBufferPointer(rebasing: standard[0..<UnchangedLayout.size])
+          UnchangedLayout.write(
+            profile: profile, requestID: requestID, slotIndex: UInt8(clamping: slot),
+            slotCount: UInt8(clamping: count), nextUpdateSeconds: hint, into: target)
+          payload = UnsafeRawBufferPointer(target)
+          unchanged = true
+        }
+        if !retain { metrics.answered(outcome.status, profile: profile, unchanged: unchanged) }
+        do throws(MQTTError) {
+          try sink.publish(
+            reply.topic, payload: payload, qos: retain ? 1 : reply.qos,
+            retain: retain, correlationData: reply.correlationData)
+        } catch {
+          metrics.publishFailed()
+          logger.error("publish to \(reply.topic) failed: \(error)")
+        }
+        if debugJSON, !unchanged {
+          publishJSON(of: payload, topic: reply.topic + "/json", retain: retain)
+        }
       }
-      if !retain { metrics.answered(outcome.status, profile: profile, unchanged: unchanged) }
-      do throws(MQTTError) {
-        try sink.publish(
-          reply.topic, payload: payload, qos: retain ? 1 : reply.qos,
-          retain: retain, correlationData: reply.correlationData)
-      } catch {
-        metrics.publishFailed()
-        logger.error("publish to \(reply.topic) failed: \(error)")
-      }
-      if debugJSON, !unchanged {
-        publishJSON(of: payload, topic: reply.topic + "/json", retain: retain)
+      let written = UnsafeRawBufferPointer(standard)
+      switch profile {
+      case .standard:
+        send(written)
+      case .tiny:
+        withUnsafeTemporaryAllocation(byteCount: TinyLayout.size, alignment: 8) { spare in
+          TinyLayout.write(from: FrameView(unchecked: written.baseAddress!), into: spare)
+          send(UnsafeRawBufferPointer(spare))
+        }
+      case .large:
+        withUnsafeTemporaryAllocation(byteCount: LargeLayout.size, alignment: 8) { spare in
+          Self.writeLarge(
+            of: outcome, standard: FrameView(unchecked: written.baseAddress!), into: spare)
+          send(UnsafeRawBufferPointer(spare))
+        }
       }
     }
   }
 
-  /// The frame to send in `profile`, given the standard frame just written: that frame itself,
-  /// or, in `spare`, the tiny frame derived from it or the large one (the cached large frame
-  /// rewritten for this answer when the cache has one, else derived too: what the standard frame
-  /// holds, the rest missing).
-  static func frame(
-    in profile: FrameProfile, of outcome: Outcome, standard bytes: UnsafeRawBufferPointer,
-    spare buffer: UnsafeMutableRawBufferPointer
-  ) -> UnsafeRawBufferPointer {
-    let standard = FrameView(unchecked: bytes.baseAddress!)
-    switch profile {
-    case .standard:
-      return bytes
-    case .tiny:
-      TinyLayout.write(from: standard, into: buffer)
-    case .large:
-      guard case .weather(let frame, let stale, let place) = outcome, frame.hasLarge else {
-        LargeLayout.write(from: standard, into: buffer)
-        return UnsafeRawBufferPointer(rebasing: buffer[0..<LargeLayout.size])
-      }
-      frame.bytes.withUnsafeBytes {
-        buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[WeatherFrame.size...]))
-      }
-      let name = place.longName ?? FixedText<48>(place.name)
-      LargeLayout.rewrite(
-        buffer, status: stale ? .stale : .ok, requestID: standard.requestID,
-        slotIndex: standard.slotIndex, slotCount: standard.slotCount, latitude: place.latitude,
-        longitude: place.longitude, name: name, country: place.country,
-        nextUpdateSeconds: standard.nextUpdateSeconds ?? 0)
+  /// The large frame for `outcome`, given the standard frame just written: the cached large frame
+  /// rewritten for this answer when the cache has one, else derived from the standard frame (what
+  /// that holds, the rest missing).
+  static func writeLarge(
+    of outcome: Outcome, standard: FrameView, into buffer: UnsafeMutableRawBufferPointer
+  ) {
+    guard case .weather(let frame, let stale, let place) = outcome, frame.hasLarge else {
+      LargeLayout.write(from: standard, into: buffer)
+      return
     }
-    return UnsafeRawBufferPointer(rebasing: buffer[0..<profile.size])
+    frame.bytes.withUnsafeBytes {
+      buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[WeatherFrame.size...]))
+    }
+    let name = place.longName ?? FixedText<48>(place.name)
+    LargeLayout.rewrite(
+      buffer, status: stale ? .stale : .ok, requestID: standard.requestID,
+      slotIndex: standard.slotIndex, slotCount: standard.slotCount, latitude: place.latitude,
+      longitude: place.longitude, name: name, country: place.country,
+      nextUpdateSeconds: standard.nextUpdateSeconds ?? 0)
   }
 
   /// The frame's `next_update`: for weather, the seconds until the cached frame expires (then a
