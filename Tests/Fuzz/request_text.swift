@@ -54,21 +54,44 @@ func checkText(_ bytes: [UInt8], _ label: String) {
     let binary = try BinaryRequest.encoded(request)
     check(single, "\(label): a request with several places encodes in binary")
     switch parse(binary, maximum: 16) {
-    case .success(let again): check(again == request, "\(label): binary form parses to \(again)")
+    case .success(let again):
+      check(again == binaryForm(request), "\(label): binary form parses to \(again)")
     case .failure(let error): fail("\(label): its binary form \(hexString(binary)) fails: \(error)")
     }
   } catch {
     if case .locations(let list) = request.body, list.count > 1 {
       checkEqual(error, .tooManyLocations(count: list.count, maximum: 1), "\(label): binary")
+    } else if case .locations(let list) = request.body, case .place(let name, _) = list[0],
+      name.count > 36, request.checks[0] != nil
+    {
+      // Beside a check (bytes 56-59) the binary name field holds 36 bytes (request-v1.md §3).
+      checkEqual(error, .nameTooLong(slot: 0, bytes: name.count), "\(label): binary with a check")
     } else {
       fail("\(label): a request with one place does not encode in binary: \(error)")
     }
   }
 }
 
-/// The request as text: "#id " and the places, coordinates with five decimals.
+/// What the binary form keeps of `request` (request-v1.md §3): the first slot's check only ("-"
+/// is no check), and byte 6 = 0 reads as "not said", so `standard` comes back as nil.
+func binaryForm(_ request: DeviceRequest) -> DeviceRequest {
+  var kept = request
+  if kept.profile == .standard { kept.profile = nil }
+  kept.checks = ContentChecks()
+  if let first = request.checks[0] { kept.checks.append(first) }
+  return kept
+}
+
+/// The request as text: "#id ", its options, and the places, coordinates with five decimals.
 func textForm(_ request: DeviceRequest) -> [UInt8] {
   var text = Array("#\(request.id) ".utf8)
+  if let profile = request.profile { text += Array("~\(profile.name) ".utf8) }
+  if !request.checks.isEmpty {
+    let checks = (0..<request.checks.count).map { slot in
+      request.checks[slot].map { hex8($0) } ?? "-"
+    }
+    text += Array("~check=\(checks.joined(separator: ",")) ".utf8)
+  }
   switch request.body {
   case .refresh: text += Array("refresh".utf8)
   case .locations(let list):
@@ -91,4 +114,9 @@ func decimal(_ value: Int32) -> String {
   let fraction = String(magnitude % 100_000)
   return (value < 0 ? "-" : "") + "\(magnitude / 100_000)."
     + String(repeating: "0", count: 5 - fraction.count) + fraction
+}
+
+func hex8(_ value: UInt32) -> String {
+  let digits = String(value, radix: 16)
+  return String(repeating: "0", count: 8 - digits.count) + digits
 }

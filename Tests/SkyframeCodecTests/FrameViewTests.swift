@@ -238,7 +238,20 @@ import Testing
             latitude: latitude, longitude: longitude, id: id, into: buffer)
         }
       }
-      let written = try result.get()
+      var written = try result.get()
+      // Options as a device adds them: the profile (binary 0 when the vector names none) and the
+      // first slot's check.
+      let profile = (expect["profile"] as? String).flatMap(FrameProfile.init(named:)) ?? .standard
+      let check = ((expect["checks"] as? [Any])?.first as? String).flatMap { UInt32($0, radix: 16) }
+      if profile != .standard || check != nil {
+        var failure: RequestEncodeError?
+        written.withUnsafeMutableBytes { buffer in
+          do throws(RequestEncodeError) {
+            try BinaryRequest.setOptions(profile: profile, check: check, in: buffer)
+          } catch { failure = error }
+        }
+        #expect(failure == nil, "\(file.lastPathComponent)")
+      }
       #expect(written == Self.bytes(hex), "\(file.lastPathComponent)")
       #expect(try DeviceRequest(parsing: written).id == id)
       rebuilt += 1

@@ -63,6 +63,8 @@ import Testing
       var id: Int?
       var refresh: Bool?
       var locations: [Location]?
+      var profile: String?
+      var checks: [String?]?
       var error: String?
       var status: String?
       var slot: Int?
@@ -110,10 +112,18 @@ import Testing
         }
         #expect(locations == expect.locations, "\(file.lastPathComponent)")
       }
+      #expect(request.profile.map { "\($0.name)" } == expect.profile, "\(file.lastPathComponent)")
+      let checks = (0..<request.checks.count).map { slot in
+        request.checks[slot].map { check in
+          let digits = String(check, radix: 16)
+          return String(repeating: "0", count: 8 - digits.count) + digits
+        }
+      }
+      #expect(checks == expect.checks ?? [], "\(file.lastPathComponent)")
     } catch {
       #expect(Self.expectation(of: error) == expect, "\(file.lastPathComponent): \(error)")
-      // A binary request that parses must also be what our encoder writes.
     }
+    // A binary request that parses must also be what our encoder writes.
     if expect.error == nil, bytes.first == UInt8(ascii: "S"), bytes.count == BinaryRequest.size {
       let request = try DeviceRequest(parsing: bytes)
       #expect(try BinaryRequest.encoded(request) == bytes)

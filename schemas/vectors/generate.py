@@ -352,11 +352,15 @@ FRAMES = [
 ]
 
 
-def request_binary(kind, request_id, lat=0, lon=0, country=b"\0\0", name=b""):
+def request_binary(kind, request_id, lat=0, lon=0, country=b"\0\0", name=b"", profile=0, check=None):
+    """request-v1.md §3: byte 6 the profile number, byte 7 bit 0 with the check in bytes 56-59."""
     out = bytearray(64)
-    struct.pack_into("<2sBBH", out, 0, b"SQ", 1, kind, request_id)
+    struct.pack_into("<2sBBHBB", out, 0, b"SQ", 1, kind, request_id, profile, 0 if check is None else 1)
     struct.pack_into("<ii2s", out, 8, lat, lon, country)
     out[20:20 + len(name)] = name
+    if check is not None:
+        assert len(name) <= 36
+        struct.pack_into("<I", out, 56, check)
     struct.pack_into("<I", out, 60, zlib.crc32(bytes(out[:60])))
     return bytes(out)
 
@@ -369,12 +373,15 @@ def point(lat, lon):
     return {"latitude": lat, "longitude": lon}
 
 
-def ok(locations, request_id=0):
-    return {"id": request_id, "refresh": False, "locations": locations}
+def ok(locations, request_id=0, profile=None, checks=()):
+    """profile: the profile named by the request, None when it names none (§2.4; binary byte 6 = 0);
+    checks: one per slot given, 8 lower-case hex digits or None for "-"."""
+    return {"id": request_id, "refresh": False, "locations": locations, "profile": profile,
+            "checks": list(checks)}
 
 
-def refresh(request_id=0):
-    return {"id": request_id, "refresh": True, "locations": []}
+def refresh(request_id=0, profile=None, checks=()):
+    return {"id": request_id, "refresh": True, "locations": [], "profile": profile, "checks": list(checks)}
 
 
 def fail(error, status="bad_request", **where):
@@ -420,6 +427,30 @@ REQUESTS = [
           computed=zlib.crc32(bytes(broken_crc[:60])))),
     ("23-error-binary-kind", "Binary form with an unknown kind.", request_binary(9, 1), fail("unknown_kind", kind=9)),
     ("24-error-binary-short", "Binary form cut short.", request_binary(1, 1)[:40], fail("wrong_binary_length", count=40)),
+    # Options (request-v1.md §2.4 and §3 bytes 6, 7, 56-59; frame-profiles.md)
+    ("25-text-large", "The large profile for a city, with an id.", b"#42 ~large Berlin,DE",
+     ok([place("Berlin", "DE")], 42, profile="large")),
+    ("26-text-tiny-check-refresh", "Refresh in the tiny profile with the check of the frame shown; option names in any case.",
+     b"#7 ~TINY ~check=0C1F22aa refresh", refresh(7, profile="tiny", checks=["0c1f22aa"])),
+    ("27-text-checks-two-places", "Checks in slot order, '-' for a place the device has nothing for.",
+     b"~check=-,9f3a0c11 ~standard Oslo;Bergen", ok([place("Oslo"), place("Bergen")], profile="standard",
+                                                    checks=[None, "9f3a0c11"])),
+    ("28-binary-tiny-coordinates-check", "Binary form: coordinates, tiny profile, with a content check.",
+     request_binary(1, 300, 5252000, 1340500, profile=2, check=0x0C1F22AA),
+     ok([point(52.52, 13.405)], 300, profile="tiny", checks=["0c1f22aa"])),
+    ("29-binary-large-name", "Binary form: a name in the large profile, no check.",
+     request_binary(2, 9, country=b"NO", name=b"Troms\xc3\xb8", profile=1),
+     ok([place("Tromsø", "NO")], 9, profile="large")),
+    ("30-error-unknown-option", "An option that does not exist.", b"#5 ~huge Berlin",
+     fail("unknown_option", offset=3)),
+    ("31-error-two-profiles", "A second profile option.", b"~tiny ~large Berlin",
+     fail("bad_option", offset=6)),
+    ("32-error-short-check", "A check that is not 8 hex digits.", b"~check=1a2b3c Berlin",
+     fail("bad_option", offset=0)),
+    ("33-error-more-checks-than-places", "Two checks for one place.", b"~tiny ~check=-,0c1f22aa Berlin",
+     fail("bad_option", offset=6)),
+    ("34-error-binary-profile", "Binary form with profile 3.", request_binary(3, 1, profile=3),
+     fail("unknown_profile", kind=3)),
 ]
 
 

@@ -107,6 +107,10 @@ extension BinaryRequest {
         }
       case .place(let name, let country):
         guard !name.isEmpty else { throw .emptyLocation(slot: 0) }
+        // Beside a content check (bytes 56-59) the name field holds 36 bytes.
+        if request.checks[0] != nil, name.count > 36 {
+          throw .nameTooLong(slot: 0, bytes: name.count)
+        }
         start(.name, id: request.id, buffer)
         buffer[16] = country?.first ?? 0
         buffer[17] = country?.second ?? 0
@@ -117,7 +121,6 @@ extension BinaryRequest {
     }
     buffer[6] = request.profile?.rawValue ?? 0
     if let check = request.checks[0] {
-      for index in 56..<60 where buffer[index] != 0 { throw .nameTooLong(slot: 0, bytes: 37) }
       buffer[7] = 1
       buffer.storeBytes(of: check.littleEndian, toByteOffset: 56, as: UInt32.self)
     }

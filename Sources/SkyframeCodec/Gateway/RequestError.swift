@@ -57,7 +57,8 @@ extension RequestError: CustomStringConvertible {
     case .latitudeOutOfRange(let slot): "location \(slot): latitude outside -90...90"
     case .longitudeOutOfRange(let slot): "location \(slot): longitude outside -180...180"
     case .nameTooLong(let slot, let bytes):
-      "location \(slot): name of \(bytes) bytes is longer than \(PlaceName.capacityBytes)"
+      "location \(slot): name of \(bytes) bytes is too long (at most \(PlaceName.capacityBytes), "
+        + "or 36 in a binary request with a content check)"
     case .badCountryCode(let slot): "location \(slot): country must be two letters, like DE"
     case .tooManyLocations(let count, let maximum): "\(count) locations, at most \(maximum) allowed"
     case .wrongBinaryLength(let count):

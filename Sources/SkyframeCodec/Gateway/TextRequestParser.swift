@@ -22,11 +22,13 @@ enum TextRequestParser {
       span = trimmed(bytes, next, span.end)
       guard span.start < span.end else { throw .empty }
     }
-    let optionsStart = span.start
+    var checkOption: Span = (0, 0)
     while bytes[span.start] == UInt8(ascii: "~") {
       var end = span.start
       while end < span.end, bytes[end] != UInt8(ascii: " ") { end += 1 }
+      let checksBefore = request.checks.count
       try option(bytes, (span.start, end), into: &request)
+      if request.checks.count != checksBefore { checkOption = (span.start, end) }
       span = trimmed(bytes, end, span.end)
       guard span.start < span.end else { throw .empty }
     }
@@ -49,7 +51,7 @@ enum TextRequestParser {
       start = end + 1
     }
     if request.checks.count > locations.count {
-      throw .badOption(offset: optionsStart, text: optionText(bytes, (optionsStart, span.start)))
+      throw .badOption(offset: checkOption.start, text: optionText(bytes, checkOption))
     }
     request.body = .locations(locations)
     return request

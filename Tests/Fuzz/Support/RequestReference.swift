@@ -170,7 +170,7 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
     guard !body.isEmpty else { return .failure(.empty) }
   }
   // Options, request-v1.md §2.4: `~` words ended by a space.
-  let optionsStart = body.lowerBound
+  var checkOption = 0..<0
   var checkCount = 0
   var profileGiven = false
   while bytes[body.lowerBound] == 0x7E {
@@ -178,17 +178,18 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
     while end < body.upperBound, bytes[end] != space { end += 1 }
     let word = Array(bytes[body.lowerBound..<end])
     let text = OptionText(truncating: String(decoding: word, as: UTF8.self))
-    let lower = String(
-      decoding: word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
-    if ["~standard", "~large", "~tiny"].contains(lower) {
+    // Bytes, not Strings: a String compares characters, and "=" followed by a combining mark is
+    // one character that is not "=".
+    let lower = word.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
+    if ["~standard", "~large", "~tiny"].contains(where: { lower == Array($0.utf8) }) {
       if profileGiven { return .failure(.badOption(offset: body.lowerBound, text: text)) }
       profileGiven = true
-    } else if lower.hasPrefix("~check="), lower.count > 7 {
+    } else if lower.starts(with: "~check=".utf8), lower.count > 7 {
       if checkCount > 0 { return .failure(.badOption(offset: body.lowerBound, text: text)) }
-      let items = lower.dropFirst(7).split(separator: ",", omittingEmptySubsequences: false)
+      let items = lower.dropFirst(7).split(separator: 0x2C, omittingEmptySubsequences: false)
       for item in items {
-        let hex = item.allSatisfy { "0123456789abcdef".contains($0) }
-        guard item == "-" || (item.count == 8 && hex) else {
+        let hex = item.allSatisfy { Array("0123456789abcdef".utf8).contains($0) }
+        guard Array(item) == [0x2D] || (item.count == 8 && hex) else {
           return .failure(.badOption(offset: body.lowerBound, text: text))
         }
       }
@@ -196,6 +197,7 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
         return .failure(.badOption(offset: body.lowerBound, text: text))
       }
       checkCount = items.count
+      checkOption = body.lowerBound..<end
     } else {
       return .failure(.unknownOption(offset: body.lowerBound, text: text))
     }
@@ -250,11 +252,11 @@ func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, Reque
     places.append(.name(Array(bytes[name]), country: country))
   }
   if checkCount > places.count {
-    let options = Array(bytes[optionsStart..<body.lowerBound])
+    let option = Array(bytes[checkOption])
     return .failure(
       .badOption(
-        offset: optionsStart,
-        text: OptionText(truncating: String(decoding: options, as: UTF8.self))))
+        offset: checkOption.lowerBound,
+        text: OptionText(truncating: String(decoding: option, as: UTF8.self))))
   }
   return .success(PlainRequest(id: id, places: places))
 }
