@@ -392,8 +392,15 @@ def crc_note(hex_text):
     return f" (zlib.crc32 of bytes 0..187 = 0x{zlib.crc32(raw[:188]):08X}, stored 0x{stored:08X})"
 
 
+PROFILE_NUMBERS = {"standard": 0, "large": 1, "tiny": 2}  # request-v1.md 3, byte 6
+
+
 def request_line(expect):
     """The DECODER --request input line that should rebuild a binary request vector."""
+    return request_body(expect) + request_options(expect)
+
+
+def request_body(expect):
     if expect.get("refresh"):
         return f"refresh {expect['id']}"
     (place,) = expect["locations"]
@@ -405,6 +412,17 @@ def request_line(expect):
         return f"coordinates {expect['id']} {int(lat)} {int(lon)}"
     country = place.get("country") or "-"
     return f"place {expect['id']} {country} {place['name'].encode('utf-8').hex()}"
+
+
+def request_options(expect):
+    """" profile=N" when the vector names a profile, " check=HEX" for the first slot's check."""
+    options = ""
+    if expect.get("profile"):
+        options += f" profile={PROFILE_NUMBERS[expect['profile']]}"
+    checks = expect.get("checks") or []
+    if checks and checks[0] is not None:
+        options += f" check={checks[0]}"
+    return options
 
 
 def check_requests(decoder, directory):

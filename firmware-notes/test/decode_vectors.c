@@ -9,7 +9,8 @@
  *   decode_vectors --self-test runs the built-in checks (errors, CRC, helpers), prints one line
  *                             per check and "self-test: N passed, M failed"; exit 1 on failure.
  *   decode_vectors --request   reads "refresh ID", "coordinates ID LAT_E5 LON_E5" or
- *                             "place ID COUNTRY|- NAME_HEX" lines, prints the 64-byte binary
+ *                             "place ID COUNTRY|- NAME_HEX" lines, each optionally followed by
+ *                             " profile=N" and " check=HEX", prints the 64-byte binary
  *                             request as hex (or "error <name>"), one line each.
  *   decode_vectors --profiles  reads "DECODER HEX" lines, DECODER one of any, standard, large,
  *                             tiny, unchanged (any: skyframe_message_kind() picks the decoder),
@@ -1340,8 +1341,28 @@ static int self_test(void) {
     return failed == 0 ? 0 : 1;
 }
 
+#if TEST_PROFILES
+/* The hex value after `key` in `line`, by byte loops only: the mps2 image traps unaligned
+   accesses, which the C library's optimized string routines may make. */
+static int option_hex(const char *line, const char *key, uint32_t *value) {
+    size_t at, k;
+    for (at = 0; line[at] != '\0'; at++) {
+        for (k = 0; key[k] != '\0' && line[at + k] == key[k]; k++) {
+        }
+        if (key[k] != '\0') continue;
+        *value = 0;
+        for (at += k; hexval(line[at]) >= 0; at++) *value = *value << 4 | (uint32_t)hexval(line[at]);
+        return 1;
+    }
+    return 0;
+}
+#endif
+
 static int encode_requests(void) {
     static char line[512];
+#if TEST_PROFILES
+    uint32_t option = 0;
+#endif
     while (fgets(line, (int)sizeof line, stdin) != NULL) {
         uint8_t r[SKYFRAME_REQUEST_SIZE];
         char kind[16], country[8], name_hex[200], name[101];
@@ -1363,6 +1384,14 @@ static int encode_requests(void) {
             rc = skyframe_request_place(r, (uint16_t)id, name,
                                         strcmp(country, "-") == 0 ? NULL : country);
         }
+        /* Options after the place: " profile=N" and " check=HEX" (request-v1.md 3, bytes 6, 7,
+           56-59), set as a device does, after the request is written. */
+#if TEST_PROFILES
+        if (rc == SKYFRAME_OK && option_hex(line, " profile=", &option))
+            rc = skyframe_request_set_profile(r, (uint8_t)option);
+        if (rc == SKYFRAME_OK && option_hex(line, " check=", &option))
+            rc = skyframe_request_set_check(r, option);
+#endif
         if (rc != SKYFRAME_OK) {
             printf("error %s\n", skyframe_error_name(rc));
             continue;
