@@ -82,7 +82,8 @@ final class NamedLocationPublisher: Service, Sendable {
     case .named(let name, let countryCode):
       query = .place(PlaceName(truncating: name), country: countryCode.flatMap { CountryCode($0) })
     }
-    var outcome = await handler.resolve(query, for: .scheduled)
+    var outcome = await handler.resolve(
+      query, for: .scheduled, large: location.profiles.contains(.large))
     if case .weather(let frame, let stale, var place) = outcome {
       // The display shows the configured name when the place was given as coordinates.
       if case .coordinates = location.place { place.name = FrameName(truncating: location.name) }

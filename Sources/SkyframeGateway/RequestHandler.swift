@@ -271,7 +271,9 @@ final class RequestHandler: Sendable {
   ) -> Bool {
     if places.count == 1 {
       // The common case, kept free of arrays.
-      guard let outcome = resolveNow(places[0]) else { return false }
+      guard let outcome = resolveNow(places[0], large: answering.profile == .large) else {
+        return false
+      }
       metrics.cacheHit()
       publish(
         outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger,
@@ -281,7 +283,9 @@ final class RequestHandler: Sendable {
     var outcomes: [Outcome] = []
     outcomes.reserveCapacity(places.count)
     for place in places {
-      guard let outcome = resolveNow(place) else { return false }
+      guard let outcome = resolveNow(place, large: answering.profile == .large) else {
+        return false
+      }
       outcomes.append(outcome)
     }
     for (slot, outcome) in outcomes.enumerated() {
@@ -300,7 +304,9 @@ final class RequestHandler: Sendable {
     let deadlineMilliseconds = settings.withLock { $0.deadlineMilliseconds }
     let deadline =
       deadlineMilliseconds > 0 ? job.arrived + .milliseconds(deadlineMilliseconds) : nil
-    let outcomes = await resolve(job.places, for: .device(job.device), answerBy: deadline)
+    let outcomes = await resolve(
+      job.places, for: .device(job.device), answerBy: deadline,
+      large: job.answering.profile == .large)
     for (slot, outcome) in outcomes.enumerated() {
       publish(
         outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,
@@ -311,15 +317,20 @@ final class RequestHandler: Sendable {
   }
 
   /// Every place at once; the outcomes keep the request's order. A place whose fetch is still
-  /// running at `deadline` is answered `stale` if the cache has a frame for it.
+  /// running at `deadline` is answered `stale` if the cache has a frame for it. With `large`, the
+  /// weather outcomes hold the large frame (`WeatherDesk.frame(at:answerBy:large:)`).
   func resolve(
     _ places: LocationList, for requester: Requester,
-    answerBy deadline: ContinuousClock.Instant? = nil
+    answerBy deadline: ContinuousClock.Instant? = nil, large: Bool = false
   ) async -> [Outcome] {
-    if places.count == 1 { return [await resolve(places[0], for: requester, answerBy: deadline)] }
+    if places.count == 1 {
+      return [await resolve(places[0], for: requester, answerBy: deadline, large: large)]
+    }
     return await withTaskGroup(of: (Int, Outcome).self) { group in
       for (index, query) in places.enumerated() {
-        group.addTask { (index, await self.resolve(query, for: requester, answerBy: deadline)) }
+        group.addTask {
+          (index, await self.resolve(query, for: requester, answerBy: deadline, large: large))
+        }
       }
       var outcomes = [Outcome?](repeating: nil, count: places.count)
       for await (index, outcome) in group { outcomes[index] = outcome }
@@ -329,7 +340,7 @@ final class RequestHandler: Sendable {
 
   /// The outcome from the caches alone, without waiting; nil when a place or its weather is not
   /// cached (or is expired).
-  func resolveNow(_ query: LocationQuery) -> Outcome? {
+  func resolveNow(_ query: LocationQuery, large: Bool = false) -> Outcome? {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
@@ -342,28 +353,29 @@ final class RequestHandler: Sendable {
       guard let found else { return .failure(.notFound, name: FrameName(truncating: name.string)) }
       place = ResolvedPlace(found: found)
     }
-    guard let frame = desk.cachedFrame(at: place.point) else { return nil }
+    guard let frame = desk.cachedFrame(at: place.point, large: large) else { return nil }
     return .weather(frame, stale: false, place: place)
   }
 
   func resolve(
     _ query: LocationQuery, for requester: Requester,
-    answerBy deadline: ContinuousClock.Instant? = nil
+    answerBy deadline: ContinuousClock.Instant? = nil, large: Bool = false
   ) async -> Outcome {
-    if let outcome = resolveNow(query) {
+    if let outcome = resolveNow(query, large: large) {
       metrics.cacheHit()
       return outcome
     }
     // Whoever it is for decides which part of the budget its upstream calls may spend.
     let priority: UpstreamPriority = if case .scheduled = requester { .scheduled } else { .device }
     return await UpstreamPriority.$current.withValue(priority) {
-      await fetch(query, for: requester, answerBy: deadline)
+      await fetch(query, for: requester, answerBy: deadline, large: large)
     }
   }
 
   /// The part of `resolve` that may call upstream: names, then weather.
   private func fetch(
-    _ query: LocationQuery, for requester: Requester, answerBy deadline: ContinuousClock.Instant?
+    _ query: LocationQuery, for requester: Requester, answerBy deadline: ContinuousClock.Instant?,
+    large: Bool
   ) async -> Outcome {
     let place: ResolvedPlace
     switch query {
@@ -389,7 +401,7 @@ final class RequestHandler: Sendable {
       return .failure(.rateLimited, name: place.name)
     }
     metrics.cacheMiss()
-    switch await desk.frame(at: place.point, answerBy: deadline) {
+    switch await desk.frame(at: place.point, answerBy: deadline, large: large) {
     case .fresh(let frame): return .weather(frame, stale: false, place: place)
     case .stale(let frame):
       metrics.servedStale()

@@ -174,7 +174,8 @@ final class WatchScheduler: Service, Sendable {
   private func push(_ watch: Watch, to device: String) async {
     let topics = settings.withLock { $0.topics }
     let log = DeviceLog(logger: logger, device: device)
-    let outcomes = await handler.resolve(watch.places, for: .scheduled)
+    let outcomes = await handler.resolve(
+      watch.places, for: .scheduled, large: watch.profile == .large)
     // Removed or changed while its places were fetched: this push is no longer wanted, and a
     // retained frame now would outlive the watch.
     guard state.withLock({ $0.watches[device] == watch }) else { return }

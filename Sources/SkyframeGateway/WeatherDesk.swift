@@ -77,10 +77,11 @@ final class WeatherDesk: Sendable {
   }
 
   struct CachedFrame: Sendable {
-    /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. When the cell
-    /// was fetched here, the `large` frame compacted from the same forecast follows it in the same
-    /// array (192 + 960 bytes), so a hit retains one array; an entry taken from another member has
-    /// the standard frame only (its `large` answers carry what that holds, the rest missing).
+    /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. `tiny` answers
+    /// are made from it. When a request, watch or named location asked for the cell in the
+    /// `large` profile, the large frame compacted from the same forecast follows it in the same
+    /// array (192 + 960 bytes), so a hit retains one array; otherwise, and for an entry taken
+    /// from another cluster member, it is the 192-byte standard frame alone.
     var bytes: [UInt8]
     var fetchedAt: Int64
     /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
@@ -89,6 +90,9 @@ final class WeatherDesk: Sendable {
 
     /// Whether the large frame follows the standard one.
     var hasLarge: Bool { bytes.count == WeatherFrame.size + LargeLayout.size }
+
+    /// Whether this entry answers a request for the large profile (`large`) or any other.
+    func serves(large: Bool) -> Bool { !large || hasLarge }
 
     /// When the frame stops being fresh under a TTL of `ttl` seconds.
     func freshUntil(ttl: Int64) -> Int64 {
@@ -174,13 +178,13 @@ final class WeatherDesk: Sendable {
   // MARK: Without waiting (the network thread)
 
   /// The cell's frame while it is fresh; nil when it is missing or expired.
-  func cachedFrame(at point: GeoPoint) -> CachedFrame? {
+  func cachedFrame(at point: GeoPoint, large: Bool = false) -> CachedFrame? {
     let (cell, ttl) = settings.withLock { ($0.cell(of: point), $0.ttlSeconds) }
     let time = now()
     return frames.withLock { frames in
-      guard let cached = frames.value(forKey: cell), cached.isFresh(at: time, ttl: ttl) else {
-        return nil
-      }
+      guard let cached = frames.value(forKey: cell), cached.serves(large: large),
+        cached.isFresh(at: time, ttl: ttl)
+      else { return nil }
       return cached
     }
   }
@@ -278,22 +282,29 @@ final class WeatherDesk: Sendable {
   /// per cell however many ask), else the last good one as stale, else the failure. When the
   /// fetch is still running at `deadline` and the cache has a frame young enough to serve stale,
   /// that frame is the answer and the fetch goes on for the next asker.
-  func frame(at point: GeoPoint, answerBy deadline: ContinuousClock.Instant? = nil) async
-    -> FrameLookup
-  {
+  ///
+  /// With `large`, the entry must hold the large frame too: a cell is compacted into it only once
+  /// something asked for it (then at every later fetch of the cell), so a cell that only standard
+  /// and tiny devices ask for holds 192 bytes. The first large request for such a cell fetches it
+  /// again, as does one for an entry shared by another cluster member (those carry 192 bytes).
+  func frame(
+    at point: GeoPoint, answerBy deadline: ContinuousClock.Instant? = nil, large: Bool = false
+  ) async -> FrameLookup {
     let cell = cell(of: point)
     let (ttl, stale) = settings.withLock { ($0.ttlSeconds, $0.staleSeconds) }
     let cached = frames.withLock { $0.value(forKey: cell) }
-    if let cached, cached.isFresh(at: now(), ttl: ttl) { return .fresh(cached) }
+    if let cached, cached.serves(large: large), cached.isFresh(at: now(), ttl: ttl) {
+      return .fresh(cached)
+    }
 
     let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
-      // In a cluster, the cell's owner may fetch it for the whole fleet.
-      if let fromOwner = missListener.withLock({ $0 }), let frame = await fromOwner(cell) {
+      // In a cluster, the cell's owner may fetch it for the whole fleet (standard frames only).
+      if !large, let fromOwner = missListener.withLock({ $0 }), let frame = await fromOwner(cell) {
         return .success(frame)
       }
-      return await fetch(cell)
+      return await fetch(cell, large: large)
     }
-    let result: Result<CachedFrame, ProviderError>
+    var result: Result<CachedFrame, ProviderError>
     if let deadline, let cached, now() - cached.fetchedAt <= stale {
       guard let finished = await frameFetches.run(cell, until: deadline, work) else {
         return .stale(cached)
@@ -301,6 +312,10 @@ final class WeatherDesk: Sendable {
       result = finished
     } else {
       result = await frameFetches.run(cell, work)
+    }
+    // Joined a fetch started for a standard or tiny request: once more, keeping the large frame.
+    if large, case .success(let frame) = result, !frame.hasLarge {
+      result = await frameFetches.run(cell) { [self] in await fetch(cell, large: true) }
     }
     switch result {
     case .success(let frame):
@@ -314,7 +329,7 @@ final class WeatherDesk: Sendable {
 
   /// Asks the services in order; the next one is tried when one is unavailable, rate limited,
   /// over its budget or refuses the key. The first service's error is the one reported.
-  private func fetch(_ cell: Cell) async -> Result<CachedFrame, ProviderError> {
+  private func fetch(_ cell: Cell, large: Bool) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
     let (services, ttl, center, airQuality, scale, officialAlerts) = settings.withLock {
       (
@@ -322,9 +337,12 @@ final class WeatherDesk: Sendable {
         $0.officialAlerts
       )
     }
-    if let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), ttl: ttl) {
-      return .success(cached)
+    let previous = frames.withLock { $0.peek(cell) }
+    if let previous, previous.serves(large: large), previous.isFresh(at: now(), ttl: ttl) {
+      return .success(previous)
     }
+    // Once a cell was asked for in the large profile, every later fetch keeps its large frame.
+    let keepLarge = large || previous?.hasLarge == true
     // Side by side with the forecast, from its own cache, budget and breaker.
     async let airQualityReading = airQuality?.reading(for: cell, at: center)
     async let official = officialAlerts?.reading(for: cell, at: center)
@@ -344,9 +362,10 @@ final class WeatherDesk: Sendable {
             "a compacted forecast did not encode", metadata: ["cell": "\(cell.row),\(cell.column)"])
           return .failure(.malformed("the forecast could not be encoded"))
         }
-        let large = (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? []
+        let largeFrame =
+          keepLarge ? (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? [] : []
         let entry = CachedFrame(
-          bytes: bytes + large, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
+          bytes: bytes + largeFrame, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
         let count = frames.withLock { frames in
           frames.set(entry, forKey: cell)
           return frames.count

@@ -185,4 +185,35 @@ import Testing
     #expect(try WeatherFrame(decoding: refusal.payload).status == .badRequest)
     try pin.client.publish("skyframe/v1/watch/pin-t", payload: [], qos: 1, retain: true)
   }
+
+  /// A cell holds the large frame only once something asked for it: standard and tiny answers
+  /// come from the 192-byte entry; the first large request fetches the cell again (one upstream
+  /// call) so that its answer carries what only large holds; after that the entry serves both.
+  @Test func theCacheKeepsTheLargeFrameOnlyOnceAsked() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("#1 52.52,13.41")
+    _ = try await payloads(device, 1)
+    try device.ask("#2 ~tiny 52.52,13.41")
+    #expect(try await payloads(device, 1)[0].count == TinyLayout.size)
+    #expect(harness.forecastCalls == 1)
+
+    try device.ask("#3 ~large 52.52,13.41")
+    let first = try await payloads(device, 1)[0]
+    #expect(harness.forecastCalls == 2)
+    try device.ask("#4 ~large 52.52,13.41")
+    try device.ask("#5 52.52,13.41")
+    let answers = try await payloads(device, 2)
+    #expect(answers.map(\.count) == [LargeLayout.size, WeatherFrame.size])
+    #expect(harness.forecastCalls == 2)
+    for large in [first, answers[0]] {
+      try view(large) { view in
+        // Only in the forecast, not in the standard frame: the large frame was compacted.
+        #expect(view.value(LargeLayout.dewPoint) == 51)
+        #expect(view.value(LargeLayout.hourlyTemperature, 20) != nil)
+      }
+    }
+  }
 }
