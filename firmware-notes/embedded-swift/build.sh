@@ -19,12 +19,32 @@
 #      (the lowest byte no longer holding the paint); every image must return the same hash, so
 #      the two decoders provably read the same values;
 #   5. counts the instructions of that one call on qemu (one instruction per translation block,
-#      -d exec: the trace lines from the decoder's entry until control is back in the caller).
+#      -d exec: the trace lines from the decoder's entry until control is back in the caller);
+#   6. does the same for each message of schemas/frame-profiles.md: ReadEveryProfileField.swift
+#      checks a `large`, `tiny` or `unchanged` message with ProfileView (MessageKind.check), makes
+#      sure it is that kind and reads every field of LargeLayout / TinyLayout / UnchangedLayout;
+#      read_every_profile_field.c decodes it with skyframe_large_decode / skyframe_tiny_decode /
+#      skyframe_unchanged_decode and reads every field of the struct. Each image keeps its golden
+#      vector in flash (large 01-ok-berlin-48h, tiny 01-ok-berlin, unchanged 04-large-next-update;
+#      standard: vector 20 and the images of 1-4); both must return the same hash. The baseline
+#      of these images keeps the same vector and makes the same call, to a decoder that reads
+#      nothing (skyframe_empty_decoder in image/startup.c). On armv6m the Swift images also link
+#      image/atomics_armv6m.c: the Swift `large` reads need three 32-bit atomics the Cortex-M0's C
+#      library lacks (that file says why); --gc-sections drops them where they are not called.
 #
-# It prints one line per target and decoder:
+# It prints, per target:
 #   TARGET linked decoder: N bytes flash, M bytes stack (C header: N' bytes flash, M' bytes stack)
-# where flash is text + data of the linked image minus the baseline image's, and stack is the
-# painted measurement above. Then the instruction counts and the request writers' line.
+# where flash is text + data of the linked image minus the baseline image's (one without the
+# call: the 192 bytes of golden vector 20 and the call count in N and N'), and stack is the
+# painted measurement above. Then the instruction counts and the request writers' line. Then one
+# line per message,
+#   TARGET PROFILE decoder: N bytes flash, M bytes stack (C header: N' bytes flash, M' bytes stack)
+# for PROFILE standard, large, tiny and unchanged, where flash is the image minus the baseline of
+# step 6 (so the message itself and the call are not counted: N is the decoder and its reads
+# alone; standard's line is the first line's images against that baseline), each but standard
+# followed by
+#   TARGET PROFILE instructions per decode and read: Swift I, C header I'
+# (the Swift `large` count includes the first call's one-time initialization of two fields).
 # Finally, the Swift decoder on the emulated boards: FrameToC.swift puts FrameView's reading of a
 # frame into the C header's struct (skyframe_swift_frame_decode), linked into the board images of
 # firmware-notes/test/boards/run.sh in place of the header's decoder: every golden vector and its
@@ -40,16 +60,29 @@ mkdir -p "$out"
 swiftc=${SWIFTC:-swiftc}
 status=0
 
-# golden vector 20 (every v1.1 field set) as a C array in flash
-python3 - "$root/schemas/vectors/frames/20-ok-v1-1-berlin-all-fields.json" >"$out/frame_bytes.h" <<'PY'
+# The golden vector of each message as a C array in flash, $out/vectors/PROFILE/frame_bytes.h:
+# standard 20 (every v1.1 field set), large 01, tiny 01, unchanged 04 (every field at a value that
+# is neither 0 nor a sentinel).
+vector_file() {
+  case $1 in
+    standard) echo "$root/schemas/vectors/frames/20-ok-v1-1-berlin-all-fields.json" ;;
+    large) echo "$root/schemas/vectors/large/01-ok-berlin-48h.json" ;;
+    tiny) echo "$root/schemas/vectors/tiny/01-ok-berlin.json" ;;
+    unchanged) echo "$root/schemas/vectors/unchanged/04-large-next-update.json" ;;
+  esac
+}
+for profile in standard large tiny unchanged; do
+  mkdir -p "$out/vectors/$profile"
+  python3 - "$(vector_file "$profile")" "$profile" >"$out/vectors/$profile/frame_bytes.h" <<'PY'
 import json, sys
 data = bytes.fromhex(json.load(open(sys.argv[1]))["hex"])
-assert len(data) == 192
-print("static const uint8_t skyframe_frame_bytes[192] __attribute__((aligned(4))) = {")
-for i in range(0, 192, 16):
+assert len(data) == {"standard": 192, "large": 960, "tiny": 48, "unchanged": 16}[sys.argv[2]]
+print("static const uint8_t skyframe_frame_bytes[%d] __attribute__((aligned(4))) = {" % len(data))
+for i in range(0, len(data), 16):
     print("    " + ", ".join("0x%02x" % b for b in data[i:i + 16]) + ",")
 print("};")
 PY
+done
 
 swift_flags=(-enable-experimental-feature Embedded
   -wmo -parse-as-library -Osize
@@ -95,7 +128,7 @@ PY
   rm -f "$log"
 }
 
-printf '%s\n' "decoders on linked images (golden vector 20; flash = image minus a baseline image)"
+printf '%s\n' "decoders on linked images (golden vectors; flash = image minus a baseline image)"
 for target in armv6m armv7em riscv32; do
   case $target in
     armv6m)
@@ -103,6 +136,7 @@ for target in armv6m armv7em riscv32; do
       cc=arm-none-eabi-gcc size=arm-none-eabi-size nm=arm-none-eabi-nm
       cflags=(-mcpu=cortex-m0 -mthumb --specs=nano.specs -Wl,--no-enum-size-warning)
       qemu=qemu-system-arm machine=microbit extra_qemu=""
+      atomics=("$here/image/atomics_armv6m.c")
       memory=(--defsym=FLASH_ORIGIN=0 --defsym=FLASH_LENGTH=256K
         --defsym=RAM_ORIGIN=0x20000000 --defsym=RAM_LENGTH=16K) ;;
     armv7em)
@@ -111,14 +145,14 @@ for target in armv6m armv7em riscv32; do
       cc=arm-none-eabi-gcc size=arm-none-eabi-size nm=arm-none-eabi-nm
       cflags=(-mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -mno-unaligned-access
         --specs=nano.specs -Wl,--no-enum-size-warning)
-      qemu=qemu-system-arm machine=mps2-an386 extra_qemu=""
+      qemu=qemu-system-arm machine=mps2-an386 extra_qemu="" atomics=()
       memory=(--defsym=FLASH_ORIGIN=0 --defsym=FLASH_LENGTH=256K
         --defsym=RAM_ORIGIN=0x20000000 --defsym=RAM_LENGTH=64K) ;;
     riscv32)
       triple=riscv32-none-none-eabi swift_extra=(-Xcc -march=rv32imac -Xcc -mabi=ilp32)
       cc=riscv64-unknown-elf-gcc size=riscv64-unknown-elf-size nm=riscv64-unknown-elf-nm
       cflags=(-march=rv32imac -mabi=ilp32 -mcmodel=medany --specs=picolibc.specs)
-      qemu=qemu-system-riscv32 machine=virt extra_qemu="-bios none"
+      qemu=qemu-system-riscv32 machine=virt extra_qemu="-bios none" atomics=()
       memory=(--defsym=FLASH_ORIGIN=0x80000000 --defsym=FLASH_LENGTH=256K
         --defsym=RAM_ORIGIN=0x80040000 --defsym=RAM_LENGTH=64K) ;;
   esac
@@ -131,7 +165,8 @@ for target in armv6m armv7em riscv32; do
   mkdir -p "$dir"
   link=("$cc" "${cflags[@]}" -Os -ffunction-sections -fdata-sections -nostartfiles
     -T "$here/image/image.ld" -Wl,--gc-sections -Wl,--no-warn-execstack "-Wl,${memory[0]}" "-Wl,${memory[1]}"
-    "-Wl,${memory[2]}" "-Wl,${memory[3]}" -Wl,--defsym=STACK_SIZE=4096 -I"$out")
+    "-Wl,${memory[2]}" "-Wl,${memory[3]}" -Wl,--defsym=STACK_SIZE=4096)
+  standard=(-I"$out/vectors/standard")
   if ! "$swiftc" -target "$triple" "${swift_flags[@]}" "${swift_extra[@]}" \
       -module-name SkyframeCodec -c "$root"/Sources/SkyframeCodec/Decoder/*.swift \
       "$here/ReadEveryField.swift" -o "$dir/swift-decoder.o" ||
@@ -139,12 +174,13 @@ for target in armv6m armv7em riscv32; do
       -module-name SkyframeCodec -c "$root"/Sources/SkyframeCodec/Decoder/*.swift \
       "$root"/Sources/SkyframeCodec/RequestEncoder/*.swift "$here/RequestWriters.swift" \
       -o "$dir/swift-requests.o" ||
-    ! "${link[@]}" -DSKYFRAME_NO_DECODER "$here/image/startup.c" -o "$dir/baseline.elf" ||
-    ! "${link[@]}" -DDECODER=skyframe_read_every_field "$here/image/startup.c" \
+    ! "${link[@]}" "${standard[@]}" -DSKYFRAME_NO_DECODER "$here/image/startup.c" \
+      -o "$dir/baseline.elf" ||
+    ! "${link[@]}" "${standard[@]}" -DDECODER=skyframe_read_every_field "$here/image/startup.c" \
       "$dir/swift-decoder.o" -o "$dir/swift.elf" ||
-    ! "${link[@]}" -DDECODER=skyframe_write_every_request "$here/image/startup.c" \
+    ! "${link[@]}" "${standard[@]}" -DDECODER=skyframe_write_every_request "$here/image/startup.c" \
       "$dir/swift-requests.o" -o "$dir/swift-requests.elf" ||
-    ! "${link[@]}" -DDECODER=skyframe_c_read_every_field -I"$root/firmware-notes" \
+    ! "${link[@]}" "${standard[@]}" -DDECODER=skyframe_c_read_every_field -I"$root/firmware-notes" \
       "$here/image/startup.c" "$here/read_every_field.c" -o "$dir/c.elf"; then
     echo "FAIL $target: build or link failed" >&2
     status=1
@@ -177,6 +213,64 @@ for target in armv6m armv7em riscv32; do
     "$target" "$swift_count" "$c_count"
   printf '%s linked request writers: %d bytes flash, %d bytes stack\n' \
     "$target" "$requests_flash" "$(awk '{ print $4 }' <<<"$requests_run")"
+
+  # Each message on its own: the same call, measured against a baseline that keeps that message
+  # in flash and makes the call to a decoder that reads nothing, so flash is the decoder and its
+  # reads alone. standard reuses the images above.
+  if ! "$swiftc" -target "$triple" "${swift_flags[@]}" "${swift_extra[@]}" \
+    -module-name SkyframeCodec -c "$root"/Sources/SkyframeCodec/Decoder/*.swift \
+    "$here/ReadEveryProfileField.swift" -o "$dir/swift-profiles.o"; then
+    echo "FAIL $target: the Swift profile decoders did not build" >&2
+    status=1
+    continue
+  fi
+  for profile in standard large tiny unchanged; do
+    vector=(-I"$out/vectors/$profile")
+    if [[ $profile == standard ]]; then
+      swift_symbol=skyframe_read_every_field c_symbol=skyframe_c_read_every_field
+      swift_elf=$dir/swift.elf c_elf=$dir/c.elf
+    else
+      swift_symbol=skyframe_read_every_${profile}_field
+      c_symbol=skyframe_c_read_every_${profile}_field
+      swift_elf=$dir/swift-$profile.elf c_elf=$dir/c-$profile.elf
+      if ! "${link[@]}" "${vector[@]}" -DDECODER="$swift_symbol" "$here/image/startup.c" \
+        "${atomics[@]}" "$dir/swift-profiles.o" -o "$swift_elf" ||
+        ! "${link[@]}" "${vector[@]}" -DDECODER="$c_symbol" -I"$root/firmware-notes" \
+          "$here/image/startup.c" "$here/read_every_profile_field.c" -o "$c_elf"; then
+        echo "FAIL $target $profile: build or link failed" >&2
+        status=1
+        continue
+      fi
+    fi
+    if ! "${link[@]}" "${vector[@]}" -DDECODER=skyframe_empty_decoder -DSKYFRAME_EMPTY_DECODER \
+      "$here/image/startup.c" -o "$dir/baseline-$profile.elf"; then
+      echo "FAIL $target $profile: the baseline did not link" >&2
+      status=1
+      continue
+    fi
+    base=$(flash_bytes "$size" "$dir/baseline-$profile.elf")
+    swift_flash=$(($(flash_bytes "$size" "$swift_elf") - base))
+    c_flash=$(($(flash_bytes "$size" "$c_elf") - base))
+    swift_run=$(run_image "$qemu" "$machine" "$swift_elf")
+    c_run=$(run_image "$qemu" "$machine" "$c_elf")
+    swift_hash=$(awk '{ print $2 }' <<<"$swift_run")
+    c_hash=$(awk '{ print $2 }' <<<"$c_run")
+    if [[ -z "$swift_hash" || "$swift_hash" != "$c_hash" || "$swift_hash" -lt 0 ]]; then
+      echo "FAIL $target $profile: the decoders disagree or did not run" \
+        "(Swift: '$swift_run', C: '$c_run')" >&2
+      status=1
+      continue
+    fi
+    printf '%s %s decoder: %d bytes flash, %d bytes stack (C header: %d bytes flash, %s)\n' \
+      "$target" "$profile" "$swift_flash" "$(awk '{ print $4 }' <<<"$swift_run")" \
+      "$c_flash" "$(awk '{ print $4 " bytes stack" }' <<<"$c_run")"
+    if [[ $profile != standard ]]; then
+      swift_count=$(count_instructions "$qemu" "$machine" "$swift_elf" "$swift_symbol" "$nm")
+      c_count=$(count_instructions "$qemu" "$machine" "$c_elf" "$c_symbol" "$nm")
+      printf '%s %s instructions per decode and read: Swift %s, C header %s\n' \
+        "$target" "$profile" "$swift_count" "$c_count"
+    fi
+  done
 done
 
 echo "== the Swift decoder (FrameView) on the emulated boards"
