@@ -4,6 +4,9 @@
     seeds.py OUT_DIR [REPO]
 
 OUT_DIR/frames/           every schemas/vectors/frames/*.json "hex" (192-byte frames)
+OUT_DIR/large/            every schemas/vectors/large/*.json "hex" (960-byte large frames)
+OUT_DIR/tiny/             every schemas/vectors/tiny/*.json "hex" (48-byte tiny frames)
+OUT_DIR/unchanged/        every schemas/vectors/unchanged/*.json "hex" (16-byte unchanged messages)
 OUT_DIR/requests-text/    every text request of schemas/vectors/requests/*.json
 OUT_DIR/requests-binary/  every binary request (starts "SQ" and a control byte)
 
@@ -17,16 +20,18 @@ import sys
 def main():
     out = pathlib.Path(sys.argv[1])
     repo = pathlib.Path(sys.argv[2]) if len(sys.argv) > 2 else pathlib.Path(__file__).parents[2]
-    counts = {"frames": 0, "requests-text": 0, "requests-binary": 0}
+    counts = {"frames": 0, "large": 0, "tiny": 0, "unchanged": 0, "requests-text": 0,
+              "requests-binary": 0}
     for kind in counts:
         (out / kind).mkdir(parents=True, exist_ok=True)
         for old in (out / kind).iterdir():
             old.unlink()
 
-    for path in sorted((repo / "schemas/vectors/frames").glob("*.json")):
-        data = bytes.fromhex(json.loads(path.read_text())["hex"])
-        (out / "frames" / (path.stem + ".bin")).write_bytes(data)
-        counts["frames"] += 1
+    for kind in ("frames", "large", "tiny", "unchanged"):
+        for path in sorted((repo / "schemas/vectors" / kind).glob("*.json")):
+            data = bytes.fromhex(json.loads(path.read_text())["hex"])
+            (out / kind / (path.stem + ".bin")).write_bytes(data)
+            counts[kind] += 1
 
     for path in sorted((repo / "schemas/vectors/requests").glob("*.json")):
         data = bytes.fromhex(json.loads(path.read_text())["hex"])
