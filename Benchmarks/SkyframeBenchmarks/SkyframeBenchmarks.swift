@@ -127,27 +127,96 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
-  // The gateway's request path on a cache hit: request bytes in → frame bytes handed to MQTT.
-  // No network: the weather service is a fixed forecast, the broker a sink that drops the frame.
-  Benchmark("Gateway_request_cache_hit") { benchmark in
-    var benchConfiguration = GatewayConfiguration()
-    // One device asks thousands of times a second here; the per-device limit would answer
-    // rate_limited after the first 30.
-    benchConfiguration.requests.perDevicePerMinute = 0
-    let sink = DroppingSink()
-    let path = RequestPath(
-      configuration: benchConfiguration, provider: FixedForecast(forecast: forecast), sink: sink,
-      logger: Logger(label: "bench"),
-      clock: GatewayClock(ContinuousClock(), unixTimeAtStart: Fixtures.now))
-    let message = MQTTMessage(
-      topic: "skyframe/v1/req/esp32-kitchen", payload: Array("#42 52.52,13.41".utf8))
-    await path.handle(message)  // fills the cache
+  // The other profiles (schemas/frame-profiles.md). Large: the whole compaction of a fetch when
+  // the cell is kept in the large profile, the standard frame first (large is built on it), so
+  // the ratio to Weather_compact_and_encode is what a large cell adds. Tiny: made from the
+  // standard frame at every answer.
+  Benchmark("Weather_compact_and_encode_large") { benchmark in
+    let standard = UnsafeMutableRawBufferPointer.allocate(
+      byteCount: WeatherFrame.size, alignment: 8)
+    let target = UnsafeMutableRawBufferPointer.allocate(byteCount: LargeLayout.size, alignment: 8)
+    defer {
+      standard.deallocate()
+      target.deallocate()
+    }
     benchmark.startMeasurement()
     for _ in benchmark.scaledIterations {
-      await path.handle(message)
+      blackHole(forecast)
+      let compacted = forecast.frame(fetchedAt: Fixtures.now, service: .openMeteo, requestID: 42)
+      try! compacted.encode(into: standard)
+      try! forecast.writeLargeFrame(
+        standard: UnsafeRawBufferPointer(standard), fetchedAt: Fixtures.now, into: target)
+      blackHole(target)
     }
-    benchmark.stopMeasurement()
-    precondition(sink.count > benchmark.scaledIterations.count, "every request was answered")
+  }
+
+  Benchmark("Codec_encode_tiny") { benchmark in
+    let source = UnsafeMutableRawBufferPointer.allocate(byteCount: WeatherFrame.size, alignment: 8)
+    let target = UnsafeMutableRawBufferPointer.allocate(byteCount: TinyLayout.size, alignment: 8)
+    defer {
+      source.deallocate()
+      target.deallocate()
+    }
+    frameBytes.withUnsafeBytes { source.copyMemory(from: $0) }
+    benchmark.startMeasurement()
+    for _ in benchmark.scaledIterations {
+      blackHole(source)
+      TinyLayout.write(
+        from: FrameView(unchecked: UnsafeRawPointer(source.baseAddress!)), into: target)
+      blackHole(target)
+    }
+  }
+
+  // The gateway's request path on a cache hit: request bytes in → frame bytes handed to MQTT.
+  // No network: the weather service is a fixed forecast, the broker a sink that drops the frame.
+  // The same for a device asking for the large and the tiny profile.
+  for (name, request) in [
+    ("Gateway_request_cache_hit", "#42 52.52,13.41"),
+    ("Gateway_request_cache_hit_large", "#42 ~large 52.52,13.41"),
+    ("Gateway_request_cache_hit_tiny", "#42 ~tiny 52.52,13.41"),
+  ] {
+    Benchmark(name) { benchmark in
+      let sink = DroppingSink()
+      let path = Fixtures.requestPath(forecast: forecast, sink: sink)
+      let message = MQTTMessage(
+        topic: "skyframe/v1/req/esp32-kitchen", payload: Array(request.utf8))
+      await path.handle(message)  // fills the cache
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        await path.handle(message)
+      }
+      benchmark.stopMeasurement()
+      precondition(sink.count > benchmark.scaledIterations.count, "every request was answered")
+    }
+  }
+
+  // What the cache holds: the gateway's resident memory grown by filling 10,000 cells (the
+  // default cache.max-cells), asked for by standard devices (192 bytes per cell; tiny answers
+  // are made from it) and by large devices (192 + 960). Reported as kB per 10,000 cells.
+  for (name, option) in [
+    ("Gateway_cache_10000_cells", ""), ("Gateway_cache_10000_cells_large", "~large "),
+  ] {
+    Benchmark(
+      name,
+      configuration: .init(
+        metrics: [.custom("resident kB", useScalingFactor: false)], scalingFactor: .one,
+        maxDuration: .seconds(30), maxIterations: 3)
+    ) { benchmark in
+      let sink = DroppingSink()
+      let path = Fixtures.requestPath(forecast: forecast, sink: sink)
+      let requests = (0..<10_000).map { index in
+        MQTTMessage(
+          topic: "skyframe/v1/req/esp32-kitchen",
+          payload: Array(
+            "\(option)\(40 + Double(index / 100) * 0.01),\(Double(index % 100) * 0.01)".utf8))
+      }
+      let before = Fixtures.residentKilobytes()
+      for message in requests { await path.handle(message) }
+      benchmark.measurement(
+        .custom("resident kB", useScalingFactor: false), Fixtures.residentKilobytes() - before)
+      precondition(sink.count == requests.count, "every request was answered")
+      blackHole(path)
+    }
   }
 
   // What a gateway would otherwise send: the same forecast as JSON.
@@ -160,9 +229,33 @@ let benchmarks: @Sendable () -> Void = {
   }
 }
 
-/// Berlin on 2024-01-15 with a full Open-Meteo answer: 48 hours and 7 days.
+/// Berlin on 2024-01-15 with a full Open-Meteo answer: 48 hours and 8 days, with what only the
+/// large frame carries (amounts, winds, dew point, per-day sums and maxima, an alert).
 enum Fixtures {
   static let now: Int64 = 1_705_331_100
+
+  /// The request path with the default configuration, except that one device may ask without
+  /// limit (thousands of times a second here; the per-device and new-cell limits would answer
+  /// rate_limited after the first few).
+  static func requestPath(forecast: Forecast, sink: DroppingSink) -> RequestPath {
+    var configuration = GatewayConfiguration()
+    configuration.requests.perDevicePerMinute = 0
+    configuration.upstream.newCellsPerMinute = 0
+    configuration.upstream.newCellsPerDevicePerMinute = 0
+    return RequestPath(
+      configuration: configuration, provider: FixedForecast(forecast: forecast), sink: sink,
+      logger: Logger(label: "bench"),
+      clock: GatewayClock(ContinuousClock(), unixTimeAtStart: now))
+  }
+
+  /// This process's resident set, from /proc/self/statm.
+  static func residentKilobytes() -> Int {
+    guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else {
+      return 0
+    }
+    let pages = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+    return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1_024
+  }
 
   static func forecast() -> Forecast {
     let hourStart: Int64 = 1_705_276_800
@@ -175,17 +268,19 @@ enum Fixtures {
       hours.append(
         Forecast.Hour(
           time: time, temperature: temperature, weatherCode: codes[index % 3],
-          precipitationProbability: chance))
+          precipitationProbability: chance, precipitation: Double(index % 5) * 0.3,
+          windSpeed: 3.1 + Double(index % 4), windGusts: 7.2 + Double(index % 6)))
     }
     var days: [Forecast.Day] = []
     let dayCodes = [71, 3, 2, 61, 63, 3, 45]
-    for index in 0..<7 {
+    for index in 0..<8 {
       let shift = Int64(index) * 86_400
       days.append(
         Forecast.Day(
           date: 19_737 + index, minimum: -4.1 + Double(index), maximum: 1.5 + Double(index),
-          weatherCode: dayCodes[index], precipitationProbability: Double(index * 13),
-          sunrise: 1_705_302_660 + shift, sunset: 1_705_333_140 + shift, daylightSeconds: 30_480))
+          weatherCode: dayCodes[index % 7], precipitationProbability: Double(index * 13),
+          sunrise: 1_705_302_660 + shift, sunset: 1_705_333_140 + shift, daylightSeconds: 30_480,
+          precipitationSum: Double(index) * 1.7, uvIndexMaximum: 0.8, windSpeedMaximum: 9.4))
     }
     return Forecast(
       place: .init(name: "Berlin", countryCode: "DE", latitude: 52.52, longitude: 13.405),
@@ -193,8 +288,14 @@ enum Fixtures {
       current: .init(
         time: 1_705_330_800, temperature: -2.3, apparentTemperature: -6.8, relativeHumidity: 86,
         pressure: 1_021.4, windSpeed: 4.2, windGusts: 9.8, windDirection: 250, weatherCode: 71,
-        isDay: true, cloudCover: 100, precipitation: 0.3, uvIndex: 0.4, visibility: 8_200),
-      hourly: hours, daily: days)
+        isDay: true, cloudCover: 100, precipitation: 0.3, uvIndex: 0.4, visibility: 8_200,
+        dewPoint: -4.0),
+      hourly: hours, daily: days,
+      alerts: [
+        .init(
+          severity: .moderate, start: 1_705_320_000, end: 1_705_370_000,
+          event: "Amtliche WARNUNG vor GLÄTTE")
+      ])
   }
 }
 
@@ -220,7 +321,9 @@ final class DroppingSink: FrameSink, @unchecked Sendable {
     _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool,
     correlationData: [UInt8]?
   ) throws(MQTTError) {
-    precondition(payload.count == WeatherFrame.size && payload[3] == 0, "an ok frame")
+    precondition(
+      [WeatherFrame.size, LargeLayout.size, TinyLayout.size].contains(payload.count)
+        && payload[3] == 0, "an ok frame")
     count += 1
   }
 }

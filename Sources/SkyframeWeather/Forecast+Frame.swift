@@ -51,10 +51,15 @@ extension Forecast {
   /// counts as `unknown`); nil when the service says nothing about alerts.
   public func alertSummary(at now: Int64) -> AlertSummary? {
     guard let alerts else { return nil }
-    let inForce = alerts.filter { $0.isInForce(at: now) }
-    guard !inForce.isEmpty else { return AlertSummary.none }
-    let highest = inForce.map { $0.severity ?? .unknown }.max() ?? .unknown
-    return AlertSummary(count: UInt8(clamping: inForce.count), highest: highest)
+    // One pass, no arrays: compaction allocates nothing.
+    var count = 0
+    var highest = AlertSummary.Severity.unknown
+    for alert in alerts where alert.isInForce(at: now) {
+      count += 1
+      highest = max(highest, alert.severity ?? .unknown)
+    }
+    guard count > 0 else { return AlertSummary.none }
+    return AlertSummary(count: UInt8(clamping: count), highest: highest)
   }
 
   /// Whether it is wet at `now` and in how many minutes that changes, from the short steps; nil
@@ -146,9 +151,10 @@ func scaled<T: FixedWidthInteger>(
 {
   guard let value, value.isFinite else { return nil }
   let rounded = (value * scale).rounded()
-  if rounded <= Double(range.lowerBound) { return range.lowerBound }
-  if rounded >= Double(range.upperBound) { return range.upperBound }
-  return T(rounded)
+  // Through Int64: the generic Double <-> T conversions are many times slower.
+  if rounded <= Double(Int64(range.lowerBound)) { return range.lowerBound }
+  if rounded >= Double(Int64(range.upperBound)) { return range.upperBound }
+  return T(truncatingIfNeeded: Int64(rounded))
 }
 
 func temperature(_ celsius: Double?) -> Int16? {

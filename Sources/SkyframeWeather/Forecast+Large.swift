@@ -106,28 +106,38 @@ extension Forecast {
   }
 
   /// The alerts in force at `now` or to come, worst first, then earliest, then as listed; at most
-  /// three (frame-profiles.md §2.1).
+  /// three (frame-profiles.md §2.1). Chosen by three passes over the list, each taking the first
+  /// alert that ranks above the rest not yet taken: no arrays, so compaction allocates nothing.
   private func fillAlerts(_ out: inout ProfileWriter, now: Int64) {
     typealias L = LargeLayout
     guard let alerts else { return }
-    let chosen = alerts.enumerated()
-      .filter { $0.element.end.map { now < $0 } ?? true }
-      .sorted { lhs, rhs in
-        let (a, b) = (lhs.element, rhs.element)
-        let (severityA, severityB) = (a.severity ?? .unknown, b.severity ?? .unknown)
-        if severityA != severityB { return severityA > severityB }
-        let (startA, startB) = (a.start ?? .min, b.start ?? .min)
-        if startA != startB { return startA < startB }
-        return lhs.offset < rhs.offset
+    /// Whether `a` (at `i` in the list) goes before `b` (at `j`).
+    func ranksBefore(_ a: Alert, _ i: Int, _ b: Alert, _ j: Int) -> Bool {
+      let (severityA, severityB) = (a.severity ?? .unknown, b.severity ?? .unknown)
+      if severityA != severityB { return severityA > severityB }
+      let (startA, startB) = (a.start ?? .min, b.start ?? .min)
+      if startA != startB { return startA < startB }
+      return i < j
+    }
+    var previous: (alert: Alert, index: Int)?
+    for slot in 0..<L.alertCount {
+      var best: (alert: Alert, index: Int)?
+      for (index, alert) in alerts.enumerated() where alert.end.map({ now < $0 }) ?? true {
+        // Only those ranking after the one taken for the slot before.
+        if let previous, !ranksBefore(previous.alert, previous.index, alert, index) { continue }
+        if let current = best, !ranksBefore(alert, index, current.alert, current.index) {
+          continue
+        }
+        best = (alert, index)
       }
-      .prefix(L.alertCount)
-    for (slot, entry) in chosen.enumerated() {
-      let alert = entry.element
+      guard let best else { return }
+      let alert = best.alert
       let severity = max(alert.severity ?? .unknown, .unknown)
       out.set(L.alertSeverity, slot, severity.rawValue)
       out.set(L.alertOnset, slot, alert.start.flatMap(unixTime))
       out.set(L.alertEnd, slot, alert.end.flatMap(unixTime))
       out.set(L.alertEvent, slot, text: FixedText<64>(truncating: alert.event ?? ""))
+      previous = best
     }
   }
 }

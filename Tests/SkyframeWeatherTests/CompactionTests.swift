@@ -192,4 +192,44 @@ import Testing
     source.place.name = "Llanfairpwllgwyngyllgogerychwyrndrobwllllantysiliogogogoch"
     #expect(source.frame(fetchedAt: Self.midnight, service: .openMeteo).name.count == 24)
   }
+
+  /// Large frame alerts (frame-profiles.md §2.1): those in force or to come, worst first, then
+  /// earliest onset, then as listed; three at most; the count and worst in the summary fields.
+  @Test func theLargeFrameCarriesTheThreeAlertsThatMatterMost() throws {
+    let now = Self.midnight + 3_600
+    var source = forecast()
+    source.alerts = [
+      .init(severity: .minor, start: now - 60, end: now + 60, event: "minor"),
+      .init(severity: .extreme, start: now - 7_200, end: now - 1, event: "ended"),
+      .init(severity: .severe, start: now + 600, end: nil, event: "severe later"),
+      .init(severity: nil, start: nil, end: nil, event: "no severity"),
+      .init(severity: .severe, start: now - 600, end: now + 600, event: "severe now"),
+      .init(severity: .severe, start: now - 600, end: now + 900, event: "severe now, listed after"),
+    ]
+    let standard = try source.frame(fetchedAt: now, service: .openMeteo).encoded()
+    let large = try source.largeFrame(standard: standard, fetchedAt: now)
+    try large.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      let events = (0..<3).map {
+        String(decoding: view.text(LargeLayout.alertEvent, $0), as: UTF8.self)
+      }
+      #expect(events == ["severe now", "severe now, listed after", "severe later"])
+      #expect(view.value(LargeLayout.alertSeverity, 0) == 5)
+      #expect(view.value(LargeLayout.alertOnset, 2) == now + 600)
+      #expect(view.value(LargeLayout.alertEnd, 2) == nil)
+    }
+    // Two alerts: the third slot stays missing.
+    source.alerts = [
+      .init(severity: nil, start: nil, end: nil, event: "no severity"),
+      .init(severity: .minor, start: now, end: now + 60, event: "minor"),
+    ]
+    let two = try source.largeFrame(standard: standard, fetchedAt: now)
+    try two.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      #expect(String(decoding: view.text(LargeLayout.alertEvent, 0), as: UTF8.self) == "minor")
+      #expect(view.value(LargeLayout.alertSeverity, 1) == 2)
+      #expect(view.value(LargeLayout.alertSeverity, 2) == nil)
+      #expect(view.text(LargeLayout.alertEvent, 2).isEmpty)
+    }
+  }
 }

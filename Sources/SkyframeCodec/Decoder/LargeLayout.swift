@@ -24,10 +24,10 @@ public enum LargeLayout {
   public static let hourlyStep = LayoutField("hourly_step_h", 11, .u8, unit: "h", range: 0...24)
   public static let latitude = LayoutField(
     "latitude", 12, .i32, scale: 0.000_01, unit: "deg", range: -9_000_000...9_000_000,
-    sentinel: Int64(Int32.min))
+    sentinel: -2_147_483_648)  // Int32.min, as a literal: a constant in Embedded Swift
   public static let longitude = LayoutField(
     "longitude", 16, .i32, scale: 0.000_01, unit: "deg", range: -18_000_000...18_000_000,
-    sentinel: Int64(Int32.min))
+    sentinel: -2_147_483_648)  // Int32.min, as a literal: a constant in Embedded Swift
   public static let observedAt = LayoutField(
     "observed_at", 20, .u32, unit: MessageHeader.unixTime, range: time, sentinel: 0)
   public static let fetchedAt = LayoutField(

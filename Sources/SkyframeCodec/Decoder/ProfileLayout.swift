@@ -68,7 +68,7 @@ public struct LayoutField: Sendable {
     case reserved
 
     /// Bytes of one element (of one text character for `text`).
-    public var width: Int {
+    @inlinable public var width: Int {
       switch self {
       case .u16, .i16: 2
       case .u32, .i32: 4
@@ -116,7 +116,7 @@ public struct LayoutField: Sendable {
   public var size: Int { storage.width &* count &* length }
 
   /// Where element `index` starts.
-  @inline(__always) public func offset(_ index: Int) -> Int {
+  @inlinable @inline(__always) public func offset(_ index: Int) -> Int {
     precondition(index >= 0 && index < count, "index within the field")
     return offset &+ index &* storage.width &* length
   }

@@ -13,17 +13,32 @@ public struct ProfileWriter {
     precondition(buffer.count >= kind.size, "room for the whole message")
     self.buffer = buffer
     self.kind = kind
-    buffer.baseAddress!.initializeMemory(as: UInt8.self, repeating: 0, count: kind.size)
-    buffer[0] = 0x53
-    buffer[1] = 0x46
-    buffer[2] = kind.rawValue
-    for field in kind.fields where field.sentinel != nil && field.storage != .text {
-      for index in 0..<field.count { store(field, index, field.sentinel!) }
+    kind.blank.withUnsafeBytes { buffer.copyMemory(from: $0) }
+  }
+
+  /// The message every writer starts from, made once per kind from its table: magic, kind byte,
+  /// every field at its sentinel, reserved bytes and texts 0.
+  fileprivate static func blank(_ kind: MessageKind) -> [UInt8] {
+    var bytes = [UInt8](repeating: 0, count: kind.size)
+    bytes.withUnsafeMutableBytes { buffer in
+      buffer[0] = 0x53
+      buffer[1] = 0x46
+      buffer[2] = kind.rawValue
+      let writer = ProfileWriter(unfilled: buffer, kind: kind)
+      for field in kind.fields where field.sentinel != nil && field.storage != .text {
+        for index in 0..<field.count { writer.store(field, index, field.sentinel!) }
+      }
     }
+    return bytes
+  }
+
+  private init(unfilled buffer: UnsafeMutableRawBufferPointer, kind: MessageKind) {
+    self.buffer = buffer
+    self.kind = kind
   }
 
   /// Element `index` of `field`; nil writes the sentinel.
-  mutating func put(_ field: LayoutField, _ index: Int, _ value: Int64?) {
+  @inlinable mutating func put(_ field: LayoutField, _ index: Int, _ value: Int64?) {
     guard let value else {
       store(field, index, field.sentinel ?? 0)
       return
@@ -33,17 +48,22 @@ public struct ProfileWriter {
     store(field, index, value)
   }
 
+  // Inlinable (with put and store) so that callers in other modules get them specialized and
+  // inlined: unspecialized, each call looked up `T`'s metadata at run time.
+
   /// Element `index` of `field`; nil writes the sentinel.
+  @inlinable
   public mutating func set<T: BinaryInteger>(_ field: LayoutField, _ index: Int, _ value: T?) {
     put(field, index, value.map { Int64($0) })
   }
 
   /// The field (its first element); nil writes the sentinel.
+  @inlinable
   public mutating func set<T: BinaryInteger>(_ field: LayoutField, _ value: T?) {
     put(field, 0, value.map { Int64($0) })
   }
 
-  private mutating func refuse(_ field: LayoutField, _ index: Int) {
+  @usableFromInline mutating func refuse(_ field: LayoutField, _ index: Int) {
     if outOfRange == nil { outOfRange = field.name }
     store(field, index, field.sentinel ?? 0)
   }
@@ -70,7 +90,7 @@ public struct ProfileWriter {
     buffer[field.offset + 1] = country?.second ?? 0
   }
 
-  private func store(_ field: LayoutField, _ index: Int, _ value: Int64) {
+  @inlinable func store(_ field: LayoutField, _ index: Int, _ value: Int64) {
     let at = field.offset(index)
     switch field.storage {
     case .u8, .i8, .country, .reserved, .text:
@@ -98,7 +118,21 @@ public struct ProfileWriter {
   }
 }
 
+private let blankLarge = ProfileWriter.blank(.large)
+private let blankTiny = ProfileWriter.blank(.tiny)
+private let blankUnchanged = ProfileWriter.blank(.unchanged)
+
 extension MessageKind {
+  /// `ProfileWriter.blank` of this kind (standard: zeros; its writer is `WeatherFrame`).
+  fileprivate var blank: [UInt8] {
+    switch self {
+    case .large: blankLarge
+    case .tiny: blankTiny
+    case .unchanged: blankUnchanged
+    case .standard: [UInt8](repeating: 0, count: size)
+    }
+  }
+
   /// The kind's layout table in wire order; empty for `standard`, whose table is `FrameField`.
   public var fields: [LayoutField] {
     switch self {
