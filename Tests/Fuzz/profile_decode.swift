@@ -25,13 +25,6 @@
 //      against the same JSON tables by c_profiles.c, and every Swift one above.)
 // Once: the codec's LargeLayout / TinyLayout / UnchangedLayout tables against the JSON rows, the
 // MessageKind sizes against §1.1.
-//
-// Known deviation (reported, not fixed here): MessageKind.check checks magic and kind before the
-// length, so for a length that is another message's (48 bytes with kind 0x11) it says truncated /
-// tooLong where §1.1 says "unsupported kind", and for a length that is no message's it says
-// badMagic / unsupportedVersion where §1.1 says a length error. Until the codec follows §1.1 the
-// target accepts exactly that documented order (MessageKind.check's doc comment) beside the
-// spec's, and counts it (FUZZ_STATS); FUZZ_PROFILE_STRICT=1 makes it fail instead.
 
 import CSkyframeFrame
 import SkyframeCodec
@@ -62,8 +55,6 @@ public func profileDecodeFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     }
   }
 }
-
-let strictOrder = getenv("FUZZ_PROFILE_STRICT") != nil
 
 // MARK: Corruptions
 
@@ -135,24 +126,12 @@ func withExactBuffer(_ bytes: [UInt8], at offset: Int, _ body: (UnsafeRawBufferP
   body(UnsafeRawBufferPointer(start: start, count: bytes.count))
 }
 
-/// What MessageKind.check's doc comment says it does (see the header comment): the order the
-/// target tolerates beside §1.1's until the codec follows the spec.
-func documentedSwiftCheck(_ bytes: [UInt8], spec expected: Int8) -> Int8 {
-  if bytes.count < 3 { return ProfileCheckCode.truncated }
-  if bytes[0] != 0x53 || bytes[1] != 0x46 { return ProfileCheckCode.badMagic }
-  guard let spec = profileSpec(kind: bytes[2]) else { return ProfileCheckCode.unsupportedKind }
-  if bytes.count < spec.size { return ProfileCheckCode.truncated }
-  if bytes.count > spec.size { return ProfileCheckCode.tooLong }
-  return expected
-}
-
 func checkMessage(_ bytes: [UInt8], _ label: String, sealedAs sealed: ProfileSpec? = nil) {
   let expected = specMessageCheck(bytes)
   if let sealed {
     checkEqual(expected, ProfileCheckCode.ok, "\(label): the reference accepts a sealed message")
     checkEqual(profileSpec(size: bytes.count)?.kind, sealed.kind, "\(label): sealed size")
   }
-  let tolerated = documentedSwiftCheck(bytes, spec: expected)
   // §5 of the bytes, once: for a message of the right length, magic and kind (CRC or not).
   var content: UInt32?
   if let spec = profileSpec(size: bytes.count), bytes[0] == 0x53, bytes[1] == 0x46,
@@ -162,40 +141,34 @@ func checkMessage(_ bytes: [UInt8], _ label: String, sealedAs sealed: ProfileSpe
   }
   for offset in [0, 1] {
     withExactBuffer(bytes, at: offset) { buffer in
-      var where_: String { "\(label) (\(bytes.count) bytes at +\(offset))" }
+      var place: String { "\(label) (\(bytes.count) bytes at +\(offset))" }
       var kind: MessageKind?
       var code = ProfileCheckCode.ok
       do throws(FrameCheckError) { kind = try MessageKind.check(buffer) } catch {
         code = error.rawValue
       }
       if code != expected {
-        if strictOrder || code != tolerated {
-          fail(
-            "\(where_): MessageKind.check gives \(ProfileCheckCode.name(code)), §1.1 gives "
-              + "\(ProfileCheckCode.name(expected))")
-        }
-        note(
-          "known deviation: Swift \(ProfileCheckCode.name(code)), spec \(ProfileCheckCode.name(expected))"
-        )
-      } else {
-        note("\(label.hasPrefix("input") ? "input" : "variant"): \(ProfileCheckCode.name(code))")
+        fail(
+          "\(place): MessageKind.check gives \(ProfileCheckCode.name(code)), §1.1 gives "
+            + "\(ProfileCheckCode.name(expected))")
       }
+      note("\(label.hasPrefix("input") ? "input" : "variant"): \(ProfileCheckCode.name(code))")
       do throws(FrameCheckError) {
         let view = try ProfileView(checking: buffer)
-        checkEqual(code, ProfileCheckCode.ok, "\(where_): ProfileView(checking:) accepts")
-        checkEqual(view.kind, kind, "\(where_): ProfileView.kind")
-        check(view.base == buffer.baseAddress, "\(where_): ProfileView.base is the buffer")
-        checkView(view, buffer, bytes, content, where_)
+        checkEqual(code, ProfileCheckCode.ok, "\(place): ProfileView(checking:) accepts")
+        checkEqual(view.kind, kind, "\(place): ProfileView.kind")
+        check(view.base == buffer.baseAddress, "\(place): ProfileView.base is the buffer")
+        checkView(view, buffer, bytes, content, place)
       } catch {
-        checkEqual(error.rawValue, code, "\(where_): ProfileView(checking:) error")
+        checkEqual(error.rawValue, code, "\(place): ProfileView(checking:) error")
         if offset == 0 {
           check(
             !FrameError(profileError: error, bytes: buffer).description.isEmpty,
-            "\(where_): FrameError describes \(error)")
+            "\(place): FrameError describes \(error)")
         }
       }
-      if let sealed { checkEqual(kind?.rawValue, sealed.kind, "\(where_): kind") }
-      compareC(buffer, bytes, content, expected: expected, swiftKind: kind, where_)
+      if let sealed { checkEqual(kind?.rawValue, sealed.kind, "\(place): kind") }
+      compareC(buffer, bytes, content, expected: expected, swiftKind: kind, place)
     }
   }
 }
@@ -293,7 +266,9 @@ func decodeC(
   _ start: UnsafePointer<UInt8>, _ count: Int, _ spec: ProfileSpec, _ bytes: [UInt8],
   _ label: String
 ) -> Int8 {
-  func run<T>(_ type: T.Type, _ decode: (UnsafeMutablePointer<T>) -> Int32, _ fields: (T) -> [Int])
+  func run<T>(
+    _ type: T.Type, decode: (UnsafeMutablePointer<T>) -> Int32, fields: (T) -> [Int]
+  )
     -> Int8
   {
     let out = UnsafeMutablePointer<T>.allocate(capacity: 1)
@@ -317,33 +292,42 @@ func decodeC(
   }
   switch spec.kind {
   case 0x11:
-    return run(skyframe_large.self, { skyframe_large_decode(start, count, $0) }) {
-      [
-        Int($0.kind), Int($0.status), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
-        Int($0.crc32),
-      ]
-    }
+    return run(
+      skyframe_large.self, decode: { skyframe_large_decode(start, count, $0) },
+      fields: {
+        [
+          Int($0.kind), Int($0.status), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
+          Int($0.crc32),
+        ]
+      })
   case 0x21:
-    return run(skyframe_tiny.self, { skyframe_tiny_decode(start, count, $0) }) {
-      [
-        Int($0.kind), Int($0.status), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
-        Int($0.crc32),
-      ]
-    }
+    return run(
+      skyframe_tiny.self, decode: { skyframe_tiny_decode(start, count, $0) },
+      fields: {
+        [
+          Int($0.kind), Int($0.status), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
+          Int($0.crc32),
+        ]
+      })
   case 0x31:
-    return run(skyframe_unchanged.self, { skyframe_unchanged_decode(start, count, $0) }) {
-      [
-        Int($0.kind), Int($0.profile), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
-        Int($0.crc32),
-      ]
-    }
+    return run(
+      skyframe_unchanged.self, decode: { skyframe_unchanged_decode(start, count, $0) },
+      fields: {
+        [
+          Int($0.kind), Int($0.profile), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
+          Int($0.crc32),
+        ]
+      })
   default:
-    return run(skyframe_frame.self, { skyframe_frame_decode(start, count, $0) }) {
-      [
-        Int($0.version), Int($0.status), Int($0.request_id), Int($0.slot_index), Int($0.slot_count),
-        Int($0.crc32),
-      ]
-    }
+    return run(
+      skyframe_frame.self, decode: { skyframe_frame_decode(start, count, $0) },
+      fields: {
+        [
+          Int($0.version), Int($0.status), Int($0.request_id), Int($0.slot_index),
+          Int($0.slot_count),
+          Int($0.crc32),
+        ]
+      })
   }
 }
 

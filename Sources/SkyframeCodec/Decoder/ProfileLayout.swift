@@ -16,16 +16,28 @@ public enum MessageKind: UInt8, Sendable, CaseIterable {
     }
   }
 
-  /// The kind of `bytes`, checking length, magic, kind byte and CRC-32 in that order: a length
-  /// that is no kind's is `truncated` below the kind byte's size and `tooLong` above it; a kind
-  /// byte this decoder does not know, or one that disagrees with the length, is
-  /// `unsupportedVersion`.
+  /// The kind of `bytes`, checking length, magic, kind byte and CRC-32 in that order
+  /// (frame-profiles.md §1.1): a length that is no kind's is `truncated` when shorter than the
+  /// message byte 2 names (with the magic right; else the longest, `large`) and `tooLong` when
+  /// longer; a kind byte that is not the one of the length is `unsupportedVersion`.
   public static func check(_ bytes: UnsafeRawBufferPointer) throws(FrameCheckError) -> MessageKind {
-    guard bytes.count >= 3 else { throw .truncated }
+    let kind: MessageKind
+    switch bytes.count {
+    case 192: kind = .standard
+    case 960: kind = .large
+    case 48: kind = .tiny
+    case 16: kind = .unchanged
+    default:
+      var size = MessageKind.large.size
+      if bytes.count >= 3, bytes[0] == 0x53, bytes[1] == 0x46,
+        let named = MessageKind(rawValue: bytes[2])
+      {
+        size = named.size
+      }
+      throw bytes.count < size ? .truncated : .tooLong
+    }
     guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic }
-    guard let kind = MessageKind(rawValue: bytes[2]) else { throw .unsupportedVersion }
-    guard bytes.count >= kind.size else { throw .truncated }
-    guard bytes.count == kind.size else { throw .tooLong }
+    guard bytes[2] == kind.rawValue else { throw .unsupportedVersion }
     let crcOffset = kind.size &- 4
     let stored = UInt32(
       littleEndian: bytes.loadUnaligned(fromByteOffset: crcOffset, as: UInt32.self))
