@@ -69,7 +69,11 @@ struct UpstreamGuard: Sendable {
       throw .paused(
         "\(name) is held back after \(state.failures) failed call(s)"
           + (remaining > .zero ? ", next try in \(Self.seconds(remaining))" : ", a probe is out")
-          + " (last: \(state.lastFailure ?? "?")); no call sent")
+          + " (last: \(state.lastFailure ?? "?")); no call sent",
+        cause: state.cause,
+        retryInSeconds: remaining > .zero
+          ? Int(remaining.components.seconds) + (remaining.components.attoseconds > 0 ? 1 : 0)
+          : nil)
     }
     guard budget.take(calls, for: UpstreamPriority.current, reserving: scheduled.exists) else {
       // The probe did not go out: the next caller may make it.

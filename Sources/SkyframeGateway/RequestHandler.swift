@@ -102,12 +102,14 @@ final class RequestHandler: Sendable {
 
   enum Outcome: Sendable {
     case weather(WeatherDesk.CachedFrame, stale: Bool, place: ResolvedPlace)
-    case failure(FrameStatus, name: FrameName)
+    /// `retryAfter`: seconds until the service may be asked again, when known (a paused or rate
+    /// limited service): the frame's next-update hint.
+    case failure(FrameStatus, name: FrameName, retryAfter: Int? = nil)
 
     var status: FrameStatus {
       switch self {
       case .weather(_, let stale, _): stale ? .stale : .ok
-      case .failure(let status, _): status
+      case .failure(let status, _, _): status
       }
     }
   }
@@ -394,7 +396,8 @@ final class RequestHandler: Sendable {
         return .failure(.notFound, name: FrameName(truncating: name.string))
       case .failure(let error):
         return .failure(
-          Self.status(of: error, geocoding: true), name: FrameName(truncating: name.string))
+          Self.status(of: error, geocoding: true), name: FrameName(truncating: name.string),
+          retryAfter: Self.retryAfter(error))
       }
     }
     if !desk.hasFrame(at: place.point), !admitNew(for: requester) {
@@ -407,7 +410,9 @@ final class RequestHandler: Sendable {
       metrics.servedStale()
       return .weather(frame, stale: true, place: place)
     case .failed(let error):
-      return .failure(Self.status(of: error, geocoding: false), name: place.name)
+      return .failure(
+        Self.status(of: error, geocoding: false), name: place.name,
+        retryAfter: Self.retryAfter(error))
     }
   }
 
@@ -433,7 +438,8 @@ final class RequestHandler: Sendable {
   /// How a failing weather service shows on the device.
   static func status(of error: ProviderError, geocoding: Bool) -> FrameStatus {
     switch error {
-    case .rateLimited: .rateLimited
+    case .rateLimited, .paused(_, .rateLimited, _): .rateLimited
+    case .paused(_, .unauthorized, _): .internalError
     case .unavailable, .malformed, .paused: .upstreamUnavailable
     // The device's request was valid; a refused upstream call is the gateway's (or its
     // configuration's) fault, except a geocoding refusal, which is about the name asked for.
@@ -569,8 +575,19 @@ final class RequestHandler: Sendable {
       nextUpdateSeconds: standard.nextUpdateSeconds ?? 0)
   }
 
+  /// Seconds until the service may be asked again, when the error says: the rest of a pause, or
+  /// a 429's `Retry-After`.
+  static func retryAfter(_ error: ProviderError) -> Int? {
+    switch error {
+    case .paused(_, _, let seconds): seconds
+    case .rateLimited(_, let seconds): seconds
+    default: nil
+    }
+  }
+
   /// The frame's `next_update`: for weather, the seconds until the cached frame expires (then a
-  /// request fetches newer data); for `stale` and `upstream_unavailable` a minute, when the
+  /// request fetches newer data); for an error with a known retry time (a paused service, a
+  /// 429's `Retry-After`) that time; for `stale` and `upstream_unavailable` a minute, when the
   /// service may be asked again; for `rate_limited` the start of the next minute, when the
   /// device's limit resets; 0 (no hint) otherwise.
   static func nextUpdate(for outcome: Outcome, ttl: Int64, now: Int64) -> UInt16 {
@@ -579,9 +596,11 @@ final class RequestHandler: Sendable {
       return UInt16(clamping: max(1, frame.freshUntil(ttl: ttl) - now))
     case .weather(_, true, _):
       return 60
-    case .failure(.upstreamUnavailable, _):
+    case .failure(_, _, let seconds?) where seconds > 0:
+      return UInt16(clamping: seconds)
+    case .failure(.upstreamUnavailable, _, _):
       return 60
-    case .failure(.rateLimited, _):
+    case .failure(.rateLimited, _, _):
       return UInt16(60 - now % 60)
     case .failure:
       return 0
@@ -604,7 +623,7 @@ final class RequestHandler: Sendable {
         slotCount: slotCount, latitude: place.latitude, longitude: place.longitude,
         name: place.name,
         country: place.country, nextUpdateSeconds: nextUpdate)
-    case .failure(let status, let name):
+    case .failure(let status, let name, _):
       var frame = WeatherFrame(
         status: status, requestID: requestID, slotIndex: slotIndex, slotCount: slotCount, name: name
       )

@@ -15,8 +15,29 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// HTTP 200, but the body is not in the expected shape; the text names the key or path.
   case malformed(String)
   /// Not sent: the gateway holds calls to this service back after failures or a 429 (its circuit
-  /// breaker is open), with what it is waiting for.
-  case paused(String)
+  /// breaker is open), with what it is waiting for, why it paused, and the seconds left of the
+  /// pause when known.
+  case paused(String, cause: PauseCause = .outage, retryInSeconds: Int? = nil)
+
+  /// Why a service is paused: what a device is told while it is (frame-v1.md §5.1).
+  public enum PauseCause: String, Sendable, Equatable {
+    /// Failed calls: refused connections, timeouts, 5xx, malformed answers.
+    case outage
+    /// A 429 or a quota the service says is spent.
+    case rateLimited = "rate_limited"
+    /// The key was refused (401/403).
+    case unauthorized
+
+    /// The cause of a pause that `error` opened.
+    public init(of error: ProviderError) {
+      switch error {
+      case .rateLimited: self = .rateLimited
+      case .unauthorized: self = .unauthorized
+      case .paused(_, let cause, _): self = cause
+      case .rejected, .unavailable, .malformed: self = .outage
+      }
+    }
+  }
 
   public var description: String {
     switch self {
@@ -28,7 +49,7 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unauthorized(let reason): "unauthorized: \(reason)"
     case .unavailable(let reason): "unavailable: \(reason)"
     case .malformed(let reason): "malformed response: \(reason)"
-    case .paused(let reason): "paused: \(reason)"
+    case .paused(let reason, _, _): "paused: \(reason)"
     }
   }
 }

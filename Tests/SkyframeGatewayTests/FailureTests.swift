@@ -112,22 +112,95 @@ import Testing
           headers: [("Content-Type", "application/json"), ("Retry-After", "120")])))
     let device = try await Device.frames(port: harness.broker.port)
     try device.ask("#1 52.52,13.41")
-    #expect(try await device.frames(1).first?.status == .rateLimited)
+    let first = try #require(try await device.frames(1).first)
+    #expect(first.status == .rateLimited)
+    #expect(first.nextUpdateSeconds == 120)
+    // While paused, devices are told why and when: rate_limited, ask again when the pause ends.
     for id in 2..<12 {
       try device.ask("#\(id) 52.52,13.41")
-      #expect(try await device.frames(1).first?.status == .upstreamUnavailable)
+      let frame = try #require(try await device.frames(1).first)
+      #expect(frame.status == .rateLimited)
+      #expect(frame.nextUpdateSeconds == 120)
     }
     #expect(harness.forecastCalls == 1)
     // Exactly the time the service named: not a call before it.
     clock.advance(by: .seconds(119))
     try device.ask("#20 52.52,13.41")
-    #expect(try await device.frames(1).first?.status == .upstreamUnavailable)
+    let late = try #require(try await device.frames(1).first)
+    #expect(late.status == .rateLimited)
+    #expect(late.nextUpdateSeconds == 1)
     #expect(harness.forecastCalls == 1)
     harness.set(.normal)
     clock.advance(by: .seconds(1))
     try device.ask("#21 52.52,13.41")
     #expect(try await device.frames(1).first?.status == .ok)
     #expect(harness.forecastCalls == 2)
+  }
+
+  /// A refused key is the gateway's configuration, not an outage: internal_error on the call that
+  /// was refused and while the service is paused after it.
+  @Test func aRefusedKeyStaysInternalErrorWhilePaused() async throws {
+    let (harness, _) = try await Self.manualHarness()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    harness.set(.status(401, #"{"error":true,"reason":"Invalid API key"}"#))
+    let device = try await Device.frames(port: harness.broker.port)
+    for id in 0..<6 {
+      try device.ask("#\(id) 52.52,13.41")
+      #expect(try await device.frames(1).first?.status == .internalError, "request \(id)")
+    }
+    #expect(harness.forecastCalls == 2)
+  }
+
+  /// OpenWeatherMap's 429 on the first call for a new position, its reverse geocoding: the
+  /// weather call after it finds the service paused, and the device is told rate_limited.
+  @Test func a429OnReverseGeocodingIsRateLimitedForTheDevice() async throws {
+    let manual = ManualClock()
+    let harness = try await GatewayHarness.make(
+      service: .openWeatherMap, clock: GatewayClock(manual, unixTimeAtStart: Self.start)
+    ) {
+      $0.places.reverseGeocoding = .auto
+      $0.upstream.rateLimitedPauseSeconds = 90
+      $0.weather.batchWindowMilliseconds = 0
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    harness.set(
+      .answer { request in
+        guard request.path == "/geo/1.0/reverse" else {
+          return ServiceFixtures.answer(request, places: GatewayHarness.places, temperature: 9)
+        }
+        return .json(#"{"cod":429,"message":"Your account is temporary blocked"}"#, status: 429)
+      })
+    let device = try await Device.frames(port: harness.broker.port)
+    try device.ask("#1 59.9,10.7")
+    let frame = try #require(try await device.frames(1).first)
+    #expect(frame.status == .rateLimited)
+    #expect(frame.nextUpdateSeconds == 90)
+    #expect(harness.forecastCalls == 0)
+  }
+
+  /// WeatherAPI.com's spent monthly quota (error 2007 with HTTP 403) is rate_limited, also while
+  /// the service is paused after it.
+  @Test func aSpentQuotaIsRateLimitedWhilePaused() async throws {
+    let manual = ManualClock()
+    let harness = try await GatewayHarness.make(
+      service: .weatherAPI, clock: GatewayClock(manual, unixTimeAtStart: Self.start)
+    ) {
+      $0.weather.batchWindowMilliseconds = 0
+      $0.requests.perDevicePerMinute = 0
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    harness.set(
+      .status(
+        403, #"{"error":{"code":2007,"message":"API key has exceeded calls per month quota."}}"#))
+    let device = try await Device.frames(port: harness.broker.port)
+    for id in 0..<4 {
+      try device.ask("#\(id) 52.52,13.41")
+      #expect(try await device.frames(1).first?.status == .rateLimited, "request \(id)")
+    }
+    #expect(harness.calls(to: .weatherAPI) == 1)
   }
 
   @Test func whileTheBreakerIsOpenTheNextServiceAnswers() async throws {

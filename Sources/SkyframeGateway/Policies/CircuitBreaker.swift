@@ -10,8 +10,10 @@ import Synchronization
 /// one call goes out as a probe while everyone else is still refused; its success closes the
 /// breaker, its failure opens it again for the next, longer back-off.
 ///
-/// A refusal is `ProviderError.paused`: the gateway then answers at once from the cache (`stale`),
-/// the next service, or `upstream_unavailable`.
+/// A refusal is `ProviderError.paused`, with the cause of the pause: the gateway then answers at
+/// once from the cache (`stale`), the next service, or the status of that cause (`rate_limited`
+/// after a 429 or a spent quota, `internal_error` after a refused key, else
+/// `upstream_unavailable`).
 final class CircuitBreaker: Sendable {
   struct Policy: Sendable, Equatable {
     /// Failed calls in a row that open a closed breaker.
@@ -49,6 +51,8 @@ final class CircuitBreaker: Sendable {
     /// On the gateway clock (time since start).
     var openUntil: Duration = .zero
     var lastFailure: String?
+    /// What opened it: what a device is told while it stays open.
+    var cause: ProviderError.PauseCause = .outage
   }
 
   /// A change worth one log line.
@@ -141,6 +145,7 @@ final class CircuitBreaker: Sendable {
         let pause = named ?? (isRateLimited ? max(backoff, policy.rateLimitPause) : backoff)
         state.position = .open
         state.openUntil = now + pause
+        state.cause = ProviderError.PauseCause(of: error)
         return .opened(for: pause, reason: "\(error)")
       }
     }
