@@ -28,13 +28,18 @@ public enum SkyframeApplication {
         configuration: configuration, httpClient: httpClient, logger: logger, clock: clock)
       // Started in this order, stopped in reverse: the connection outlives the workers that
       // publish through it.
-      var services: [any Service] = gateway.parts
+      // The metrics listener opens first: a taken port stops the gateway before it connects to
+      // the broker, with an error that names metrics.port.
+      var metricsServer: MetricsServer?
       if configuration.metrics.port > 0 {
-        services.append(
-          MetricsServer(
-            host: configuration.metrics.host, port: configuration.metrics.port, gateway: gateway,
-            logger: logger))
+        let server = MetricsServer(
+          host: configuration.metrics.host, port: configuration.metrics.port, gateway: gateway,
+          logger: logger)
+        try await server.bind()
+        metricsServer = server
       }
+      var services: [any Service] = gateway.parts
+      if let metricsServer { services.append(metricsServer) }
       services.append(StatsPublisher(gateway: gateway, logger: logger))
       if let configurationPath {
         services.append(ConfigReloader(path: configurationPath, gateway: gateway, logger: logger))

@@ -102,6 +102,40 @@ import Testing
       ), "\(checked.stderr)")
   }
 
+  /// A metrics port that is taken stops `skyframe run` before it connects to the broker, with
+  /// an error that names the key, the port and what to do.
+  @Test func aTakenMetricsPortIsNamedBeforeTheBrokerConnection() async throws {
+    let broker = try await MosquittoBroker.start()
+    // Another process listens on the port: a second mosquitto.
+    let squatter = try await MosquittoBroker.start()
+    defer {
+      Task {
+        await broker.stop()
+        await squatter.stop()
+      }
+    }
+    let watcher = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/gateway/#"])
+    defer { Task { await watcher.stop() } }
+    let file = try write(
+      """
+      mqtt:
+        port: \(broker.port)
+        client-id: gw-taken-port
+      metrics:
+        host: 127.0.0.1
+        port: \(squatter.port)
+      """)
+    let result = try await Tool.run(["run", "--config", file.path])
+    #expect(result.status != 0)
+    #expect(
+      result.stderr.contains(
+        "metrics.port \(squatter.port) on 127.0.0.1 is in use: set metrics.port to another port, "
+          + "or 0 to turn the listener off"), "\(result.stderr)")
+    // It never came online: no availability message on the broker.
+    let state = try? await watcher.message(on: "skyframe/v1/gateway/state", timeout: .seconds(1))
+    #expect(state == nil)
+  }
+
   @Test func theGatewayProcessEndToEnd() async throws {
     let broker = try await MosquittoBroker.start()
     let http = try await StubHTTPServer.start { request in

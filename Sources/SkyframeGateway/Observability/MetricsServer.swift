@@ -3,6 +3,11 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import ServiceLifecycle
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
 
 /// The operator's side door: `GET /metrics` (Prometheus text format) and `GET /health` (the
 /// status document; 200 while the broker is connected, 503 otherwise) on `metrics.host` and
@@ -12,6 +17,7 @@ final class MetricsServer: Service, Sendable {
   private let port: Int
   private let gateway: Gateway
   private let logger: Logger
+  private let channel = Mutex<(any Channel)?>(nil)
 
   init(host: String, port: Int, gateway: Gateway, logger: Logger) {
     self.host = host
@@ -20,7 +26,9 @@ final class MetricsServer: Service, Sendable {
     self.logger = logger
   }
 
-  func run() async throws {
+  /// Opens the listener. `skyframe run` calls it before the broker connection starts, so a port
+  /// that is taken stops the gateway at once with an error naming the key and the value.
+  func bind() async throws {
     let gateway = gateway
     let respond: @Sendable (String) -> MetricsHandler.Response = { path in
       switch path.split(separator: "?", maxSplits: 1).first ?? "" {
@@ -36,18 +44,55 @@ final class MetricsServer: Service, Sendable {
         return (.notFound, "text/plain; charset=utf-8", Array("try /metrics or /health\n".utf8))
       }
     }
-    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-      .childChannelInitializer { channel in
-        channel.eventLoop.makeCompletedFuture {
-          try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-          try channel.pipeline.syncOperations.addHandler(MetricsHandler(respond: respond))
+    do {
+      let bound = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+        .childChannelInitializer { channel in
+          channel.eventLoop.makeCompletedFuture {
+            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            try channel.pipeline.syncOperations.addHandler(MetricsHandler(respond: respond))
+          }
         }
-      }
-      .bind(host: host, port: port).get()
+        .bind(host: host, port: port).get()
+      channel.withLock { $0 = bound }
+    } catch {
+      throw ListenerError(key: "metrics.port", host: host, port: port, error: error)
+    }
     logger.info("metrics listening", metadata: ["address": "http://\(host):\(port)/metrics"])
+  }
+
+  func run() async throws {
+    if channel.withLock({ $0 }) == nil { try await bind() }
     try? await gracefulShutdown()
-    try? await channel.close()
+    try? await channel.withLock({ $0 })?.close()
+  }
+}
+
+/// A listener the configuration asks for could not be opened: says which key, which address,
+/// why, and what to change.
+public struct ListenerError: Error, CustomStringConvertible {
+  public var key: String
+  public var host: String
+  public var port: Int
+  public var reason: String
+
+  init(key: String, host: String, port: Int, error: any Error) {
+    self.key = key
+    self.host = host
+    self.port = port
+    if let io = error as? IOError, io.errnoCode == EADDRINUSE {
+      reason = "is in use"
+    } else if let io = error as? IOError, io.errnoCode == EACCES {
+      reason = "may not be opened by this user"
+    } else if let io = error as? IOError, io.errnoCode == EADDRNOTAVAIL {
+      reason = "is not an address of this machine"
+    } else {
+      reason = "cannot be opened (\(error))"
+    }
+  }
+
+  public var description: String {
+    "\(key) \(port) on \(host) \(reason): set \(key) to another port, or 0 to turn the listener off"
   }
 }
 
