@@ -4,9 +4,16 @@
 SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG ?= config/skyframe.example.yaml
-APT_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+# What building and running the gateway needs; `make test` adds the emulators and cross compilers
+# of the firmware checks.
+RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3
+TEST_PACKAGES := $(RUN_PACKAGES) binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps build run test bench load cluster-load abuse format
+.PHONY: deps test-deps build run test bench load cluster-load abuse format
+
+test-deps:
+	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
 
 deps:
 	@missing=""; for package in $(APT_PACKAGES); do \
@@ -29,7 +36,7 @@ run: deps
 	  echo "started mosquitto on 127.0.0.1:1883 (config/mosquitto.conf)"; fi
 	.build/release/skyframe run --config $(CONFIG)
 
-test: deps
+test: test-deps
 	swift build --build-tests
 	swift test
 	firmware-notes/test/run.sh
@@ -63,7 +70,7 @@ abuse: deps
 # `make test` runs them for 15 s each. What they find stays in .build-fuzz/corpus/.
 FUZZ_SECONDS ?= 600
 .PHONY: fuzz
-fuzz: deps
+fuzz: test-deps
 	Tests/Fuzz/run.sh $(FUZZ_SECONDS)
 
 format:
