@@ -3,13 +3,20 @@
 #   1. builds it twice into a temp dir: -O2 with -Werror (C99, pedantic), and with ASan + UBSan
 #      for every run below;
 #   2. offline: draws golden vectors with --frame-hex (PNG and PBM, checked byte by byte), every
-#      golden vector once, and refuses a corrupted and a truncated frame with exit status 3;
+#      golden vector once (standard 296x128, large 800x480, tiny 128x64; `unchanged` messages
+#      are reported, exit status 4), and refuses corrupted standard, large and tiny frames and a
+#      truncated frame with exit status 3;
 #   3. live: starts mosquitto on a free port, the Open-Meteo stand-in (open_meteo_stub.py, answers
 #      from fixtures/) and the gateway ($SKYFRAME_BIN, default .build/debug/skyframe of this repo)
 #      with a configuration pointing at both, then asks like a device: by coordinates (named by
 #      fixtures/cities.txt, a GeoNames file), by name (fixtures/search-berlin.json), a name the
-#      geocoding fixture does not know (not_found), and from a device id the gateway drops
-#      (no answer: exit status 2).
+#      geocoding fixture does not know (not_found), with the text options ~large and ~tiny and
+#      with binary requests whose byte 6 names the profile (the answer's kind checked by the
+#      display and, for the text requests, on the wire with mosquitto_sub), and from a device id
+#      the gateway drops (no answer: exit status 2).
+# berlin-large.png and berlin-tiny.png are this program's drawings of the golden vectors
+# large/01-ok-berlin-48h and tiny/01-ok-berlin, checked byte by byte; after a drawing change,
+# VD_WRITE_PICTURES=1 test.sh writes them anew (berlin.png: see the command in its check).
 # Every process it starts is stopped on exit. Needs cc, pkg-config, libmosquitto-dev, mosquitto,
 # mosquitto-clients and python3. Last line: "virtual-display: N passed, M failed"; the exit status
 # is non-zero on any failure.
@@ -96,11 +103,14 @@ print("%dx%d ink=%d digest=%s" % (w, h, ink, hashlib.sha256(b"".join(rows)).hexd
 END_OF_PYTHON
 }
 
-# A drawn screen is not blank: between 2 % and 60 % of its 37888 pixels are ink.
+# A drawn screen is not blank: between 2 % and 60 % of its pixels are ink (of image_info's line).
 looks_drawn() {
-    local ink
+    local ink w h
     ink="$(sed -n 's/.* ink=\([0-9]*\) .*/\1/p' <<<"$1")"
-    [ -n "$ink" ] && [ "$ink" -gt 757 ] && [ "$ink" -lt 22733 ]
+    w="$(sed -n 's/^\([0-9]*\)x.*/\1/p' <<<"$1")"
+    h="$(sed -n 's/^[0-9]*x\([0-9]*\) .*/\1/p' <<<"$1")"
+    [ -n "$ink" ] && [ -n "$w" ] && [ -n "$h" ] &&
+        [ "$((ink * 50))" -gt "$((w * h))" ] && [ "$((ink * 5))" -lt "$((w * h * 3))" ]
 }
 
 # run NAME ARGS...: runs the display, keeping its exit status, stdout and stderr.
@@ -188,16 +198,90 @@ else
     fail "golden vectors not drawn cleanly ($count in all):$bad_vectors"
 fi
 
-hex="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hex"])' "$berlin")"
-python3 -c 'import sys; h = sys.argv[1]; print(h[:41] + "%x" % (int(h[41], 16) ^ 1) + h[42:])' \
-    "$hex" >"$tmp/corrupt.hex" # one bit of observed_at flipped
-run corrupt --frame-hex "$tmp/corrupt.hex" --out "$tmp/corrupt.png"
-if [ "$(status_of corrupt)" = 3 ] && grep -q crc_mismatch "$tmp/corrupt.err" &&
-    [ ! -e "$tmp/corrupt.png" ]; then
-    pass "a corrupted frame: exit status 3, crc_mismatch"
+# The profiles: every large and tiny golden vector drawn on its own screen, error frames too.
+for profile in large:800x480 tiny:128x64; do
+    size="${profile#*:}"
+    profile="${profile%:*}"
+    bad_vectors=""
+    count=0
+    for vector in "$repo/schemas/vectors/$profile"/*.json; do
+        count=$((count + 1))
+        name="$(basename "$vector" .json)"
+        run "$profile-$name" --frame-hex "$vector" --out "$tmp/vector.png"
+        info="$(image_info "$tmp/vector.png" || true)"
+        if [ "$(status_of "$profile-$name")" != 0 ] || [ -s "$tmp/$profile-$name.err" ] ||
+            [[ "$(stdout_of "$profile-$name")" != "drew $profile frame "* ]] ||
+            [[ "$info" != "$size "* ]] || ! looks_drawn "$info"; then
+            bad_vectors="$bad_vectors $name ($(stdout_of "$profile-$name"), $info)"
+        fi
+        rm -f "$tmp/vector.png"
+    done
+    if [ "$count" -gt 0 ] && [ -z "$bad_vectors" ]; then
+        pass "all $count $profile golden vectors drawn as $size PNG, no sanitizer reports"
+    else
+        fail "$profile golden vectors not drawn cleanly ($count in all):$bad_vectors"
+    fi
+done
+
+# `unchanged` says that what the display shows is still right: reported, nothing drawn.
+bad_vectors=""
+count=0
+for vector in "$repo/schemas/vectors/unchanged"/*.json; do
+    count=$((count + 1))
+    name="$(basename "$vector" .json)"
+    run "unchanged-$name" --frame-hex "$vector" --out "$tmp/unchanged.png"
+    expected="$(python3 -c 'import json, sys; f = json.load(open(sys.argv[1]))["frame"]
+print("unchanged %s frame for request #%d, place %d of %d" % (f["of"], f["request_id"],
+      f["slot_index"] + 1, f["slot_count"]))' "$vector")"
+    if [ "$(status_of "unchanged-$name")" != 4 ] || [ -s "$tmp/unchanged-$name.err" ] ||
+        [[ "$(stdout_of "unchanged-$name")" != "$expected, "*": nothing drawn" ]] ||
+        [ -e "$tmp/unchanged.png" ]; then
+        bad_vectors="$bad_vectors $name ('$(stdout_of "unchanged-$name")')"
+    fi
+done
+if [ "$count" -gt 0 ] && [ -z "$bad_vectors" ]; then
+    pass "all $count unchanged vectors reported with exit status 4, nothing drawn"
 else
-    fail "a corrupted frame: status $(status_of corrupt), '$(cat "$tmp/corrupt.err")'"
+    fail "unchanged vectors ($count in all):$bad_vectors"
 fi
+
+# The pictures next to berlin.png: large/01 and tiny/01 (fetched 5 minutes before --now).
+for picture in large:large/01-ok-berlin-48h tiny:tiny/01-ok-berlin; do
+    vector="$repo/schemas/vectors/${picture#*:}.json"
+    picture="${picture%%:*}"
+    run "picture-$picture" --frame-hex "$vector" --now 1736936700 --out "$tmp/berlin-$picture.png"
+    if [ -n "${VD_WRITE_PICTURES:-}" ] && [ "$(status_of "picture-$picture")" = 0 ]; then
+        cp "$tmp/berlin-$picture.png" "$here/berlin-$picture.png"
+        echo "wrote $here/berlin-$picture.png"
+    fi
+    if [ "$(status_of "picture-$picture")" = 0 ] &&
+        cmp -s "$tmp/berlin-$picture.png" "$here/berlin-$picture.png"; then
+        pass "${picture#*:} drawn equal to berlin-$picture.png"
+    else
+        fail "${picture#*:} drawn equal to berlin-$picture.png (after a drawing change:" \
+            "VD_WRITE_PICTURES=1 $0)"
+    fi
+done
+
+# corrupt NAME VECTOR: one bit of byte 20 (standard and large: observed_at; tiny: the
+# temperature) flipped: exit status 3, crc_mismatch, no picture.
+corrupt() {
+    local hex
+    hex="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hex"])' "$2")"
+    python3 -c 'import sys; h = sys.argv[1]; print(h[:41] + "%x" % (int(h[41], 16) ^ 1) + h[42:])' \
+        "$hex" >"$tmp/$1.hex"
+    run "$1" --frame-hex "$tmp/$1.hex" --out "$tmp/$1.png"
+    if [ "$(status_of "$1")" = 3 ] && grep -q crc_mismatch "$tmp/$1.err" &&
+        [ ! -e "$tmp/$1.png" ]; then
+        pass "a corrupted $1: exit status 3, crc_mismatch"
+    else
+        fail "a corrupted $1: status $(status_of "$1"), '$(cat "$tmp/$1.err")'"
+    fi
+}
+corrupt frame "$berlin"
+corrupt large-frame "$repo/schemas/vectors/large/01-ok-berlin-48h.json"
+corrupt tiny-frame "$repo/schemas/vectors/tiny/01-ok-berlin.json"
+hex="$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hex"])' "$berlin")"
 printf '%s\n' "${hex:0:200}" >"$tmp/short.hex"
 run short --frame-hex "$tmp/short.hex" --out "$tmp/short.png"
 if [ "$(status_of short)" = 3 ] && grep -q truncated "$tmp/short.err"; then
@@ -331,6 +415,64 @@ if [ "$(status_of unknown)" = 0 ] &&
 else
     fail "an unknown place: status $(status_of unknown), '$(stdout_of unknown)', '$unknown_info'"
 fi
+
+# The profiles. wire NAME DEVICE: the first message on DEVICE's frame topic, as hex, into
+# NAME.wire (mosquitto_sub in the background, subscribed before the display asks).
+wire() {
+    mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -t "skyframe/v1/frame/$2" -C 1 -W 15 -F '%x' \
+        >"$tmp/$1.wire" 2>/dev/null &
+    wire_pid=$!
+    pids+=("$wire_pid")
+    sleep 0.5
+}
+# kind_on_wire NAME: "BYTES kind 0xKK" of the message wire NAME saw.
+kind_on_wire() {
+    wait "$wire_pid" 2>/dev/null || true
+    python3 -c 'import sys; h = open(sys.argv[1]).read().strip()
+print("%d kind 0x%s" % (len(h) // 2, h[4:6]) if len(h) >= 6 else "nothing")' "$tmp/$1.wire"
+}
+# profile_check NAME WHAT SIZE PREFIX: the display's answer to NAME drawn at SIZE, its line
+# starting with PREFIX, and nothing on stderr (the display warns when the kind is not the one
+# asked for).
+profile_check() {
+    local info
+    info="$(image_info "$tmp/$1.png" || true)"
+    if [ "$(status_of "$1")" = 0 ] && [ ! -s "$tmp/$1.err" ] &&
+        [[ "$(stdout_of "$1")" == "$4 -> $tmp/$1.png" ]] && [[ "$info" == "$3 "* ]] &&
+        looks_drawn "$info"; then
+        pass "$2: $(stdout_of "$1" | sed "s|$tmp/||"), $3"
+    else
+        fail "$2: status $(status_of "$1"), '$(stdout_of "$1")', '$info', $(cat "$tmp/$1.err")"
+    fi
+}
+wire large-text vd-large
+live large-text large-text.png --device vd-large --profile large --place Berlin,DE
+profile_check large-text "~large Berlin,DE" 800x480 "drew large frame Berlin DE 21.5C status ok"
+if [ "$(kind_on_wire large-text)" = "960 kind 0x11" ]; then
+    pass "~large on the wire: 960 bytes, kind 0x11"
+else
+    fail "~large on the wire: $(kind_on_wire large-text)"
+fi
+wire tiny-text vd-tiny
+live tiny-text tiny-text.png --device vd-tiny --profile tiny --place 52.52,13.41
+profile_check tiny-text "~tiny 52.52,13.41" 128x64 "drew tiny frame 21.5C status ok"
+if [ "$(kind_on_wire tiny-text)" = "48 kind 0x21" ]; then
+    pass "~tiny on the wire: 48 bytes, kind 0x21"
+else
+    fail "~tiny on the wire: $(kind_on_wire tiny-text)"
+fi
+live large-binary large-binary.png --device vd-test --binary --profile large --place 52.52,13.41
+profile_check large-binary "binary request, byte 6 = 1 (large), coordinates" 800x480 \
+    "drew large frame Berlin DE 21.5C status ok"
+live tiny-binary tiny-binary.png --device vd-test --binary --profile tiny --place Berlin,DE
+profile_check tiny-binary "binary request, byte 6 = 2 (tiny), a name" 128x64 \
+    "drew tiny frame 21.5C status ok"
+live standard-binary standard-binary.png --device vd-test --binary --place Berlin,DE
+profile_check standard-binary "binary request, byte 6 = 0 (standard)" 296x128 \
+    "drew Berlin DE 21.5C status ok"
+live large-unknown large-unknown.png --device vd-test --profile large --place Atlantis
+profile_check large-unknown "~large for an unknown place" 800x480 \
+    "drew large frame Atlantis status not_found"
 
 # The gateway drops requests from invalid device ids ('!' is not allowed): nobody answers.
 run silent --port "$mqtt_port" --timeout 2 --device 'no!answer' --place Berlin \

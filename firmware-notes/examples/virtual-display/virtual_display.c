@@ -1,18 +1,22 @@
 /*
  * virtual_display.c - a Skyframe device on Linux: it asks a gateway for a place over MQTT, waits
- * for the answering frame and draws what a 296 x 128 1-bit e-paper weather display would show,
- * into a PNG or PBM file. It decodes with skyframe_frame.h like firmware does, and is the quickest
- * way to see a gateway's answers without hardware.
+ * for the answer and draws what the display of the frame's profile would show, into a PNG or
+ * PBM file: a 296 x 128 1-bit e-paper weather display (standard), a 7.5-inch 800 x 480 e-paper
+ * one (large: 48-hour graph, 8 days, the alerts' own words) or a 128 x 64 OLED (tiny). It
+ * decodes with skyframe_frame.h like firmware does, choosing the decoder by the message's kind
+ * byte, and is the quickest way to see a gateway's answers without hardware.
  *
  *   virtual_display --place "Berlin,DE" --out berlin.png       ask the gateway, draw the answer
- *   virtual_display --frame-hex frame.hex --out berlin.pbm     draw a frame offline (no MQTT)
+ *   virtual_display --profile large --place "Berlin,DE"        ask for `large` ("~large ...")
+ *   virtual_display --frame-hex frame.hex --out berlin.pbm     draw a message offline (no MQTT)
  *
  * Build (C99, libmosquitto):
  *   cc -std=c99 -Wall -Wextra -Werror -pedantic -I../.. $(pkg-config --cflags libmosquitto) \
  *      -o virtual_display virtual_display.c $(pkg-config --libs libmosquitto)
  *
  * Exit status: 0 a frame was drawn (an error frame too), 1 usage, file or MQTT error, 2 no
- * answer before --timeout, 3 the frame did not decode (the error name goes to stderr).
+ * answer before --timeout, 3 the message did not decode (the error name goes to stderr), 4 the
+ * answer was `unchanged` (reported on stdout, nothing drawn).
  * See firmware-notes/README.md, "Virtual display".
  */
 #define _POSIX_C_SOURCE 200809L
@@ -29,17 +33,20 @@
 #define SKYFRAME_FRAME_IMPLEMENTATION
 #include "skyframe_frame.h"
 
-enum { EXIT_DRAWN = 0, EXIT_FAILED = 1, EXIT_TIMEOUT = 2, EXIT_DECODE = 3 };
+enum { EXIT_DRAWN = 0, EXIT_FAILED = 1, EXIT_TIMEOUT = 2, EXIT_DECODE = 3, EXIT_UNCHANGED = 4 };
 
-/* ---- The screen: 296 x 128, one byte per pixel while drawing, 1 = ink (black) ------------- */
+/* ---- The screen, one byte per pixel while drawing, 1 = ink (black) ------------------------ *
+ * Its size goes with the frame's profile: 296 x 128 e-paper (standard), 800 x 480 e-paper
+ * (large), 128 x 64 OLED (tiny); the buffer holds the largest. */
 
-#define SCREEN_W 296
-#define SCREEN_H 128
+#define SCREEN_MAX_W 800
+#define SCREEN_MAX_H 480
 
-static unsigned char screen[SCREEN_H][SCREEN_W];
+static unsigned char screen[SCREEN_MAX_H][SCREEN_MAX_W];
+static int screen_w = 296, screen_h = 128;
 
 static void set_pixel(int x, int y, int ink) {
-    if (x >= 0 && x < SCREEN_W && y >= 0 && y < SCREEN_H) screen[y][x] = (unsigned char)ink;
+    if (x >= 0 && x < screen_w && y >= 0 && y < screen_h) screen[y][x] = (unsigned char)ink;
 }
 
 static void fill_rect(int x, int y, int w, int h, int ink) {
@@ -54,24 +61,39 @@ static void dotted_hline(int x0, int x1, int y) {
     for (x = x0; x <= x1; x += 2) set_pixel(x, y, 1);
 }
 
-/* Bresenham, one pixel wide. */
+static void dotted_vline(int x, int y0, int y1) {
+    int y;
+    for (y = y0; y <= y1; y += 2) set_pixel(x, y, 1);
+}
+
+/* Bresenham, one pixel wide. Both tests compare the error from before the step: testing the
+ * updated one can step past the end point on steep lines and never stop. */
 static void line(int x0, int y0, int x1, int y1) {
     int dx = abs(x1 - x0), sx = x0 < x1 ? 1 : -1;
     int dy = -abs(y1 - y0), sy = y0 < y1 ? 1 : -1;
-    int err = dx + dy;
+    int err = dx + dy, e2;
     for (;;) {
         set_pixel(x0, y0, 1);
         if (x0 == x1 && y0 == y1) break;
-        if (2 * err >= dy) { err += dy; x0 += sx; }
-        if (2 * err <= dx) { err += dx; y0 += sy; }
+        e2 = 2 * err;
+        if (e2 >= dy) { err += dy; x0 += sx; }
+        if (e2 <= dx) { err += dx; y0 += sy; }
     }
 }
 
 /* ---- Font: 5 x 8 (rows 0-6 the body, row 7 descenders), 6 pixels per character ----------- *
  * One byte per row, bit 4 the leftmost pixel. Entries 0-94 are ASCII 32-126, then the few
- * non-ASCII characters the screen itself uses, then the placeholder drawn for every other
- * character (a name is UTF-8 and this font has no glyphs for it). */
-enum { GLYPH_DEGREE = 95, GLYPH_UP, GLYPH_DOWN, GLYPH_PLACEHOLDER, GLYPH_COUNT };
+ * non-ASCII characters the screen itself uses and a few letters of place names and alert
+ * words, then the placeholder drawn for every other character (a name is UTF-8 and this font
+ * has no glyphs for most of it). */
+enum {
+    GLYPH_DEGREE = 95, GLYPH_UP, GLYPH_DOWN, GLYPH_DROP, GLYPH_LATIN, /* then LATIN_EXTRA's */
+    GLYPH_PLACEHOLDER = GLYPH_LATIN + 12, GLYPH_COUNT
+};
+/* The letters with diacritics the font has (German and Nordic place names and alerts), in the
+ * order of their glyphs from GLYPH_LATIN on. */
+static const unsigned short LATIN_EXTRA[12] = {0xC4, 0xD6, 0xDC, 0xE4, 0xF6, 0xFC,
+                                               0xDF, 0xF8, 0xD8, 0xE5, 0xC5, 0xE9};
 #define GLYPH_ADVANCE 6
 
 static const unsigned char FONT[GLYPH_COUNT][8] = {
@@ -173,6 +195,19 @@ static const unsigned char FONT[GLYPH_COUNT][8] = {
     {0x0C, 0x12, 0x12, 0x0C, 0x00, 0x00, 0x00, 0x00}, /* degree U+00B0 */
     {0x04, 0x0E, 0x15, 0x04, 0x04, 0x04, 0x04, 0x00}, /* up arrow U+2191 */
     {0x04, 0x04, 0x04, 0x04, 0x15, 0x0E, 0x04, 0x00}, /* down arrow U+2193 */
+    {0x04, 0x04, 0x0E, 0x1F, 0x1F, 0x1F, 0x0E, 0x00}, /* a drop: chance of precipitation */
+    {0x0A, 0x00, 0x0E, 0x11, 0x1F, 0x11, 0x11, 0x00}, /* A diaeresis */
+    {0x0A, 0x00, 0x0E, 0x11, 0x11, 0x11, 0x0E, 0x00}, /* O diaeresis */
+    {0x0A, 0x00, 0x11, 0x11, 0x11, 0x11, 0x0E, 0x00}, /* U diaeresis */
+    {0x0A, 0x00, 0x0E, 0x01, 0x0F, 0x11, 0x0F, 0x00}, /* a diaeresis */
+    {0x00, 0x0A, 0x00, 0x0E, 0x11, 0x11, 0x0E, 0x00}, /* o diaeresis */
+    {0x00, 0x0A, 0x00, 0x11, 0x11, 0x13, 0x0D, 0x00}, /* u diaeresis */
+    {0x0C, 0x12, 0x12, 0x16, 0x11, 0x11, 0x16, 0x10}, /* sharp s */
+    {0x00, 0x01, 0x0E, 0x13, 0x15, 0x19, 0x0E, 0x10}, /* o stroke */
+    {0x0F, 0x13, 0x15, 0x15, 0x15, 0x19, 0x1E, 0x00}, /* O stroke */
+    {0x06, 0x06, 0x0E, 0x01, 0x0F, 0x11, 0x0F, 0x00}, /* a ring */
+    {0x04, 0x0A, 0x04, 0x0E, 0x11, 0x1F, 0x11, 0x00}, /* A ring */
+    {0x02, 0x04, 0x0E, 0x11, 0x1F, 0x10, 0x0E, 0x00}, /* e acute */
     {0x1F, 0x11, 0x11, 0x11, 0x11, 0x11, 0x1F, 0x00}, /* placeholder: any other character */
 };
 
@@ -210,6 +245,8 @@ static int next_glyph(const char **s) {
     if (cp == 0xB0UL) return GLYPH_DEGREE;
     if (cp == 0x2191UL) return GLYPH_UP;
     if (cp == 0x2193UL) return GLYPH_DOWN;
+    for (i = 0; i < 12; i++)
+        if (cp == LATIN_EXTRA[i]) return GLYPH_LATIN + i;
     return GLYPH_PLACEHOLDER;
 }
 
@@ -243,7 +280,7 @@ static int draw_text_clipped(int x, int y, const char *s, int scale, int ink, in
 }
 
 static int draw_text(int x, int y, const char *s, int scale, int ink) {
-    return draw_text_clipped(x, y, s, scale, ink, SCREEN_W);
+    return draw_text_clipped(x, y, s, scale, ink, screen_w);
 }
 
 static void draw_text_centered(int cx, int y, const char *s, int scale, int ink) {
@@ -252,12 +289,14 @@ static void draw_text_centered(int cx, int y, const char *s, int scale, int ink)
 
 /* Text in a box of its own: white on black with ink 1 (a tag that stands out on paper), black
  * on white with ink 0 (inside the black header). Returns the x after the box. */
-static int draw_tag(int x, int y, const char *s, int ink) {
-    int w = text_width(s, 1) + 4;
-    fill_rect(x, y, w, 11, ink);
-    draw_text(x + 2, y + 2, s, 1, !ink);
+static int draw_tag_scaled(int x, int y, const char *s, int ink, int k) {
+    int w = text_width(s, k) + 4 * k;
+    fill_rect(x, y, w, 11 * k, ink);
+    draw_text(x + 2 * k, y + 2 * k, s, k, !ink);
     return x + w;
 }
+
+static int draw_tag(int x, int y, const char *s, int ink) { return draw_tag_scaled(x, y, s, ink, 1); }
 
 /* ---- Weather icons ------------------------------------------------------------------------ *
  * Drawn from shapes in a unit square (x right, y down), sampled at each pixel's centre, so the
@@ -531,14 +570,18 @@ static int is_snow(uint8_t code) {
 }
 
 /* Night for the current weather (schemas/wmo-codes.md section 3). */
-static int is_night(const skyframe_frame *f) {
-    if (f->sun == SKYFRAME_SUN_POLAR_DAY) return 0;
-    if (f->sun == SKYFRAME_SUN_POLAR_NIGHT) return 1;
-    if (f->is_day == 0 || f->is_day == 1) return f->is_day == 0;
-    if (SKYFRAME_HAS_TIME(f->observed_at) && SKYFRAME_HAS_TIME(f->sunrise) &&
-        SKYFRAME_HAS_TIME(f->sunset))
-        return f->observed_at < f->sunrise || f->observed_at >= f->sunset;
+static int night_now(uint8_t sun, uint8_t is_day, uint32_t observed_at, uint32_t sunrise,
+                     uint32_t sunset) {
+    if (sun == SKYFRAME_SUN_POLAR_DAY) return 0;
+    if (sun == SKYFRAME_SUN_POLAR_NIGHT) return 1;
+    if (is_day == 0 || is_day == 1) return is_day == 0;
+    if (SKYFRAME_HAS_TIME(observed_at) && SKYFRAME_HAS_TIME(sunrise) && SKYFRAME_HAS_TIME(sunset))
+        return observed_at < sunrise || observed_at >= sunset;
     return 0;
+}
+
+static int is_night(const skyframe_frame *f) {
+    return night_now(f->sun, f->is_day, f->observed_at, f->sunrise, f->sunset);
 }
 
 /* "18.4" from 0.1 degC, "--" when missing. */
@@ -562,6 +605,18 @@ static const char *local_clock(char out[8], uint32_t t, int16_t utc_offset_min) 
     int16_t m = skyframe_local_minute_of_day(t, utc_offset_min);
     if (m < 0) out[0] = '\0';
     else snprintf(out, 8, "%02d:%02d", m / 60, m % 60);
+    return out;
+}
+
+/* "WSW": where the wind comes from (degrees 0-359) on a 16-point compass, "" when missing. */
+static const char *compass_point(char out[4], uint16_t degrees) {
+    static const char compass[] = "N  NNENE ENEE  ESESE SSES  SSWSW WSWW  WNWNW NNW";
+    size_t k, i;
+    out[0] = '\0';
+    if (!SKYFRAME_HAS_U16(degrees)) return out;
+    k = 3u * ((((size_t)degrees * 100u + 1125u) / 2250u) % 16u);
+    for (i = 0; i < 3 && compass[k + i] != ' '; i++) out[i] = compass[k + i];
+    out[i] = '\0';
     return out;
 }
 
@@ -589,17 +644,64 @@ static const char *aqi_word(int scale, int index) {
     return "extremely poor";
 }
 
-/* The top bar: black, left and right text in white. The left text gives way to the right. */
-static void draw_header(const char *left, const char *right, const char *tag) {
-    int right_x = SCREEN_W - 3 - text_width(right, 1), limit = right_x - 6;
-    fill_rect(0, 0, SCREEN_W, 12, 1);
-    draw_text(right_x, 2, right, 1, 0);
-    if (tag != NULL) {
-        int w = text_width(tag, 1) + 4;
-        limit -= w + 4;
-        draw_tag(limit + 6, 0, tag, 0);
+/* "Wed 15 Jan 11:20": the place's date (of daily[0]) and the local time of the fetch; what is
+ * missing is left out. */
+static void date_and_time(char *out, size_t size, uint16_t daily_start, uint32_t fetched_at,
+                          int16_t utc_offset_min) {
+    char t[8];
+    out[0] = '\0';
+    if (SKYFRAME_HAS_U16(daily_start)) {
+        int32_t year;
+        uint8_t month, day;
+        skyframe_date_from_days(daily_start, &year, &month, &day);
+        snprintf(out, size, "%s %u %s", WEEKDAY[skyframe_weekday(daily_start)], (unsigned)day,
+                 MONTH[(month + 11u) % 12u]);
     }
-    draw_text_clipped(3, 2, left, 1, 0, limit);
+    local_clock(t, fetched_at, utc_offset_min);
+    if (t[0]) {
+        size_t n = strlen(out);
+        snprintf(out + n, size - n, "%s%s", n ? " " : "", t);
+    }
+}
+
+/* The header's tag: "STALE 3h" for cached data, "OLD 5h" for data older than 2 h (README
+ * section 6), else none (NULL). age: skyframe_frame_age_seconds(). */
+static const char *age_tag(char tag[24], uint8_t status, int32_t age) {
+    if (status == SKYFRAME_STATUS_STALE) {
+        strcpy(tag, "STALE");
+        if (age >= 0) {
+            strcat(tag, " ");
+            age_text(tag + strlen(tag), 24 - strlen(tag), age);
+        }
+        return tag;
+    }
+    if (age > 2L * 3600L) {
+        strcpy(tag, "OLD ");
+        age_text(tag + 4, 24 - 4, age);
+        return tag;
+    }
+    return NULL;
+}
+
+/* The top bar, 12 k pixels tall: black, left and right text in white (at scale k). The left
+ * text gives way to the right. */
+static void draw_header_scaled(const char *left, const char *right, const char *tag, int k) {
+    int right_x = screen_w - 3 * k - text_width(right, k), limit = right_x - 6 * k;
+    fill_rect(0, 0, screen_w, 12 * k, 1);
+    draw_text(right_x, 2 * k, right, k, 0);
+    if (tag != NULL) {
+        int w = text_width(tag, k) + 4 * k;
+        limit -= w + 4 * k;
+        draw_tag_scaled(limit + 6 * k, 0, tag, 0, k);
+    }
+    if (k > 1 && 3 * k + text_width(left, k) > limit) /* a long name: smaller, not cut */
+        draw_text_clipped(3 * k, (12 * k - 7) / 2, left, 1, 0, limit);
+    else
+        draw_text_clipped(3 * k, 2 * k, left, k, 0, limit);
+}
+
+static void draw_header(const char *left, const char *right, const char *tag) {
+    draw_header_scaled(left, right, tag, 1);
 }
 
 /* A whole number at y 120 with a 3-pixel minus; returns the x after it (its width when x is 0
@@ -620,37 +722,13 @@ static void draw_weather(const skyframe_frame *f, uint32_t now) {
     const skyframe_current *c = &f->current;
     char left[64], right[40], tag[24], line_text[64], a[13], b[13], t1[8], t2[8];
     int32_t age = skyframe_frame_age_seconds(f, now);
-    int x, y, i, have_tag = 0;
+    int x, y, i;
 
     /* Header: place, the place's date and the local time the data was fetched. */
     snprintf(left, sizeof left, "%s%s%s", f->name[0] ? f->name : "(no name)",
              f->country[0] ? ", " : "", f->country);
-    right[0] = '\0';
-    if (SKYFRAME_HAS_U16(f->daily_start)) {
-        int32_t year;
-        uint8_t month, day;
-        skyframe_date_from_days(f->daily_start, &year, &month, &day);
-        snprintf(right, sizeof right, "%s %u %s", WEEKDAY[skyframe_weekday(f->daily_start)],
-                 (unsigned)day, MONTH[(month + 11u) % 12u]);
-    }
-    local_clock(t1, f->fetched_at, f->utc_offset_min);
-    if (t1[0]) {
-        size_t n = strlen(right);
-        snprintf(right + n, sizeof right - n, "%s%s", n ? " " : "", t1);
-    }
-    if (f->status == SKYFRAME_STATUS_STALE) {
-        strcpy(tag, "STALE");
-        if (age >= 0) {
-            strcat(tag, " ");
-            age_text(tag + strlen(tag), sizeof tag - strlen(tag), age);
-        }
-        have_tag = 1;
-    } else if (age > 2L * 3600L) { /* README section 6: mark data older than 2 h */
-        strcpy(tag, "OLD ");
-        age_text(tag + 4, sizeof tag - 4, age);
-        have_tag = 1;
-    }
-    draw_header(left, right, have_tag ? tag : NULL);
+    date_and_time(right, sizeof right, f->daily_start, f->fetched_at, f->utc_offset_min);
+    draw_header(left, right, age_tag(tag, f->status, age));
 
     /* Now: icon, big temperature, condition, feels like. */
     draw_icon(4, 14, 32, icon_for(c->weather_code, is_night(f)));
@@ -665,15 +743,9 @@ static void draw_weather(const skyframe_frame *f, uint32_t now) {
     /* Details on the right, one line each. */
     y = 14;
     if (SKYFRAME_HAS_U16(c->wind_speed)) {
-        static const char compass[] = "N  NNENE ENEE  ESESE SSES  SSWSW WSWW  WNWNW NNW";
-        char dir[4] = "";
+        char dir[4];
         unsigned kmh = (skyframe_ms10_to_kmh10(c->wind_speed) + 5u) / 10u;
-        if (SKYFRAME_HAS_U16(c->wind_direction)) {
-            size_t k = 3u * ((((size_t)c->wind_direction * 100u + 1125u) / 2250u) % 16u);
-            for (i = 0; i < 3 && compass[k + (size_t)i] != ' '; i++)
-                dir[i] = compass[k + (size_t)i];
-            dir[i] = '\0';
-        }
+        compass_point(dir, c->wind_direction);
         if (SKYFRAME_HAS_U16(c->wind_gust))
             snprintf(line_text, sizeof line_text, "Wind %s%s%u-%u km/h", dir, dir[0] ? " " : "",
                      kmh, (skyframe_ms10_to_kmh10(c->wind_gust) + 5u) / 10u);
@@ -740,7 +812,7 @@ static void draw_weather(const skyframe_frame *f, uint32_t now) {
     x = RIGHT_X;
     if (skyframe_has_air_quality(f)) {
         int scale = skyframe_air_quality_scale(f), index = skyframe_air_quality_index(f);
-        int room = SCREEN_W - 2 - RIGHT_X - (skyframe_has_moon(f) ? 6 + 12 + 23 : 0);
+        int room = screen_w - 2 - RIGHT_X - (skyframe_has_moon(f) ? 6 + 12 + 23 : 0);
         const char *label = scale == SKYFRAME_AQI_US ? "US AQI" : "AQI";
         snprintf(line_text, sizeof line_text, "%s %d %s", label, index, aqi_word(scale, index));
         if (text_width(line_text, 1) > room) /* no room for the word next to the moon */
@@ -762,7 +834,7 @@ static void draw_weather(const skyframe_frame *f, uint32_t now) {
     }
 
     /* Hourly temperatures: a line over 12 slots, labels on every other slot. */
-    dotted_hline(0, SCREEN_W - 1, 60);
+    dotted_hline(0, screen_w - 1, 60);
     if (f->hourly_step_h > 0 && SKYFRAME_HAS_TIME(f->hourly_start)) {
         int lo = 32767, hi = -32768, have = 0, prev_x = 0, prev_y = 0, prev = 0;
         for (i = 0; i < SKYFRAME_HOURLY_COUNT; i++) {
@@ -804,10 +876,10 @@ static void draw_weather(const skyframe_frame *f, uint32_t now) {
     }
 
     /* Seven days: weekday, icon, max/min. */
-    dotted_hline(0, SCREEN_W - 1, 91);
+    dotted_hline(0, screen_w - 1, 91);
     for (i = 0; i < SKYFRAME_DAILY_COUNT && SKYFRAME_HAS_U16(f->daily_start); i++) {
         const skyframe_daily *d = &f->daily[i];
-        int cx = SCREEN_W * i / SKYFRAME_DAILY_COUNT + SCREEN_W / (2 * SKYFRAME_DAILY_COUNT);
+        int cx = screen_w * i / SKYFRAME_DAILY_COUNT + screen_w / (2 * SKYFRAME_DAILY_COUNT);
         draw_text_centered(cx, 93, WEEKDAY[skyframe_weekday((int32_t)f->daily_start + i)], 1, 1);
         /* days get the day icon, but for polar night (wmo-codes.md section 3) */
         draw_icon(cx - 8, 103, 16,
@@ -819,6 +891,19 @@ static void draw_weather(const skyframe_frame *f, uint32_t now) {
         x = draw_narrow(x, a, 1);
         line(x + 1, 126, x + 3, 120);
         draw_narrow(x + 5, b, 1);
+    }
+}
+
+/* One line on what an error status means. */
+static const char *error_hint(uint8_t status) {
+    switch (status) {
+    case SKYFRAME_STATUS_NOT_FOUND: return "No place has this name.";
+    case SKYFRAME_STATUS_BAD_REQUEST: return "The gateway did not understand.";
+    case SKYFRAME_STATUS_UPSTREAM_UNAVAILABLE: return "Weather service down, no cache.";
+    case SKYFRAME_STATUS_RATE_LIMITED: return "Asking too often: wait minutes.";
+    case SKYFRAME_STATUS_TOO_MANY_LOCATIONS: return "Too many places in one request.";
+    case SKYFRAME_STATUS_INTERNAL_ERROR: return "The gateway failed.";
+    default: return "A newer gateway's status.";
     }
 }
 
@@ -838,46 +923,553 @@ static void draw_warning(int x0, int y0, int size) {
         }
 }
 
-/* An error frame (status 2..7 or one this program does not know): what went wrong, big. */
-static void draw_error(const skyframe_frame *f) {
-    char right[32], text[64];
-    const char *name = skyframe_status_name(f->status), *hint;
-    int32_t next = skyframe_next_update_seconds(f);
+/* What an error frame (status 2..7 or one this program does not know) has to say, big: the
+ * status, a hint, the name field (what was asked for, or the gateway's reason) and when to
+ * ask again. The standard screen's layout with every length times k, moved down by oy. */
+static void draw_error_scaled(uint8_t status, uint16_t request_id, const char *name,
+                              int32_t next, int k, int oy) {
+    char right[32], text[80];
+    const char *status_name = skyframe_status_name(status), *hint;
     int y;
-    if (f->request_id != 0) snprintf(right, sizeof right, "request #%u", (unsigned)f->request_id);
+    if (request_id != 0) snprintf(right, sizeof right, "request #%u", (unsigned)request_id);
     else right[0] = '\0';
-    draw_header("Skyframe", right, NULL);
-    draw_warning(8, 24, 36);
-    if (strcmp(name, "unknown") == 0) {
-        snprintf(text, sizeof text, "status %u", (unsigned)f->status);
-        draw_text(56, 24, text, 2, 1);
+    draw_header_scaled("Skyframe", right, NULL, k);
+    draw_warning(8 * k, oy + 24 * k, 36 * k);
+    if (strcmp(status_name, "unknown") == 0) {
+        snprintf(text, sizeof text, "status %u", (unsigned)status);
+        draw_text(56 * k, oy + 24 * k, text, 2 * k, 1);
     } else {
-        draw_text(56, 24, name, 2, 1);
+        draw_text(56 * k, oy + 24 * k, status_name, 2 * k, 1);
     }
-    switch (f->status) {
-    case SKYFRAME_STATUS_NOT_FOUND: hint = "No place has this name."; break;
-    case SKYFRAME_STATUS_BAD_REQUEST: hint = "The gateway did not understand."; break;
-    case SKYFRAME_STATUS_UPSTREAM_UNAVAILABLE: hint = "Weather service down, no cache."; break;
-    case SKYFRAME_STATUS_RATE_LIMITED: hint = "Asking too often: wait minutes."; break;
-    case SKYFRAME_STATUS_TOO_MANY_LOCATIONS: hint = "Too many places in one request."; break;
-    case SKYFRAME_STATUS_INTERNAL_ERROR: hint = "The gateway failed."; break;
-    default: hint = "A newer gateway's status."; break;
-    }
-    draw_text(56, 44, hint, 1, 1);
-    y = 56;
-    if (f->name[0]) { /* what was asked for (not_found), or the gateway's reason */
-        snprintf(text, sizeof text, "\"%s\"", f->name);
-        draw_text_clipped(56, y, text, 1, 1, SCREEN_W - 4);
-        y += 12;
+    hint = error_hint(status);
+    draw_text(56 * k, oy + 44 * k, hint, k, 1);
+    y = oy + 56 * k;
+    if (name != NULL && name[0]) { /* what was asked for (not_found), or the gateway's reason */
+        snprintf(text, sizeof text, "\"%s\"", name);
+        draw_text_clipped(56 * k, y, text, k, 1, screen_w - 4 * k);
+        y += 12 * k;
     }
     if (next > 0) {
         snprintf(text, sizeof text, "Ask again in %ld min", (long)((next + 59) / 60));
-        draw_text(56, y, text, 1, 1);
+        draw_text(56 * k, y, text, k, 1);
     }
-    dotted_hline(0, SCREEN_W - 1, 90);
-    snprintf(text, sizeof text, "status %u  %s", (unsigned)f->status, name);
-    draw_text(4, 100, text, 1, 1);
-    draw_text(4, 112, "No weather in this frame.", 1, 1);
+    dotted_hline(0, screen_w - 1, oy + 90 * k);
+    snprintf(text, sizeof text, "status %u  %s", (unsigned)status, status_name);
+    draw_text(4 * k, oy + 100 * k, text, k, 1);
+    draw_text(4 * k, oy + 112 * k, "No weather in this frame.", k, 1);
+}
+
+static void draw_error(const skyframe_frame *f) {
+    draw_error_scaled(f->status, f->request_id, f->name, skyframe_next_update_seconds(f), 1, 0);
+}
+
+/* ---- The large profile: an 800 x 480 e-paper screen ---------------------------------------- */
+
+/* The v1.1 fields of a large or tiny frame in a standard frame's struct, so that the header's
+ * helpers (skyframe_alert_count(), skyframe_moon_phase_icon(), ...) read them. */
+static void v11_view(skyframe_frame *v, uint16_t air_quality, uint8_t alerts, uint8_t moon,
+                     uint8_t precip_next_hour, uint32_t fetched_at) {
+    memset(v, 0, sizeof *v);
+    v->status = SKYFRAME_STATUS_OK;
+    v->air_quality = air_quality;
+    v->alerts = alerts;
+    v->moon = moon;
+    v->precip_next_hour = precip_next_hour;
+    v->fetched_at = fetched_at;
+}
+
+/* km/h from the profiles' 0.5 m/s steps (x 1.8), rounded. */
+static unsigned half_ms_to_kmh(uint8_t v) { return ((unsigned)v * 18u + 5u) / 10u; }
+
+/* "Rain in 25 min" and the like for the next hour (frame-v1.md 5.8), "" when absent. */
+static const char *next_hour_text(char *out, size_t size, const skyframe_frame *v, int snow) {
+    const char *what = snow ? "snow" : "rain";
+    int change = skyframe_precip_change_in_min(v);
+    out[0] = '\0';
+    if (!skyframe_has_precip_next_hour(v)) return out;
+    if (skyframe_precip_now(v) == 1 && change >= 0)
+        snprintf(out, size, "%s ends %dm", what, change);
+    else if (skyframe_precip_now(v) == 1)
+        snprintf(out, size, "%s 60+ min", what);
+    else if (change >= 0)
+        snprintf(out, size, "%s in %d min", what, change);
+    else
+        snprintf(out, size, "dry");
+    return out;
+}
+
+/* "Thu 18:00" at the place when t is within 6 days of `from`, else "7 Feb 2106"; "--" when the
+ * offset is missing. */
+static const char *when_text(char *out, size_t size, uint32_t t, uint32_t from, int16_t off) {
+    int32_t day = skyframe_local_day(t, off);
+    char clock[8];
+    if (day < 0) return strcpy(out, "--");
+    if (SKYFRAME_HAS_TIME(from) && (t > from ? t - from : from - t) < 6UL * 86400UL) {
+        snprintf(out, size, "%s %s", WEEKDAY[skyframe_weekday(day)],
+                 local_clock(clock, t, off));
+    } else {
+        int32_t year;
+        uint8_t month, mday;
+        skyframe_date_from_days(day, &year, &month, &mday);
+        snprintf(out, size, "%u %s %ld", (unsigned)mday, MONTH[(month + 11u) % 12u], (long)year);
+    }
+    return out;
+}
+
+/* Text in at most `lines` lines of scale 1 from (x, y), 9 pixels apart, broken after the last
+ * space that fits in `width` pixels (or mid-word when a word alone is wider). */
+static void draw_wrapped(int x, int y, const char *s, int width, int lines) {
+    char line_buf[SKYFRAME_ALERT_EVENT_BYTES + 1];
+    int fit = width / GLYPH_ADVANCE, line_no;
+    for (line_no = 0; line_no < lines && *s; line_no++) {
+        const char *p = s, *brk = NULL;
+        int n = 0;
+        size_t len;
+        while (*p && n < fit) { /* whole characters */
+            next_glyph(&p);
+            n++;
+            if (*p == ' ') brk = p;
+        }
+        if (*p == '\0' || line_no == lines - 1 || brk == NULL) brk = p;
+        len = (size_t)(brk - s) < sizeof line_buf - 1 ? (size_t)(brk - s) : sizeof line_buf - 1;
+        memcpy(line_buf, s, len);
+        line_buf[len] = '\0';
+        draw_text_clipped(x, y + 9 * line_no, line_buf, 1, 1, x + width);
+        s = brk;
+        while (*s == ' ') s++;
+    }
+}
+
+/* One detail of the left column: a small label over its value (scale 2), "--" when missing. */
+#define LARGE_LEFT_W 300 /* the left column: now, details, alerts */
+static void large_detail(int col, int row, const char *label, const char *value) {
+    int x = 8 + col * 146, y = 136 + row * 34;
+    draw_text(x, y, label, 1, 1);
+    draw_text_clipped(x, y + 10, value[0] ? value : "--", 2, 1, x + 142);
+}
+
+/* "0" .. "10.0": a precipitation axis label, 0.1 mm in, whole mm from 10 mm on. */
+static const char *mm_label(char out[13], int tenths_mm) {
+    if (tenths_mm >= 100) snprintf(out, 13, "%d", tenths_mm / 10);
+    else skyframe_format_fixed(out, 13, tenths_mm, 1);
+    return out;
+}
+
+/* Floor division for the temperature axis (tenths may be negative). */
+static int floor_div(int a, int b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+
+#define GRAPH_X0 340  /* the 48-step graph: 9 pixels a step */
+#define GRAPH_STEP 9
+#define GRAPH_TOP 226
+#define GRAPH_BOTTOM 420
+#define CHANCE_TOP 426 /* the chance-of-precipitation strip under it */
+#define CHANCE_H 18
+
+/* The 48 steps: temperature as a line (left axis), precipitation amount as dotted bars (right
+ * axis), the chance of precipitation as a strip of bars, local hours and weekdays under it. */
+static void draw_large_graph(const skyframe_large *f) {
+    static const int temp_steps[] = {10, 20, 50, 100, 200, 500};
+    static const int mm_steps[] = {10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 65535};
+    const int x1 = GRAPH_X0 + GRAPH_STEP * SKYFRAME_LARGE_HOURLY_COUNT;
+    char text[64], a[13];
+    int i, lo = 32767, hi = -32768, have_temp = 0, mm_max = 0, have_mm = 0, prev = 0;
+    int step = 0, lo_t = 0, hi_t = 1, axis_mm = 0, prev_x = 0, prev_y = 0, prev_day = -1, x;
+    int day_label_end = 0;
+
+    for (i = 0; i < SKYFRAME_LARGE_HOURLY_COUNT; i++) {
+        const skyframe_large_hourly *h = &f->hourly[i];
+        if (SKYFRAME_HAS_I16(h->temperature)) {
+            if (h->temperature < lo) lo = h->temperature;
+            if (h->temperature > hi) hi = h->temperature;
+            have_temp = 1;
+        }
+        if (SKYFRAME_HAS_U16(h->precip_amount)) {
+            if (h->precip_amount > mm_max) mm_max = h->precip_amount;
+            have_mm = 1;
+        }
+    }
+    if (f->hourly_step_h == 0 || (!have_temp && !have_mm)) {
+        draw_text(GRAPH_X0, (GRAPH_TOP + GRAPH_BOTTOM) / 2, "No hourly data in this frame.", 2, 1);
+        return;
+    }
+    snprintf(text, sizeof text, "Next %d h", SKYFRAME_LARGE_HOURLY_COUNT * f->hourly_step_h);
+    draw_text(308, 211, text, 1, 1);
+    fill_rect(376, 213, 14, 2, 1); /* the legend */
+    draw_text(394, 211, "temperature " DEG "C", 1, 1);
+    for (i = 0; i < 8 * 7; i++)
+        if ((i % 8 + i / 8) % 2 == 0) set_pixel(496 + i % 8, 211 + i / 8, 1);
+    draw_text(508, 211, "precipitation mm", 1, 1);
+    fill_rect(622, 211, 3, 7, 1);
+    draw_text(630, 211, "chance of precipitation %", 1, 1);
+    line(GRAPH_X0 - 1, GRAPH_BOTTOM, x1, GRAPH_BOTTOM);
+    line(GRAPH_X0 - 1, GRAPH_TOP, GRAPH_X0 - 1, GRAPH_BOTTOM);
+    line(x1, GRAPH_TOP, x1, GRAPH_BOTTOM);
+
+    /* Temperature axis: whole steps of 1, 2, 5, 10, 20 or 50 degC, at most 6 of them. */
+    if (have_temp) {
+        for (i = 0; i < 6; i++) {
+            step = temp_steps[i];
+            if ((hi - lo) / step <= 5) break;
+        }
+        lo_t = floor_div(lo, step) * step;
+        hi_t = -floor_div(-hi, step) * step;
+        if (hi_t == lo_t) hi_t += step;
+        for (i = lo_t; i <= hi_t; i += step) {
+            int y = GRAPH_BOTTOM - (i - lo_t) * (GRAPH_BOTTOM - GRAPH_TOP) / (hi_t - lo_t);
+            if (i != lo_t) dotted_hline(GRAPH_X0, x1 - 1, y);
+            snprintf(text, sizeof text, "%s" DEG, whole(a, (int16_t)i));
+            draw_text(GRAPH_X0 - 4 - text_width(text, 1), y - 3, text, 1, 1);
+        }
+    }
+    /* Precipitation axis: 1, 2, 5, 10 ... mm at the top. */
+    if (have_mm) {
+        for (i = 0; mm_steps[i] < mm_max; i++) continue;
+        axis_mm = mm_steps[i];
+        draw_text(x1 + 4, GRAPH_TOP - 3, mm_label(a, axis_mm), 1, 1);
+        draw_text(x1 + 4, (GRAPH_TOP + GRAPH_BOTTOM) / 2 - 3, mm_label(a, axis_mm / 2), 1, 1);
+        draw_text(x1 + 4, GRAPH_BOTTOM - 3, "0", 1, 1);
+        draw_text(x1 + 4, GRAPH_TOP + 7, "mm", 1, 1);
+    }
+
+    for (i = 0; i < SKYFRAME_LARGE_HOURLY_COUNT; i++) {
+        const skyframe_large_hourly *h = &f->hourly[i];
+        int left = GRAPH_X0 + GRAPH_STEP * i, cx = left + GRAPH_STEP / 2;
+        uint32_t at = f->hourly_start + (uint32_t)i * f->hourly_step_h * 3600u;
+        int16_t minute = SKYFRAME_HAS_TIME(f->hourly_start)
+                             ? skyframe_local_minute_of_day(at, f->utc_offset_min) : -1;
+        int32_t day = minute >= 0 ? skyframe_local_day(at, f->utc_offset_min) : -1;
+        if (have_mm && SKYFRAME_HAS_U16(h->precip_amount) && h->precip_amount > 0) {
+            int bar = (int)h->precip_amount * (GRAPH_BOTTOM - GRAPH_TOP) / axis_mm, y;
+            if (bar < 1) bar = 1;
+            for (y = GRAPH_BOTTOM - bar; y < GRAPH_BOTTOM; y++)
+                for (x = left + 1; x < left + GRAPH_STEP - 1; x++)
+                    if ((x + y) % 2 == 0 || y == GRAPH_BOTTOM - bar) set_pixel(x, y, 1);
+        }
+        if (SKYFRAME_HAS_U8(h->precip_probability)) {
+            int bar = (h->precip_probability > 100 ? 100 : h->precip_probability) * CHANCE_H / 100;
+            fill_rect(left + 2, CHANCE_TOP + CHANCE_H - bar, GRAPH_STEP - 4, bar, 1);
+        }
+        if (day >= 0 && day != prev_day) { /* a new day: its name, and a line at midnight */
+            if (prev_day >= 0) dotted_vline(left, GRAPH_TOP, GRAPH_BOTTOM);
+            if (left >= day_label_end) /* with 24-hour steps, not every day has room */
+                day_label_end = draw_text(left + 1, 458, WEEKDAY[skyframe_weekday(day)], 1, 1) + 6;
+            prev_day = day;
+        }
+        if (minute >= 0 && minute % 60 == 0 && (minute / 60) % (f->hourly_step_h == 1 ? 6 : 12) == 0) {
+            snprintf(text, sizeof text, "%02d", minute / 60);
+            draw_text_centered(left, 448, text, 1, 1);
+        }
+        if (!have_temp || !SKYFRAME_HAS_I16(h->temperature)) {
+            prev = 0;
+            continue;
+        }
+        {
+            int y = GRAPH_BOTTOM - (h->temperature - lo_t) * (GRAPH_BOTTOM - GRAPH_TOP) / (hi_t - lo_t);
+            if (prev) {
+                line(prev_x, prev_y, cx, y);
+                line(prev_x, prev_y - 1, cx, y - 1);
+            } else {
+                fill_rect(cx - 1, y - 1, 2, 2, 1);
+            }
+            prev = 1;
+            prev_x = cx;
+            prev_y = y;
+        }
+    }
+    line(GRAPH_X0 - 1, CHANCE_TOP + CHANCE_H, x1, CHANCE_TOP + CHANCE_H);
+    draw_text(GRAPH_X0 - 10, CHANCE_TOP + 6, "%", 1, 1);
+    draw_text(x1 + 4, CHANCE_TOP - 1, "100", 1, 1);
+}
+
+/* The alerts' own words, worst first: severity, when, the event name. */
+static void draw_large_alerts(const skyframe_large *f, const skyframe_frame *v, int y) {
+    char text[96], when1[24], when2[24];
+    int i, count = skyframe_alert_count(v), shown = 0;
+    for (i = 0; i < SKYFRAME_LARGE_ALERT_COUNT; i++) shown += f->alert[i].severity != 0;
+    if (count < 0 && shown == 0) {
+        draw_text(8, y, "Alerts: none from this service", 1, 1);
+        return;
+    }
+    if (count < 0)
+        strcpy(text, "Alerts");
+    else if (count == 0)
+        strcpy(text, shown ? "Alerts: none in force now" : "No weather alerts");
+    else
+        snprintf(text, sizeof text, "Alerts: %d%s in force, worst %s", count,
+                 count == SKYFRAME_ALERT_COUNT_MAX ? "+" : "",
+                 skyframe_alert_severity_name(skyframe_alert_severity(v)));
+    draw_text(8, y, text, 1, 1);
+    y += 12;
+    for (i = 0; i < SKYFRAME_LARGE_ALERT_COUNT; i++) {
+        const skyframe_large_alert *a = &f->alert[i];
+        const char *name = skyframe_alert_severity_name(a->severity);
+        int x, j;
+        if (a->severity == 0) continue;
+        for (j = 0; name[j] && j < 15; j++) /* the tag in capitals */
+            text[j] = (char)(name[j] >= 'a' && name[j] <= 'z' ? name[j] - 'a' + 'A' : name[j]);
+        text[j] = '\0';
+        if (strcmp(text, "ABSENT") == 0) snprintf(text, sizeof text, "SEVERITY %u", a->severity);
+        x = draw_tag(8, y, text, 1) + 6;
+        if (SKYFRAME_HAS_TIME(a->onset) && SKYFRAME_HAS_TIME(f->fetched_at) &&
+            a->onset > f->fetched_at)
+            snprintf(text, sizeof text, "from %s %s %s",
+                     when_text(when1, sizeof when1, a->onset, f->fetched_at, f->utc_offset_min),
+                     SKYFRAME_HAS_TIME(a->end) ? "to" : "until",
+                     SKYFRAME_HAS_TIME(a->end)
+                         ? when_text(when2, sizeof when2, a->end, f->fetched_at, f->utc_offset_min)
+                         : "further notice");
+        else if (SKYFRAME_HAS_TIME(a->end))
+            snprintf(text, sizeof text, "until %s",
+                     when_text(when2, sizeof when2, a->end, f->fetched_at, f->utc_offset_min));
+        else
+            strcpy(text, "until further notice");
+        draw_text_clipped(x, y + 2, text, 1, 1, LARGE_LEFT_W - 6);
+        draw_wrapped(8, y + 14, a->event[0] ? a->event : "(no event name)", LARGE_LEFT_W - 14, 2);
+        y += 41;
+    }
+}
+
+static void draw_large(const skyframe_large *f, uint32_t now) {
+    const skyframe_current *c = &f->current;
+    skyframe_frame v; /* the v1.1 fields, for the header's helpers */
+    char left[80], right[40], tag[24], text[64], a[13], b[13], t1[8], t2[8];
+    const char *word;
+    int i;
+
+    v11_view(&v, f->air_quality, f->alerts, f->moon, f->precip_next_hour, f->fetched_at);
+    snprintf(left, sizeof left, "%s%s%s", f->name[0] ? f->name : "(no name)",
+             f->country[0] ? ", " : "", f->country);
+    date_and_time(right, sizeof right, f->daily_start, f->fetched_at, f->utc_offset_min);
+    draw_header_scaled(left, right, age_tag(tag, f->status, skyframe_frame_age_seconds(&v, now)),
+                       2);
+    dotted_vline(LARGE_LEFT_W + 2, 26, screen_h - 1);
+
+    /* Now: icon, big temperature, condition, feels like. */
+    draw_icon(6, 30, 96,
+              icon_for(c->weather_code,
+                       night_now(f->sun, f->is_day, f->observed_at, f->sunrise, f->sunset)));
+    snprintf(text, sizeof text, "%s" DEG "C", tenths(a, c->temperature));
+    draw_text(110, 34, text, 4, 1);
+    word = condition_word(c->weather_code);
+    draw_text_clipped(110, 76, word, text_width(word, 2) <= LARGE_LEFT_W - 114 ? 2 : 1, 1,
+                      LARGE_LEFT_W - 2);
+    if (SKYFRAME_HAS_I16(c->feels_like)) {
+        snprintf(text, sizeof text, "Feels %s" DEG "C", tenths(a, c->feels_like));
+        draw_text(110, 100, text, 2, 1);
+    }
+    dotted_hline(0, LARGE_LEFT_W, 130);
+
+    /* Details: two columns of six. */
+    if (f->sun == SKYFRAME_SUN_POLAR_DAY || f->sun == SKYFRAME_SUN_POLAR_NIGHT) {
+        large_detail(0, 0, "Sun", f->sun == SKYFRAME_SUN_POLAR_DAY ? "Midnight sun" : "Polar night");
+    } else {
+        large_detail(0, 0, "Sunrise", local_clock(t1, f->sunrise, f->utc_offset_min));
+        large_detail(1, 0, "Sunset", local_clock(t2, f->sunset, f->utc_offset_min));
+    }
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U16(c->wind_speed)) {
+        compass_point(t1, c->wind_direction);
+        snprintf(text, sizeof text, "%s%s%u km/h", t1, t1[0] ? " " : "",
+                 (skyframe_ms10_to_kmh10(c->wind_speed) + 5u) / 10u);
+    }
+    large_detail(0, 1, "Wind", text);
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U16(c->wind_gust))
+        snprintf(text, sizeof text, "%u km/h", (skyframe_ms10_to_kmh10(c->wind_gust) + 5u) / 10u);
+    large_detail(1, 1, "Gusts", text);
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U8(c->humidity)) snprintf(text, sizeof text, "%u%%", (unsigned)c->humidity);
+    large_detail(0, 2, "Humidity", text);
+    text[0] = '\0';
+    if (SKYFRAME_HAS_I16(f->dew_point))
+        snprintf(text, sizeof text, "%s" DEG "C", tenths(a, f->dew_point));
+    large_detail(1, 2, "Dew point", text);
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U16(c->pressure))
+        snprintf(text, sizeof text, "%u hPa", (unsigned)((c->pressure + 5u) / 10u));
+    large_detail(0, 3, "Pressure", text);
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U16(c->visibility)) {
+        if (c->visibility >= 1000u)
+            snprintf(text, sizeof text, "%u km", (unsigned)((c->visibility + 50u) / 100u));
+        else
+            snprintf(text, sizeof text, "%s km", tenths(a, (int16_t)((c->visibility + 5u) / 10u)));
+    }
+    large_detail(1, 3, "Visibility", text);
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U8(c->uv_index)) tenths(text, (int16_t)c->uv_index);
+    large_detail(0, 4, "UV index", text);
+    text[0] = '\0';
+    if (skyframe_has_air_quality(&v)) {
+        int scale = skyframe_air_quality_scale(&v), index = skyframe_air_quality_index(&v);
+        snprintf(text, sizeof text, "%d %s", index, aqi_word(scale, index));
+        if (text_width(text, 2) > 142) snprintf(text, sizeof text, "%d", index);
+        large_detail(1, 4, scale == SKYFRAME_AQI_US ? "US AQI" : "European AQI", text);
+    } else {
+        large_detail(1, 4, "Air quality", "");
+    }
+    if (skyframe_has_moon(&v)) {
+        draw_text(8, 136 + 5 * 34, "Moon", 1, 1);
+        draw_moon_phase(8, 136 + 5 * 34 + 9, 18, skyframe_moon_phase_icon(&v));
+        snprintf(text, sizeof text, "%d%%", skyframe_moon_illumination_pct(&v));
+        draw_text(32, 136 + 5 * 34 + 10, text, 2, 1);
+    } else {
+        large_detail(0, 5, "Moon", "");
+    }
+    large_detail(1, 5, "Next hour", next_hour_text(text, sizeof text, &v, is_snow(c->weather_code)));
+    dotted_hline(0, LARGE_LEFT_W, 340);
+    draw_large_alerts(f, &v, 346);
+
+    /* Eight days: weekday, date, icon, max, min, precipitation, sun, UV, wind. */
+    for (i = 0; i < SKYFRAME_LARGE_DAILY_COUNT; i++) {
+        const skyframe_large_daily *d = &f->daily[i];
+        int cx = 306 + 61 * i + 30, y;
+        if (i > 0) dotted_vline(306 + 61 * i, 30, 200);
+        if (SKYFRAME_HAS_U16(f->daily_start)) {
+            int32_t year, day = (int32_t)f->daily_start + i;
+            uint8_t month, mday;
+            skyframe_date_from_days(day, &year, &month, &mday);
+            draw_text_centered(cx, 30, WEEKDAY[skyframe_weekday(day)], 2, 1);
+            snprintf(text, sizeof text, "%u %s", (unsigned)mday, MONTH[(month + 11u) % 12u]);
+            draw_text_centered(cx, 48, text, 1, 1);
+        } else {
+            draw_text_centered(cx, 30, "--", 2, 1);
+        }
+        draw_icon(cx - 20, 58, 40, icon_for(d->weather_code, d->sun == SKYFRAME_SUN_POLAR_NIGHT));
+        snprintf(text, sizeof text, "%s" DEG, whole(a, d->temperature_max));
+        draw_text_centered(cx, 102, text, 2, 1);
+        snprintf(text, sizeof text, "%s" DEG, whole(b, d->temperature_min));
+        draw_text_centered(cx, 120, text, 2, 1);
+        y = 140;
+        if (SKYFRAME_HAS_U16(d->precip_sum)) {
+            skyframe_format_fixed(a, sizeof a, d->precip_sum, 1);
+            snprintf(text, sizeof text, "%s mm", a);
+        } else {
+            strcpy(text, "-- mm");
+        }
+        draw_text_centered(cx, y, text, 1, 1);
+        if (SKYFRAME_HAS_U8(d->precip_probability))
+            snprintf(text, sizeof text, "%u%%", (unsigned)d->precip_probability);
+        else
+            strcpy(text, "--%");
+        draw_text_centered(cx, y + 10, text, 1, 1);
+        if (d->sun == SKYFRAME_SUN_POLAR_DAY || d->sun == SKYFRAME_SUN_POLAR_NIGHT) {
+            draw_text_centered(cx, y + 22, "polar", 1, 1);
+            draw_text_centered(cx, y + 32, d->sun == SKYFRAME_SUN_POLAR_DAY ? "day" : "night", 1, 1);
+        } else {
+            local_clock(t1, d->sunrise, f->utc_offset_min);
+            local_clock(t2, d->sunset, f->utc_offset_min);
+            snprintf(text, sizeof text, "\xE2\x86\x91%s", t1[0] ? t1 : "--:--");
+            draw_text_centered(cx, y + 22, text, 1, 1);
+            snprintf(text, sizeof text, "\xE2\x86\x93%s", t2[0] ? t2 : "--:--");
+            draw_text_centered(cx, y + 32, text, 1, 1);
+        }
+        snprintf(text, sizeof text, "UV %s",
+                 SKYFRAME_HAS_U8(d->uv_max) ? tenths(a, (int16_t)d->uv_max) : "--");
+        draw_text_centered(cx, y + 44, text, 1, 1);
+        if (SKYFRAME_HAS_U8(d->wind_max))
+            snprintf(text, sizeof text, "%ukm/h", half_ms_to_kmh(d->wind_max));
+        else
+            strcpy(text, "--km/h");
+        draw_text_centered(cx, y + 54, text, 1, 1);
+    }
+    dotted_hline(LARGE_LEFT_W + 4, screen_w - 1, 205);
+    draw_large_graph(f);
+}
+
+/* ---- The tiny profile: a 128 x 64 OLED ------------------------------------------------------ */
+
+static void draw_tiny(const skyframe_tiny *f, uint32_t now) {
+    skyframe_frame v;
+    char text[40], a[13], b[13], dir[4], clock[8];
+    int16_t off = skyframe_tiny_utc_offset_min(f);
+    int32_t today = skyframe_local_day(f->fetched_at, off);
+    const skyframe_tiny_daily *d0 = &f->daily[0];
+    int i, x, count;
+
+    v11_view(&v, f->air_quality, f->alerts, 0, f->precip_next_hour, f->fetched_at);
+    draw_icon(0, 0, 24, icon_for(f->weather_code, f->is_day == 0));
+    snprintf(text, sizeof text, "%s" DEG, tenths(a, f->temperature));
+    if (text_width(text, 2) > 84) snprintf(text, sizeof text, "%s" DEG, whole(a, f->temperature));
+    draw_text(27, 0, text, 2, 1);
+    count = skyframe_alert_count(&v);
+    if (count > 0) { /* the alert mark, with how many */
+        snprintf(text, sizeof text, "!%d", count);
+        draw_tag(128 - text_width(text, 1) - 4, 0, text, 1);
+    }
+    /* Today: max/min and the chance of precipitation. */
+    if (SKYFRAME_HAS_I8(d0->temperature_max)) snprintf(a, sizeof a, "%d", d0->temperature_max);
+    else strcpy(a, "--");
+    if (SKYFRAME_HAS_I8(d0->temperature_min)) snprintf(b, sizeof b, "%d", d0->temperature_min);
+    else strcpy(b, "--");
+    snprintf(text, sizeof text, "%s/%s" DEG, a, b);
+    x = draw_text(27, 17, text, 1, 1);
+    if (SKYFRAME_HAS_U8(d0->precip_probability)) {
+        draw_glyph(x + 5, 17, GLYPH_DROP, 1, 1);
+        snprintf(text, sizeof text, "%u%%", (unsigned)d0->precip_probability);
+        draw_text(x + 12, 17, text, 1, 1);
+    }
+    /* Wind, and the local time of the data (or how stale it is). */
+    text[0] = '\0';
+    if (SKYFRAME_HAS_U8(f->wind_speed)) {
+        compass_point(dir, SKYFRAME_HAS_U8(f->wind_direction) ? (uint16_t)(f->wind_direction * 2u)
+                                                              : SKYFRAME_MISSING_U16);
+        snprintf(text, sizeof text, "%s%s%u", dir, dir[0] ? " " : "", half_ms_to_kmh(f->wind_speed));
+        if (SKYFRAME_HAS_U8(f->wind_gust)) {
+            size_t n = strlen(text);
+            snprintf(text + n, sizeof text - n, "-%u", half_ms_to_kmh(f->wind_gust));
+        }
+        strcat(text, "km/h");
+    } else {
+        strcpy(text, "wind --");
+    }
+    x = 128;
+    if (f->status == SKYFRAME_STATUS_STALE || skyframe_frame_age_seconds(&v, now) > 2L * 3600L) {
+        x = 128 - text_width(f->status == SKYFRAME_STATUS_STALE ? "STALE" : "OLD", 1) - 4;
+        draw_tag(x, 26, f->status == SKYFRAME_STATUS_STALE ? "STALE" : "OLD", 1);
+    } else if (local_clock(clock, f->fetched_at, off)[0]) {
+        x = 128 - text_width(clock, 1);
+        draw_text(x, 28, clock, 1, 1);
+    }
+    draw_text_clipped(0, 28, text, 1, 1, x - 3);
+
+    /* The next three days. */
+    dotted_hline(0, 127, 37);
+    for (i = 1; i < SKYFRAME_TINY_DAILY_COUNT; i++) {
+        const skyframe_tiny_daily *d = &f->daily[i];
+        int cx = 43 * (i - 1);
+        if (i > 1) dotted_vline(cx - 2, 39, 63);
+        if (today >= 0) strcpy(text, WEEKDAY[skyframe_weekday(today + i)]);
+        else snprintf(text, sizeof text, "+%dd", i);
+        draw_text_centered(cx + 20, 39, text, 1, 1);
+        draw_icon(cx, 48, 16, icon_for(d->weather_code, 0));
+        if (SKYFRAME_HAS_I8(d->temperature_max)) snprintf(a, sizeof a, "%d" DEG, d->temperature_max);
+        else strcpy(a, "--");
+        if (SKYFRAME_HAS_I8(d->temperature_min)) snprintf(b, sizeof b, "%d" DEG, d->temperature_min);
+        else strcpy(b, "--");
+        draw_text_clipped(cx + 17, 48, a, 1, 1, cx + 42);
+        draw_text_clipped(cx + 17, 57, b, 1, 1, cx + 42);
+    }
+}
+
+/* A tiny error frame: no name field (the reason is in the gateway's log), so the status, what
+ * it means and when to ask again. */
+static void draw_tiny_error(const skyframe_tiny *f) {
+    char text[40];
+    const char *name = skyframe_status_name(f->status);
+    draw_warning(0, 0, 16);
+    snprintf(text, sizeof text, "status %u", (unsigned)f->status);
+    draw_text(20, 1, text, 1, 1);
+    if (f->request_id != 0) {
+        snprintf(text, sizeof text, "#%u", (unsigned)f->request_id);
+        draw_text(128 - text_width(text, 1), 1, text, 1, 1);
+    }
+    draw_text_clipped(0, 18, name, 1, 1, 128);
+    draw_wrapped(0, 28, error_hint(f->status), 128, 2);
+    if (f->next_update > 0) {
+        snprintf(text, sizeof text, "Ask again in %ld min", ((long)f->next_update + 59) / 60);
+        draw_text(0, 52, text, 1, 1);
+    }
 }
 
 /* ---- Image files ------------------------------------------------------------------------- */
@@ -885,7 +1477,7 @@ static void draw_error(const skyframe_frame *f) {
 /* The file holds the screen with each pixel as scale x scale pixels (--scale, 1 by default). */
 static int image_scale = 1;
 
-static size_t row_bytes(void) { return ((size_t)SCREEN_W * (size_t)image_scale + 7u) / 8u; }
+static size_t row_bytes(void) { return ((size_t)screen_w * (size_t)image_scale + 7u) / 8u; }
 
 static void put_be32(unsigned char *p, uint32_t v) {
     p[0] = (unsigned char)(v >> 24);
@@ -896,7 +1488,7 @@ static void put_be32(unsigned char *p, uint32_t v) {
 
 /* File row y packed 8 pixels a byte, leftmost in the high bit; `one` is the bit value of ink. */
 static void pack_row(unsigned char *out, int y, int one) {
-    int x, w = SCREEN_W * image_scale;
+    int x, w = screen_w * image_scale;
     const unsigned char *src = screen[y / image_scale];
     memset(out, one ? 0x00 : 0xFF, row_bytes());
     for (x = 0; x < w; x++)
@@ -908,10 +1500,10 @@ static void pack_row(unsigned char *out, int y, int one) {
 
 /* PBM P4: 1 is black. */
 static int write_pbm(FILE *fp) {
-    unsigned char row[(SCREEN_W * 8 + 7) / 8];
+    unsigned char row[(SCREEN_MAX_W * 8 + 7) / 8];
     int y;
-    if (fprintf(fp, "P4\n%d %d\n", SCREEN_W * image_scale, SCREEN_H * image_scale) < 0) return -1;
-    for (y = 0; y < SCREEN_H * image_scale; y++) {
+    if (fprintf(fp, "P4\n%d %d\n", screen_w * image_scale, screen_h * image_scale) < 0) return -1;
+    for (y = 0; y < screen_h * image_scale; y++) {
         pack_row(row, y, 1);
         if (fwrite(row, 1, row_bytes(), fp) != row_bytes()) return -1;
     }
@@ -939,19 +1531,19 @@ static int write_chunk(FILE *fp, const char type[4], const unsigned char *data, 
  * data; every row starts with filter type 0 (None). */
 static int write_png(FILE *fp) {
     static const unsigned char signature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
-    size_t stride = 1 + row_bytes(), raw_len = stride * (size_t)(SCREEN_H * image_scale);
+    size_t stride = 1 + row_bytes(), raw_len = stride * (size_t)(screen_h * image_scale);
     size_t blocks = (raw_len + 65534) / 65535, zlen = 2 + 5 * blocks + raw_len + 4, done = 0, i;
     unsigned char ihdr[13], *raw = malloc(raw_len), *z = malloc(zlen), *p = z;
     uint32_t a = 1, b = 0;
     int y, rc = -1;
 
     if (raw == NULL || z == NULL) goto out;
-    for (y = 0; y < SCREEN_H * image_scale; y++) {
+    for (y = 0; y < screen_h * image_scale; y++) {
         raw[(size_t)y * stride] = 0;
         pack_row(raw + (size_t)y * stride + 1, y, 0);
     }
-    put_be32(ihdr, (uint32_t)(SCREEN_W * image_scale));
-    put_be32(ihdr + 4, (uint32_t)(SCREEN_H * image_scale));
+    put_be32(ihdr, (uint32_t)(screen_w * image_scale));
+    put_be32(ihdr + 4, (uint32_t)(screen_h * image_scale));
     ihdr[8] = 1;  /* bit depth */
     ihdr[9] = 0;  /* colour type: greyscale */
     ihdr[10] = 0; /* compression: deflate */
@@ -1069,15 +1661,52 @@ static long read_hex_file(const char *path, unsigned char *buf, size_t cap) {
     return (long)n;
 }
 
+/* ---- An answer of any kind ---------------------------------------------------------------- */
+
+struct message {
+    int kind; /* SKYFRAME_KIND_*: which member of u holds it */
+    union {
+        skyframe_frame standard;
+        skyframe_large large;
+        skyframe_tiny tiny;
+        skyframe_unchanged unchanged;
+    } u;
+};
+
+/* Decodes a message of any kind, chosen by its length and kind byte as firmware would:
+ * SKYFRAME_OK, or the SKYFRAME_ERR_* of the first check that failed. */
+static int decode_message(const uint8_t *buf, size_t len, struct message *m) {
+    int kind = skyframe_message_kind(buf, len), rc;
+    if (kind < 0) return kind;
+    switch (kind) {
+    case SKYFRAME_KIND_STANDARD: rc = skyframe_frame_decode(buf, len, &m->u.standard); break;
+    case SKYFRAME_KIND_LARGE: rc = skyframe_large_decode(buf, len, &m->u.large); break;
+    case SKYFRAME_KIND_TINY: rc = skyframe_tiny_decode(buf, len, &m->u.tiny); break;
+    default: rc = skyframe_unchanged_decode(buf, len, &m->u.unchanged); break;
+    }
+    if (rc == SKYFRAME_OK) m->kind = kind;
+    return rc;
+}
+
+static uint16_t message_request_id(const struct message *m) {
+    switch (m->kind) {
+    case SKYFRAME_KIND_STANDARD: return m->u.standard.request_id;
+    case SKYFRAME_KIND_LARGE: return m->u.large.request_id;
+    case SKYFRAME_KIND_TINY: return m->u.tiny.request_id;
+    default: return m->u.unchanged.request_id;
+    }
+}
+
 /* ---- MQTT: ask like a device and wait for the answer ------------------------------------- */
 
 struct session {
     char request_topic[64], frame_topic[64], request[600];
+    int request_len;    /* bytes of request: text, or the 64 of a binary request */
     uint16_t request_id;
-    int done;           /* a frame for our request arrived, or one did not decode */
-    int decode_error;   /* SKYFRAME_ERR_* of a frame that did not decode, else 0 */
+    int done;           /* a message for our request arrived, or one did not decode */
+    int decode_error;   /* SKYFRAME_ERR_* of a message that did not decode, else 0 */
     int refused;        /* the broker refused the connection or the subscription */
-    skyframe_frame frame;
+    struct message answer;
 };
 
 static void on_connect(struct mosquitto *m, void *obj, int rc) {
@@ -1101,27 +1730,27 @@ static void on_subscribe(struct mosquitto *m, void *obj, int mid, int count, con
         s->refused = 1;
         return;
     }
-    mosquitto_publish(m, NULL, s->request_topic, (int)strlen(s->request), s->request, 1, false);
+    mosquitto_publish(m, NULL, s->request_topic, s->request_len, s->request, 1, false);
 }
 
 static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_message *msg) {
     struct session *s = obj;
-    skyframe_frame f;
+    struct message answer;
     int rc;
     (void)m;
     if (s->done || strcmp(msg->topic, s->frame_topic) != 0) return;
-    rc = skyframe_frame_decode(msg->payload, (size_t)msg->payloadlen, &f);
+    rc = decode_message(msg->payload, (size_t)msg->payloadlen, &answer);
     if (rc != SKYFRAME_OK) {
         s->decode_error = rc;
         s->done = 1;
         return;
     }
-    if (f.request_id != s->request_id) { /* an older request's answer, or a watch's */
-        fprintf(stderr, "virtual_display: ignored a frame for request #%u\n",
-                (unsigned)f.request_id);
+    if (message_request_id(&answer) != s->request_id) { /* an older request's, or a watch's */
+        fprintf(stderr, "virtual_display: ignored a %s message for request #%u\n",
+                skyframe_kind_name(answer.kind), (unsigned)message_request_id(&answer));
         return;
     }
-    s->frame = f;
+    s->answer = answer;
     s->done = 1;
 }
 
@@ -1138,7 +1767,7 @@ static void pause_ms(long ms) {
     nanosleep(&ts, NULL);
 }
 
-/* EXIT_DRAWN with s->frame filled, or another exit status. */
+/* EXIT_DRAWN with s->answer filled, or another exit status. */
 static int ask_gateway(struct session *s, const char *host, int port, double timeout) {
     struct mosquitto *m;
     char client_id[32];
@@ -1179,7 +1808,7 @@ static int ask_gateway(struct session *s, const char *host, int port, double tim
         }
     }
     if (s->decode_error != 0) {
-        fprintf(stderr, "virtual_display: the frame did not decode: %s\n",
+        fprintf(stderr, "virtual_display: the message did not decode: %s\n",
                 skyframe_error_name(s->decode_error));
         status = EXIT_DECODE;
     } else if (s->done) {
@@ -1201,27 +1830,36 @@ static int ask_gateway(struct session *s, const char *host, int port, double tim
 
 static void usage(FILE *fp) {
     fputs("usage: virtual_display --place PLACE [--host H] [--port P] [--device ID]\n"
+          "                       [--profile standard|large|tiny] [--binary]\n"
           "                       [--out FILE.png|FILE.pbm] [--timeout S] [--request-id N]\n"
           "                       [--now UNIX] [--scale N]\n"
-          "       virtual_display --frame-hex FILE [--out FILE] [--now UNIX] [--scale N]\n"
+          "       virtual_display --frame-hex FILE [--profile P] [--out FILE] [--now UNIX]\n"
+          "                       [--scale N]\n"
           "\n"
           "Asks a Skyframe gateway for PLACE (\"Berlin,DE\" or \"52.52,13.41\") like a device:\n"
-          "subscribes to skyframe/v1/frame/ID (QoS 1), publishes \"#N PLACE\" to\n"
-          "skyframe/v1/req/ID, waits for the frame with request_id N and draws it as a\n"
-          "296x128 1-bit e-paper screen. --frame-hex draws a frame from a file instead: hex\n"
-          "digits (whitespace ignored; - is stdin) or a golden vector's JSON with \"hex\".\n"
+          "subscribes to skyframe/v1/frame/ID (QoS 1), publishes \"#N PLACE\" (with --profile:\n"
+          "\"#N ~large PLACE\"; with --binary: the 64-byte binary request, profile in byte 6) to\n"
+          "skyframe/v1/req/ID, waits for the answer with request_id N and draws it as the\n"
+          "display of its kind: standard 296x128 e-paper, large 800x480 e-paper, tiny 128x64\n"
+          "OLED. --frame-hex draws a message from a file instead: hex digits (whitespace\n"
+          "ignored; - is stdin) or a golden vector's JSON with \"hex\".\n"
           "\n"
           "  --host H         broker (127.0.0.1)          --port P     1883\n"
           "  --device ID      device id, 1-32 characters (virtual-display)\n"
+          "  --profile P      the profile to ask for; a message of another kind is drawn as\n"
+          "                   what it is, with a warning (standard, without asking)\n"
+          "  --binary         ask with the binary request instead of text\n"
           "  --out FILE       .png or .pbm (virtual-display.png)\n"
           "  --timeout S      seconds to wait for the answer (10)\n"
           "  --request-id N   1-65535 (from the process id and the time)\n"
           "  --now UNIX       the clock for the data's age (the system clock)\n"
           "  --scale N        each screen pixel as N x N pixels in the file, 1-8 (1)\n"
           "\n"
-          "Prints one line: drew NAME COUNTRY TEMP status STATUS -> FILE.\n"
+          "Prints one line: drew NAME COUNTRY TEMP status STATUS -> FILE (large: \"drew large\n"
+          "frame NAME ...\", tiny: \"drew tiny frame TEMP ...\"), or for an `unchanged` answer\n"
+          "\"unchanged PROFILE frame for request #N ...\" and draws nothing.\n"
           "Exit status: 0 drawn (error frames too), 1 usage, file or MQTT error, 2 no answer in\n"
-          "time, 3 the frame did not decode.\n",
+          "time, 3 the message did not decode, 4 the answer was `unchanged` (nothing drawn).\n",
           fp);
 }
 
@@ -1239,15 +1877,70 @@ static long number_option(const char *name, const char *text, long lo, long hi) 
     return v;
 }
 
+/* The binary request (request-v1.md 3) for PLACE: coordinates "52.52,13.41", else a name with
+ * an optional ",CC" country. profile < 0 leaves byte 6 at 0 (standard). SKYFRAME_OK or an
+ * error code (the place does not fit the binary form). */
+static int binary_request(uint8_t out[SKYFRAME_REQUEST_SIZE], uint16_t id, const char *place,
+                          int profile) {
+    char name[SKYFRAME_REQUEST_NAME_BYTES + 1], country[3] = "";
+    const char *comma = strrchr(place, ',');
+    char *end;
+    double lat, lon;
+    int rc;
+    errno = 0;
+    lat = strtod(place, &end);
+    if (errno == 0 && end != place && *end == ',' && comma == end) {
+        lon = strtod(end + 1, &end);
+        if (errno == 0 && *end == '\0' && lat >= -90.0 && lat <= 90.0 && lon >= -180.0 &&
+            lon <= 180.0) {
+            rc = skyframe_request_coordinates(out, id, (int32_t)(lat * 1e5 + (lat < 0 ? -0.5 : 0.5)),
+                                              (int32_t)(lon * 1e5 + (lon < 0 ? -0.5 : 0.5)));
+            goto profile;
+        }
+    }
+    if (comma != NULL && strlen(comma + 1) == 2) {
+        memcpy(country, comma + 1, 3);
+    } else {
+        comma = place + strlen(place);
+    }
+    if ((size_t)(comma - place) > SKYFRAME_REQUEST_NAME_BYTES) return SKYFRAME_ERR_RANGE;
+    memcpy(name, place, (size_t)(comma - place));
+    name[comma - place] = '\0';
+    rc = skyframe_request_place(out, id, name, country);
+profile:
+    if (rc == SKYFRAME_OK && profile >= 0) rc = skyframe_request_set_profile(out, (uint8_t)profile);
+    return rc;
+}
+
+/* The kind of frame that answers a request for profile SKYFRAME_PROFILE_* (the index). */
+static const int PROFILE_KIND[3] = {SKYFRAME_KIND_STANDARD, SKYFRAME_KIND_LARGE, SKYFRAME_KIND_TINY};
+
+/* The size of the screen that shows a message of this kind. */
+static void screen_for(int kind) {
+    if (kind == SKYFRAME_KIND_LARGE) {
+        screen_w = 800;
+        screen_h = 480;
+    } else if (kind == SKYFRAME_KIND_TINY) {
+        screen_w = 128;
+        screen_h = 64;
+    } else {
+        screen_w = 296;
+        screen_h = 128;
+    }
+}
+
 int main(int argc, char **argv) {
     const char *host = "127.0.0.1", *device = "virtual-display", *place = NULL;
     const char *out = "virtual-display.png", *hex_file = NULL;
     long port = 1883, request_id = 0, timeout = 10, scale = 1;
     long now_value = -1;
-    struct session s;
-    char temperature[24], status_number[8];
+    int profile = -1, binary = 0;
+    static struct session s;
+    char temperature[24], status_number[8], who[80];
     const char *status_text;
-    int i, status;
+    uint8_t status_byte;
+    uint32_t now;
+    int i, status, has_weather;
 
     for (i = 1; i < argc; i++) {
         const char *opt = argv[i], *val = NULL;
@@ -1256,6 +1949,10 @@ int main(int argc, char **argv) {
         if (strcmp(opt, "-h") == 0 || strcmp(opt, "--help") == 0) {
             usage(stdout);
             return EXIT_DRAWN;
+        }
+        if (strcmp(opt, "--binary") == 0) { /* the one option without a value */
+            binary = 1;
+            continue;
         }
         if (strncmp(opt, "--", 2) != 0 || strlen(opt) >= sizeof name) {
             fprintf(stderr, "virtual_display: unexpected argument '%s'\n", opt);
@@ -1282,6 +1979,14 @@ int main(int argc, char **argv) {
             out = val;
         } else if (strcmp(name, "--frame-hex") == 0) {
             hex_file = val;
+        } else if (strcmp(name, "--profile") == 0) {
+            for (profile = SKYFRAME_PROFILE_TINY; profile >= 0; profile--)
+                if (strcmp(val, skyframe_profile_name((uint8_t)profile)) == 0) break;
+            if (profile < 0) {
+                fprintf(stderr, "virtual_display: --profile is standard, large or tiny, not '%s'\n",
+                        val);
+                return EXIT_FAILED;
+            }
         } else if (strcmp(name, "--port") == 0) {
             if ((port = number_option(name, val, 1, 65535)) < 0) return EXIT_FAILED;
         } else if (strcmp(name, "--timeout") == 0) {
@@ -1306,13 +2011,13 @@ int main(int argc, char **argv) {
 
     memset(&s, 0, sizeof s);
     if (hex_file != NULL) {
-        unsigned char buf[SKYFRAME_FRAME_SIZE];
+        unsigned char buf[SKYFRAME_LARGE_SIZE];
         long n = read_hex_file(hex_file, buf, sizeof buf);
         int rc;
         if (n < 0) return EXIT_FAILED;
-        rc = skyframe_frame_decode(buf, (size_t)n, &s.frame);
+        rc = decode_message(buf, (size_t)n, &s.answer);
         if (rc != SKYFRAME_OK) {
-            fprintf(stderr, "virtual_display: the frame did not decode: %s\n",
+            fprintf(stderr, "virtual_display: the message did not decode: %s\n",
                     skyframe_error_name(rc));
             return EXIT_DECODE;
         }
@@ -1334,31 +2039,97 @@ int main(int argc, char **argv) {
         s.request_id = (uint16_t)request_id;
         snprintf(s.request_topic, sizeof s.request_topic, "skyframe/v1/req/%s", device);
         snprintf(s.frame_topic, sizeof s.frame_topic, "skyframe/v1/frame/%s", device);
-        if ((size_t)snprintf(s.request, sizeof s.request, "#%ld %s", request_id, place) >= 513) {
-            fprintf(stderr, "virtual_display: the request is longer than 512 bytes\n");
-            return EXIT_FAILED;
+        if (binary) {
+            uint8_t request[SKYFRAME_REQUEST_SIZE];
+            if (binary_request(request, s.request_id, place, profile) != SKYFRAME_OK) {
+                fprintf(stderr, "virtual_display: '%s' does not fit a binary request\n", place);
+                return EXIT_FAILED;
+            }
+            memcpy(s.request, request, sizeof request);
+            s.request_len = (int)sizeof request;
+        } else {
+            if ((size_t)snprintf(s.request, sizeof s.request, "#%ld %s%s%s", request_id,
+                                 profile >= 0 ? "~" : "",
+                                 profile >= 0 ? skyframe_profile_name((uint8_t)profile) : "",
+                                 profile >= 0 ? " " : "") +
+                    strlen(place) >= 513) {
+                fprintf(stderr, "virtual_display: the request is longer than 512 bytes\n");
+                return EXIT_FAILED;
+            }
+            strcat(s.request, place);
+            s.request_len = (int)strlen(s.request);
         }
         status = ask_gateway(&s, host, (int)port, (double)timeout);
         if (status != EXIT_DRAWN) return status;
     }
 
-    if (skyframe_frame_has_weather(&s.frame))
-        draw_weather(&s.frame, now_value >= 0 ? (uint32_t)now_value : (uint32_t)time(NULL));
-    else
-        draw_error(&s.frame);
+    if (s.answer.kind == SKYFRAME_KIND_UNCHANGED) { /* what the device shows is still right */
+        const skyframe_unchanged *u = &s.answer.u.unchanged;
+        char hint[32] = "no next update hint";
+        if (u->next_update != 0)
+            snprintf(hint, sizeof hint, "next update in %u s", (unsigned)u->next_update);
+        printf("unchanged %s frame for request #%u, place %u of %u, %s: nothing drawn\n",
+               skyframe_profile_name(u->profile), (unsigned)u->request_id,
+               (unsigned)u->slot_index + 1u, (unsigned)u->slot_count, hint);
+        return EXIT_UNCHANGED;
+    }
+    if (profile >= 0 && s.answer.kind != PROFILE_KIND[profile])
+        fprintf(stderr, "virtual_display: asked for %s, got a %s frame\n",
+                skyframe_profile_name((uint8_t)profile), skyframe_kind_name(s.answer.kind));
+
+    now = now_value >= 0 ? (uint32_t)now_value : (uint32_t)time(NULL);
+    screen_for(s.answer.kind);
+    temperature[0] = '\0';
+    if (s.answer.kind == SKYFRAME_KIND_LARGE) {
+        const skyframe_large *f = &s.answer.u.large;
+        status_byte = f->status;
+        has_weather = status_byte == SKYFRAME_STATUS_OK || status_byte == SKYFRAME_STATUS_STALE;
+        if (has_weather)
+            draw_large(f, now);
+        else
+            draw_error_scaled(f->status, f->request_id, f->name,
+                              f->next_update ? (int32_t)f->next_update : -1, 2, 96);
+        snprintf(who, sizeof who, "large frame %s%s%s", f->name[0] ? f->name : "(no name)",
+                 f->country[0] ? " " : "", f->country);
+        if (has_weather) {
+            char t[13];
+            snprintf(temperature, sizeof temperature, " %sC", tenths(t, f->current.temperature));
+        }
+    } else if (s.answer.kind == SKYFRAME_KIND_TINY) {
+        const skyframe_tiny *f = &s.answer.u.tiny;
+        status_byte = f->status;
+        has_weather = status_byte == SKYFRAME_STATUS_OK || status_byte == SKYFRAME_STATUS_STALE;
+        if (has_weather)
+            draw_tiny(f, now);
+        else
+            draw_tiny_error(f);
+        strcpy(who, "tiny frame");
+        if (has_weather) {
+            char t[13];
+            snprintf(temperature, sizeof temperature, " %sC", tenths(t, f->temperature));
+        }
+    } else {
+        const skyframe_frame *f = &s.answer.u.standard;
+        status_byte = f->status;
+        has_weather = skyframe_frame_has_weather(f);
+        if (has_weather)
+            draw_weather(f, now);
+        else
+            draw_error(f);
+        snprintf(who, sizeof who, "%s%s%s", f->name[0] ? f->name : "(no name)",
+                 f->country[0] ? " " : "", f->country);
+        if (has_weather) {
+            char t[13];
+            snprintf(temperature, sizeof temperature, " %sC", tenths(t, f->current.temperature));
+        }
+    }
     if (write_image(out) != 0) return EXIT_FAILED;
 
-    temperature[0] = '\0';
-    if (skyframe_frame_has_weather(&s.frame)) {
-        char t[13];
-        snprintf(temperature, sizeof temperature, " %sC", tenths(t, s.frame.current.temperature));
-    }
-    status_text = skyframe_status_name(s.frame.status);
+    status_text = skyframe_status_name(status_byte);
     if (strcmp(status_text, "unknown") == 0) { /* a newer gateway's status: say its number */
-        snprintf(status_number, sizeof status_number, "%u", (unsigned)s.frame.status);
+        snprintf(status_number, sizeof status_number, "%u", (unsigned)status_byte);
         status_text = status_number;
     }
-    printf("drew %s%s%s%s status %s -> %s\n", s.frame.name[0] ? s.frame.name : "(no name)",
-           s.frame.country[0] ? " " : "", s.frame.country, temperature, status_text, out);
+    printf("drew %s%s status %s -> %s\n", who, temperature, status_text, out);
     return EXIT_DRAWN;
 }
