@@ -90,6 +90,11 @@ final class NamedLocationPublisher: Service, Sendable {
       outcome = .weather(frame, stale: stale, place: place)
     }
     let logger = DeviceLog(logger: logger, device: "loc/" + location.name)
+    // As for watches: a passing failure leaves the retained frame as it is.
+    if outcome.isPassingFailure {
+      logger.debug("named location not published: \(outcome.status)")
+      return
+    }
     for profile in location.profiles {
       handler.publish(
         outcome, requestID: 0, slot: 0, of: 1,

@@ -112,6 +112,13 @@ final class RequestHandler: Sendable {
       case .failure(let status, _, _): status
       }
     }
+
+    /// A failure that says nothing about the place, only about now (the service, a limit, the
+    /// gateway): a retained frame (watch, named place) is better left as it is than replaced.
+    var isPassingFailure: Bool {
+      guard case .failure(let status, _, _) = self else { return false }
+      return status == .upstreamUnavailable || status == .rateLimited || status == .internalError
+    }
   }
 
   /// Who a place is resolved for: a device (whose new cells are limited) or a schedule.

@@ -181,6 +181,12 @@ final class WatchScheduler: Service, Sendable {
     guard state.withLock({ $0.watches[device] == watch }) else { return }
     let base = topics.frame(device: device)
     for (slot, outcome) in outcomes.enumerated() {
+      // No fresh weather and nothing cached to serve stale: the retained frame the display shows
+      // stays; the next push tries again.
+      if outcome.isPassingFailure {
+        log.debug("watch slot \(slot) not pushed: \(outcome.status)")
+        continue
+      }
       let topic = outcomes.count == 1 ? base : "\(base)/\(slot)"
       handler.publish(
         outcome, requestID: 0, slot: slot, of: outcomes.count,

@@ -38,6 +38,39 @@ import Testing
     #expect(quiet)
   }
 
+  /// A push that cannot get weather (the service fails, nothing cached to serve stale) leaves
+  /// the retained good frame as it is: never an error frame over it.
+  @Test func aFailedPushLeavesTheRetainedFrame() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.watches.minimumSeconds = 1
+      $0.cache.ttlSeconds = 1
+      $0.cache.staleSeconds = 0
+      $0.upstream.breakerFailures = 100
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.connect(
+      port: harness.broker.port, id: "pin-f", subscribe: ["skyframe/v1/frame/pin-f"])
+    try device.client.publish(
+      "skyframe/v1/watch/pin-f", payload: Array("52.52,13.41 @1".utf8), qos: 1, retain: true)
+    let first = try await device.next { $0.topic == "skyframe/v1/frame/pin-f" }
+    #expect(try WeatherFrame(decoding: first.payload).status == .ok)
+    harness.set(.status(503, #"{"error":true,"reason":"down"}"#))
+    let calls = harness.forecastCalls
+    // Three intervals of failed pushes: the service is asked, nothing is published.
+    let during = try? await device.next(timeout: .seconds(3)) {
+      $0.topic == "skyframe/v1/frame/pin-f"
+        && (try? WeatherFrame(decoding: $0.payload).status) != .ok
+    }
+    #expect(during == nil)
+    #expect(harness.forecastCalls > calls)
+    let late = try await Device.connect(
+      port: harness.broker.port, id: "pin-f-late", subscribe: ["skyframe/v1/frame/pin-f"])
+    let retained = try await late.next { $0.topic == "skyframe/v1/frame/pin-f" }
+    #expect(try WeatherFrame(decoding: retained.payload).status == .ok)
+    try device.client.publish("skyframe/v1/watch/pin-f", payload: [], qos: 1, retain: true)
+  }
+
   @Test func aBadWatchIsAnsweredWithAnErrorFrame() async throws {
     let harness = try await GatewayHarness.make()
     defer { Task { await harness.shutdown() } }
