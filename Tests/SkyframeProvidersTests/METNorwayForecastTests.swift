@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeTestSupport
 import SkyframeWeather
 import Testing
 
@@ -63,6 +64,84 @@ struct METNorwayForecastTests {
     #expect(forecast.daily[0].weatherCode == 73)
     #expect(forecast.daily[1].minimum == -7.0 && forecast.daily[1].maximum == -2.5)
     #expect(forecast.daily[1].weatherCode == 1)
+    // Nothing counts 00:00Z to 12:00Z on the 7th (a hole), and its end is not covered.
+    #expect(forecast.daily.map(\.precipitationSum) == [0.5, nil])
+    #expect(forecast.daily.map(\.windSpeedMaximum) == [6.4, nil])
+  }
+
+  static let reykjavik = GeoPoint(latitude: 64.1466, longitude: -21.9426)
+  /// 2026-03-01T20:30:00Z, 19:30 local mean solar time.
+  static let evening: Int64 = 1_772_397_000
+  static let firstOfMarch = CivilDate(year: 2026, month: 3, day: 1).daysSinceEpoch
+
+  static func complete(_ body: String = METNorwayFixtures.completeAcrossMidnight) throws
+    -> Forecast
+  {
+    let response = try JSONDecoder().decode(METNorwayForecastResponse.self, from: Data(body.utf8))
+    return try response.forecast(for: reykjavik, now: evening)
+  }
+
+  @Test func hoursCarryTheirPrecipitationWindAndTheGustsOfTheCompleteProduct() throws {
+    let forecast = try Self.complete()
+    #expect(forecast.utcOffsetSeconds == -3_600)
+    #expect(forecast.current.time == 1_772_395_200)
+    #expect(forecast.current.dewPoint == -2.5)
+    #expect(forecast.current.windGusts == 9.5)
+    #expect(forecast.current.uvIndex == 0)
+    // Hourly while the series has next_1_hours: 20:00Z to 23:00Z.
+    #expect(
+      forecast.hourly.map(\.time) == [1_772_395_200, 1_772_398_800, 1_772_402_400, 1_772_406_000])
+    #expect(forecast.hourly.map(\.precipitation) == [0.5, 0.25, 0.25, 1.0])
+    #expect(forecast.hourly.map(\.windSpeed) == [4.0, 6.0, 5.0, 3.0])
+    #expect(forecast.hourly.map(\.windGusts) == [9.5, 11.0, 10.0, 7.5])
+    #expect(forecast.hourly.map(\.precipitationProbability) == [40, 35, 30, 60])
+  }
+
+  /// 1 March: four hours, then the six hours from 23:00 local (00:00Z), which start that day;
+  /// the hourly steps' own six-hour amounts are not added. 2 March: four six-hour periods.
+  /// 3 March: the series ends at 05:00 local, so its sum is unknown.
+  @Test func dailySumsCountEachPeriodOnceByTheLocalDateItStarts() throws {
+    let forecast = try Self.complete()
+    #expect(
+      forecast.daily.map(\.date) == [
+        Self.firstOfMarch, Self.firstOfMarch + 1, Self.firstOfMarch + 2,
+      ])
+    #expect(forecast.daily.map(\.precipitationSum) == [4.0, 2.5, nil])
+    #expect(forecast.daily.map(\.windSpeedMaximum) == [7.5, 10.4, 3.3])
+    // Clear-sky UV, as sampled at the steps.
+    #expect(forecast.daily.map(\.uvIndexMaximum) == [0, 2.1, nil])
+    #expect(forecast.daily[0].minimum == -0.5 && forecast.daily[0].maximum == 1.2)
+
+    // A period without an amount leaves its day's sum unknown, and no other.
+    let withoutAmount = METNorwayFixtures.completeAcrossMidnight.replacingOccurrences(
+      of: #""precipitation_amount":1.5,"#, with: "")
+    #expect(try Self.complete(withoutAmount).daily.map(\.precipitationSum) == [4.0, nil, nil])
+  }
+
+  /// The compact product (what the gateway asks for) has no gusts, dew point or UV.
+  @Test func theCompactProductLeavesGustsDewPointAndUVMissing() throws {
+    let compact = try Self.forecast(now: 1_770_411_600)
+    #expect(compact.current.dewPoint == nil)
+    #expect(compact.hourly.allSatisfy { $0.windGusts == nil })
+    #expect(compact.hourly.map(\.windSpeed) == [6.0, 6.4, nil])
+    #expect(compact.daily.allSatisfy { $0.uvIndexMaximum == nil })
+  }
+
+  @Test func theLargeFrameCarriesAmountsWindsSumsAndDewPoint() throws {
+    let forecast = try Self.complete()
+    let standard = try forecast.frame(fetchedAt: Self.evening, service: .metNorway).encoded()
+    let large = try forecast.largeFrame(standard: standard, fetchedAt: Self.evening)
+    try large.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      #expect(view.value(LargeLayout.dewPoint) == -25)
+      #expect(
+        (0..<5).map { view.value(LargeLayout.hourlyPrecipitationAmount, $0) } == [5, 3, 3, 10, nil])
+      #expect(view.value(LargeLayout.hourlyWindSpeed, 1) == 12)
+      #expect(view.value(LargeLayout.hourlyWindGust, 0) == 19)
+      #expect((0..<3).map { view.value(LargeLayout.dailyPrecipitationSum, $0) } == [40, 25, nil])
+      #expect((0..<3).map { view.value(LargeLayout.dailyWindMaximum, $0) } == [15, 21, 7])
+      #expect((0..<3).map { view.value(LargeLayout.dailyUVMaximum, $0) } == [0, 21, nil])
+    }
   }
 
   @Test func timesOutsideTheServicesFormatAreMalformed() {

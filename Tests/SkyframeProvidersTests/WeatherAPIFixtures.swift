@@ -25,22 +25,32 @@ enum WeatherAPIFixtures {
     "is_sun_up":1},
     "hour":[
     {"time_epoch":1741544100,"time":"2025-03-10 00:00","temp_c":9.9,"is_day":0,
-    "condition":{"text":"Clear ","code":1000},"chance_of_rain":0,"chance_of_snow":0},
+    "condition":{"text":"Clear ","code":1000},"wind_mph":3.4,"wind_kph":5.4,"wind_degree":95,
+    "wind_dir":"E","precip_mm":0.0,"precip_in":0.0,"snow_cm":0.0,"chance_of_rain":0,
+    "chance_of_snow":0,"gust_mph":5.6,"gust_kph":9.0,"uv":0.0},
     {"time_epoch":1741547700,"time":"2025-03-10 01:00","temp_c":9.2,"is_day":0,
-    "condition":{"text":"Clear ","code":1000},"chance_of_rain":0,"chance_of_snow":0},
+    "condition":{"text":"Clear ","code":1000},"wind_mph":2.2,"wind_kph":3.6,"wind_degree":88,
+    "wind_dir":"E","precip_mm":0.0,"precip_in":0.0,"snow_cm":0.0,"chance_of_rain":0,
+    "chance_of_snow":0,"gust_mph":4.5,"gust_kph":7.2,"uv":0.0},
     {"time_epoch":1741551300,"time":"2025-03-10 02:00","temp_c":8.6,"is_day":0,
-    "condition":{"text":"Mist","code":1030},"chance_of_rain":0,"chance_of_snow":0}]},
+    "condition":{"text":"Mist","code":1030},"wind_mph":1.1,"wind_kph":1.8,"wind_degree":70,
+    "wind_dir":"ENE","precip_mm":0.0,"precip_in":0.0,"snow_cm":0.0,"chance_of_rain":0,
+    "chance_of_snow":0,"gust_mph":2.7,"gust_kph":4.3,"uv":0.0}]},
     {"date":"2025-03-11","date_epoch":1741651200,
-    "day":{"maxtemp_c":21.3,"mintemp_c":9.4,"daily_will_it_rain":1,"daily_chance_of_rain":78,
-    "daily_will_it_snow":0,"daily_chance_of_snow":0,
+    "day":{"maxtemp_c":21.3,"mintemp_c":9.4,"maxwind_mph":10.1,"maxwind_kph":16.2,
+    "totalprecip_mm":4.9,"totalprecip_in":0.19,"totalsnow_cm":0.0,"daily_will_it_rain":1,
+    "daily_chance_of_rain":78,"daily_will_it_snow":0,"daily_chance_of_snow":0,
     "condition":{"text":"Patchy light rain with thunder","code":1273},"uv":3.0},
     "astro":{"sunrise":"06:16 AM","sunset":"06:05 PM","moon_illumination":"85"},
     "hour":[
     {"time_epoch":1741680900,"time":"2025-03-11 14:00","temp_c":20.7,"is_day":1,
-    "condition":{"text":"Moderate rain","code":1189},"chance_of_rain":65,"chance_of_snow":0},
+    "condition":{"text":"Moderate rain","code":1189},"wind_mph":8.9,"wind_kph":14.4,
+    "precip_mm":2.1,"precip_in":0.08,"snow_cm":0.0,"chance_of_rain":65,"chance_of_snow":0,
+    "gust_mph":19.0,"gust_kph":30.6,"uv":6.0},
     {"time_epoch":1741684500,"time":"2025-03-11 15:00","temp_c":19.8,"is_day":1,
-    "condition":{"text":"Light rain shower","code":1240},"chance_of_rain":"40",
-    "chance_of_snow":"0"}]}]}}
+    "condition":{"text":"Light rain shower","code":1240},"wind_mph":6.7,"wind_kph":10.8,
+    "precip_mm":0.7,"precip_in":0.03,"chance_of_rain":"40","chance_of_snow":"0",
+    "gust_mph":12.1,"gust_kph":19.4,"uv":4.0}]}]}}
     """
 
   // MARK: Tromsø in polar night, UTC+1, "2025-12-20 0:07" (hour 0).
@@ -51,7 +61,7 @@ enum WeatherAPIFixtures {
     "current":{"last_updated_epoch":1766185200,"temp_c":-7.4,"is_day":0,
     "condition":{"text":"Light snow","code":1213},"wind_kph":18.0,"wind_degree":160,
     "pressure_mb":1003.0,"precip_mm":0.1,"humidity":88,"cloud":90,"feelslike_c":-13.6,
-    "vis_km":6.0,"uv":0.0,"gust_kph":27.4},
+    "vis_km":6.0,"dewpoint_c":-9.1,"uv":0.0,"gust_kph":27.4},
     "forecast":{"forecastday":[
     {"date":"2025-12-20","date_epoch":1766188800,
     "day":{"maxtemp_c":-5.9,"mintemp_c":-9.3,"daily_chance_of_rain":0,"daily_chance_of_snow":91,
@@ -59,7 +69,7 @@ enum WeatherAPIFixtures {
     "astro":{"sunrise":"No sunrise","sunset":"No sunset","is_sun_up":0},
     "hour":[
     {"time_epoch":1766185200,"temp_c":-7.4,"is_day":0,"condition":{"code":1213},
-    "chance_of_rain":0,"chance_of_snow":80},
+    "precip_mm":0.2,"snow_cm":0.3,"chance_of_rain":0,"chance_of_snow":80},
     {"time_epoch":1766188800,"temp_c":-7.8,"is_day":0,"condition":{"code":1219},
     "chance_of_rain":0,"chance_of_snow":91},
     {"time_epoch":1766192400,"temp_c":-8.1,"is_day":0,"condition":{"code":1258},
@@ -129,7 +139,10 @@ enum WeatherAPIFixtures {
 
   // MARK: Builders.
 
-  /// A full answer: `days` days of 24 hours from the local midnight before `now`.
+  /// A full answer: `days` days of 24 hours from the local midnight before `now`. Hour `h` has
+  /// wind (1 + h % 5) m/s and gusts 1 m/s more, 1.2 mm at 06:00 and none otherwise (with 2.5 cm
+  /// of snow depth in every hour), UV 1 (`i` + 3 at noon on day `i`); day `i` has `i`.5 mm, maximum
+  /// wind 5 × (`i` + 1) m/s and `uv` 2; the dew point now is 6.5 °C.
   static func full(now: Int, offset: Int, days: Int = 3) -> String {
     let midnight = (now + offset) / 86_400 * 86_400 - offset
     let wallClock = now + offset
@@ -144,12 +157,16 @@ enum WeatherAPIFixtures {
         """
         {"time_epoch":\(midnight + index * 86_400 + hour * 3_600),"temp_c":\(Double(hour) - 3.5),\
         "is_day":\(hour >= 7 && hour < 18 ? 1 : 0),"condition":{"code":\([1000, 1003, 1183][hour % 3])},\
-        "chance_of_rain":\(hour * 4),"chance_of_snow":0}
+        "wind_kph":\(["3.6", "7.2", "10.8", "14.4", "18.0"][hour % 5]),\
+        "precip_mm":\(hour == 6 ? "1.2" : "0.0"),"snow_cm":2.5,"chance_of_rain":\(hour * 4),\
+        "chance_of_snow":0,"gust_kph":\(["7.2", "10.8", "14.4", "18.0", "21.6"][hour % 5]),\
+        "uv":\(hour == 12 ? index + 3 : 1).0}
         """
       }
       return """
         {"date":"\(date(index))","date_epoch":\((wallClock / 86_400 + index) * 86_400),\
         "day":{"maxtemp_c":\(Double(index) + 12),"mintemp_c":\(Double(index) - 1),\
+        "maxwind_kph":\(18 * (index + 1)).0,"totalprecip_mm":\(index).5,"uv":2.0,\
         "daily_chance_of_rain":\(index * 30),"daily_chance_of_snow":0,"condition":{"code":1063}},\
         "astro":{"sunrise":"07:05 AM","sunset":"06:10 PM"},"hour":[\(hours.joined(separator: ","))]}
         """
@@ -158,7 +175,7 @@ enum WeatherAPIFixtures {
       {"location":{"name":"Testville","country":"Nowhere","lat":1,"lon":2,"tz_id":"Etc/Test",
       "localtime_epoch":\(now),"localtime":"\(date(0)) \(hour):\(minute < 10 ? "0" : "")\(minute)"},
       "current":{"last_updated_epoch":\(now - 300),"temp_c":11.0,"is_day":1,
-      "condition":{"code":1000},"wind_kph":10.8},
+      "condition":{"code":1000},"wind_kph":10.8,"dewpoint_c":6.5},
       "forecast":{"forecastday":[\(forecastDays.joined(separator: ","))]}}
       """
   }

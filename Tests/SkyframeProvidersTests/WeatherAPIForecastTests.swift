@@ -30,6 +30,7 @@ struct WeatherAPIForecastTests {
       place: Forecast.Place(name: "", countryCode: nil, latitude: 27.72, longitude: 85.32),
       // "2025-03-10 9:05" at 03:20:37 UTC: +5:45.
       utcOffsetSeconds: 20_700,
+      // An older answer: no dewpoint_c, so no dew point.
       current: Forecast.Current(
         time: 1_741_576_500, temperature: 14.2, apparentTemperature: 13.1, relativeHumidity: 62,
         pressure: 1_017, windSpeed: 7.2 / 3.6, windGusts: 13.0 / 3.6, windDirection: 135,
@@ -37,26 +38,35 @@ struct WeatherAPIForecastTests {
         visibility: 8_000),
       hourly: [
         Forecast.Hour(
-          time: 1_741_544_100, temperature: 9.9, weatherCode: 0, precipitationProbability: 0),
+          time: 1_741_544_100, temperature: 9.9, weatherCode: 0, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 5.4 / 3.6, windGusts: 9.0 / 3.6),
         Forecast.Hour(
-          time: 1_741_547_700, temperature: 9.2, weatherCode: 0, precipitationProbability: 0),
+          time: 1_741_547_700, temperature: 9.2, weatherCode: 0, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 3.6 / 3.6, windGusts: 7.2 / 3.6),
         Forecast.Hour(
-          time: 1_741_551_300, temperature: 8.6, weatherCode: 10, precipitationProbability: 0),
+          time: 1_741_551_300, temperature: 8.6, weatherCode: 10, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 1.8 / 3.6, windGusts: 4.3 / 3.6),
         Forecast.Hour(
-          time: 1_741_680_900, temperature: 20.7, weatherCode: 63, precipitationProbability: 65),
+          time: 1_741_680_900, temperature: 20.7, weatherCode: 63, precipitationProbability: 65,
+          precipitation: 2.1, windSpeed: 14.4 / 3.6, windGusts: 30.6 / 3.6),
         // Chances sent as strings ("40") by older versions of the service still count.
         Forecast.Hour(
-          time: 1_741_684_500, temperature: 19.8, weatherCode: 80, precipitationProbability: 40),
+          time: 1_741_684_500, temperature: 19.8, weatherCode: 80, precipitationProbability: 40,
+          precipitation: 0.7, windSpeed: 10.8 / 3.6, windGusts: 19.4 / 3.6),
       ],
       hourlyStepHours: 1,
       daily: [
-        // "06:17 AM" and "06:04 PM" on 2025-03-10 at +5:45.
+        // "06:17 AM" and "06:04 PM" on 2025-03-10 at +5:45. Its hours (night) have UV 0: the
+        // day's own uv (5) is the highest.
         Forecast.Day(
           date: 20_157, minimum: 8.1, maximum: 24.5, weatherCode: 0, precipitationProbability: 0,
-          sunrise: 1_741_566_720, sunset: 1_741_609_140),
+          sunrise: 1_741_566_720, sunset: 1_741_609_140, precipitationSum: 0,
+          uvIndexMaximum: 5, windSpeedMaximum: 11.5 / 3.6),
+        // The 14:00 hour's UV (6) is above the day's own (3).
         Forecast.Day(
           date: 20_158, minimum: 9.4, maximum: 21.3, weatherCode: 95,
-          precipitationProbability: 78, sunrise: 1_741_653_060, sunset: 1_741_695_600),
+          precipitationProbability: 78, sunrise: 1_741_653_060, sunset: 1_741_695_600,
+          precipitationSum: 4.9, uvIndexMaximum: 6, windSpeedMaximum: 16.2 / 3.6),
       ])
     #expect(forecasts == [expected])
   }
@@ -113,8 +123,10 @@ struct WeatherAPIForecastTests {
           time: 1_766_185_200, temperature: -7.4, apparentTemperature: -13.6,
           relativeHumidity: 88, pressure: 1_003, windSpeed: 5, windGusts: 27.4 / 3.6,
           windDirection: 160, weatherCode: 71, isDay: false, cloudCover: 90, precipitation: 0.1,
-          uvIndex: 0, visibility: 6_000))
+          uvIndex: 0, visibility: 6_000, dewPoint: -9.1))
     #expect(forecast.hourly.map(\.weatherCode) == [71, 73, 86, 38, 75, 3])
+    // precip_mm, not snow_cm (a depth of snow, not an amount of water).
+    #expect(forecast.hourly.map(\.precipitation) == [0.2, nil, nil, nil, nil, nil])
     #expect(forecast.hourly.map(\.precipitationProbability) == [80, 91, 88, nil, nil, nil])
     #expect(
       forecast.daily == [
@@ -172,6 +184,43 @@ struct WeatherAPIForecastTests {
         // "08:15 AM" and "04:41 PM" on 2025-01-21 at -3:30.
         Forecast.Day(date: 20_109, sunrise: 1_737_459_900, sunset: 1_737_490_260),
       ])
+  }
+
+  @Test("the large frame: hourly amounts, winds and gusts, daily sums and maxima, dew point")
+  func largeFrame() async throws {
+    let now = 1_741_576_837  // 09:05 at +5:45 on 2025-03-10
+    let forecasts = try await withStubbedWeatherAPI(
+      answering: routing([
+        "/v1/forecast.json": .json(WeatherAPIFixtures.full(now: now, offset: 20_700, days: 8))
+      ])
+    ) { provider, _ in try await provider.forecasts(for: [Self.kathmandu]) }
+    let forecast = try #require(forecasts.first)
+    #expect(forecast.current.dewPoint == 6.5)
+    #expect(forecast.hourly[6].precipitation == 1.2)
+    #expect(forecast.hourly[9].windSpeed == 18.0 / 3.6)
+    #expect(forecast.hourly[9].windGusts == 21.6 / 3.6)
+    #expect(forecast.daily[3].precipitationSum == 3.5)
+    #expect(forecast.daily[3].uvIndexMaximum == 6)
+    #expect(forecast.daily[3].windSpeedMaximum == 72.0 / 3.6)
+
+    let standard = try forecast.frame(fetchedAt: Int64(now), service: .weatherAPI).encoded()
+    let large = try forecast.largeFrame(standard: standard, fetchedAt: Int64(now))
+    try large.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      #expect(view.value(LargeLayout.dewPoint) == 65)
+      // Slot 0 is 09:00 local: wind 5 m/s, gusts 6 m/s (0.5 m/s units), no rain whatever the
+      // snow depth; 06:00 the next day is slot 21.
+      #expect(view.value(LargeLayout.hourlyWindSpeed, 0) == 10)
+      #expect(view.value(LargeLayout.hourlyWindGust, 0) == 12)
+      #expect(view.value(LargeLayout.hourlyPrecipitationAmount, 0) == 0)
+      #expect(view.value(LargeLayout.hourlyPrecipitationAmount, 21) == 12)
+      #expect(view.value(LargeLayout.hourlyWindSpeed, 47) != nil)
+      for day in 0..<8 {
+        #expect(view.value(LargeLayout.dailyPrecipitationSum, day) == Int64(day * 10 + 5))
+        #expect(view.value(LargeLayout.dailyUVMaximum, day) == Int64(day * 10 + 30))
+        #expect(view.value(LargeLayout.dailyWindMaximum, day) == Int64(day * 10 + 10))
+      }
+    }
   }
 
   @Test("days are clamped to 1…14 and a language other than English is sent as lang")

@@ -41,8 +41,10 @@ struct METNorwayForecastResponse: Decodable, Sendable {
     var relativeHumidity: Double?
     var windFromDirection: Double?
     var windSpeed: Double?
-    /// Only in `complete`; read when a self-hosted or future answer has it.
+    /// These three are only in `complete`; read when a self-hosted or future answer has them.
     var windSpeedOfGust: Double?
+    var dewPointTemperature: Double?
+    /// The UV index under a clear sky, not under the forecast clouds.
     var ultravioletIndexClearSky: Double?
 
     enum CodingKeys: String, CodingKey {
@@ -53,6 +55,7 @@ struct METNorwayForecastResponse: Decodable, Sendable {
       case windFromDirection = "wind_from_direction"
       case windSpeed = "wind_speed"
       case windSpeedOfGust = "wind_speed_of_gust"
+      case dewPointTemperature = "dew_point_temperature"
       case ultravioletIndexClearSky = "ultraviolet_index_clear_sky"
     }
   }
@@ -112,7 +115,7 @@ struct METNorwayForecastResponse: Decodable, Sendable {
       windDirection: nowDetails.windFromDirection, weatherCode: nowSymbol?.code,
       isDay: nowSymbol?.isDay, cloudCover: nowDetails.cloudAreaFraction,
       precipitation: nowStep.data.next1Hours?.details?.precipitationAmount,
-      uvIndex: nowDetails.ultravioletIndexClearSky)
+      uvIndex: nowDetails.ultravioletIndexClearSky, dewPoint: nowDetails.dewPointTemperature)
 
     var hourly: [Forecast.Hour] = []
     for step in steps[nowIndex...] {
@@ -122,16 +125,28 @@ struct METNorwayForecastResponse: Decodable, Sendable {
           time: step.time, temperature: step.data.instant.details.airTemperature,
           weatherCode: hour.summary?.symbolCode.flatMap { METNorwayConditions.wmo(symbol: $0) }?
             .code,
-          precipitationProbability: hour.details?.probabilityOfPrecipitation))
+          precipitationProbability: hour.details?.probabilityOfPrecipitation,
+          precipitation: hour.details?.precipitationAmount,
+          windSpeed: step.data.instant.details.windSpeed,
+          windGusts: step.data.instant.details.windSpeedOfGust))
     }
 
+    let precipitationSums = Self.precipitationSums(steps, utcOffsetSeconds: offset)
     var days: [Int: Forecast.Day] = [:]
     for step in steps {
       let date = localDate(step.time, utcOffsetSeconds: offset)
-      var day = days[date] ?? Forecast.Day(date: date)
-      if let temperature = step.data.instant.details.airTemperature {
+      var day = days[date] ?? Forecast.Day(date: date, precipitationSum: precipitationSums[date])
+      let details = step.data.instant.details
+      if let temperature = details.airTemperature {
         day.minimum = min(day.minimum ?? temperature, temperature)
         day.maximum = max(day.maximum ?? temperature, temperature)
+      }
+      if let wind = details.windSpeed {
+        day.windSpeedMaximum = max(day.windSpeedMaximum ?? wind, wind)
+      }
+      // Clear-sky UV (`complete` only), at the day's steps: hourly, then every 6 hours.
+      if let uv = details.ultravioletIndexClearSky {
+        day.uvIndexMaximum = max(day.uvIndexMaximum ?? uv, uv)
       }
       for period in [step.data.next1Hours, step.data.next6Hours] {
         guard let symbol = period?.summary?.symbolCode,
@@ -148,6 +163,51 @@ struct METNorwayForecastResponse: Decodable, Sendable {
       place: Forecast.Place(
         name: "", countryCode: nil, latitude: point.latitude, longitude: point.longitude),
       utcOffsetSeconds: offset, current: current, hourly: hourly, daily: daily)
+  }
+
+  /// Each local date's precipitation, mm, for the dates whose sum is known.
+  ///
+  /// The periods counted follow one another without overlap: at each step not inside a period
+  /// already counted, its `next_1_hours` (while the series is hourly), else its `next_6_hours`;
+  /// the `next_6_hours` of hourly steps overlap their hours and are skipped. A period's amount
+  /// goes to the local date of its start (so a 6-hour period from 19:00 counts for its first day).
+  /// As with the minimum and maximum, today counts from the first step on (the answer has nothing
+  /// earlier); but a sum of part of a day would read as the day's total, so a date is left out
+  /// when a period starting in it has no amount, when a hole between periods touches it, or when
+  /// the periods end before the date does (the last day of the series, as a rule).
+  static func precipitationSums(
+    _ steps: [(time: Int64, data: StepData)], utcOffsetSeconds offset: Int
+  ) -> [Int: Double] {
+    var sums: [Int: Double] = [:]
+    var unknown: Set<Int> = []
+    var coveredUntil: Int64?
+    for step in steps {
+      if let coveredUntil, step.time < coveredUntil { continue }
+      let period: Period
+      let seconds: Int64
+      if let hour = step.data.next1Hours {
+        (period, seconds) = (hour, 3_600)
+      } else if let sixHours = step.data.next6Hours {
+        (period, seconds) = (sixHours, 6 * 3_600)
+      } else {
+        continue
+      }
+      let date = localDate(step.time, utcOffsetSeconds: offset)
+      if let coveredUntil, coveredUntil < step.time {
+        let first = localDate(coveredUntil, utcOffsetSeconds: offset)
+        unknown.formUnion(first...localDate(step.time - 1, utcOffsetSeconds: offset))
+      }
+      if let amount = period.details?.precipitationAmount {
+        sums[date, default: 0] += amount
+      } else {
+        unknown.insert(date)
+      }
+      coveredUntil = step.time + seconds
+    }
+    guard let coveredUntil else { return [:] }
+    // The first date whose end is not covered, and every later one.
+    let uncovered = localDate(coveredUntil, utcOffsetSeconds: offset)
+    return sums.filter { $0.key < uncovered && !unknown.contains($0.key) }
   }
 
   /// `YYYY-MM-DDTHH:MM:SSZ` as Unix seconds.

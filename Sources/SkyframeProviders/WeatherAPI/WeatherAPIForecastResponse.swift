@@ -58,6 +58,8 @@ struct WeatherAPIForecastResponse: Decodable {
     var precipMm: Double?
     var uv: Double?
     var visKm: Double?
+    /// Only in newer answers.
+    var dewpointC: Double?
     var isDay: Int?
     var condition: Condition?
 
@@ -74,6 +76,7 @@ struct WeatherAPIForecastResponse: Decodable {
       case precipMm = "precip_mm"
       case uv
       case visKm = "vis_km"
+      case dewpointC = "dewpoint_c"
       case isDay = "is_day"
       case condition
     }
@@ -106,6 +109,9 @@ struct WeatherAPIForecastResponse: Decodable {
     var dailyChanceOfRain: LenientNumber?
     var dailyChanceOfSnow: LenientNumber?
     var condition: Condition?
+    var totalprecipMm: Double?
+    var maxwindKph: Double?
+    var uv: Double?
 
     enum CodingKeys: String, CodingKey {
       case mintempC = "mintemp_c"
@@ -113,6 +119,9 @@ struct WeatherAPIForecastResponse: Decodable {
       case dailyChanceOfRain = "daily_chance_of_rain"
       case dailyChanceOfSnow = "daily_chance_of_snow"
       case condition
+      case totalprecipMm = "totalprecip_mm"
+      case maxwindKph = "maxwind_kph"
+      case uv
     }
   }
 
@@ -130,6 +139,11 @@ struct WeatherAPIForecastResponse: Decodable {
     var condition: Condition?
     var chanceOfRain: LenientNumber?
     var chanceOfSnow: LenientNumber?
+    /// Precipitation in the hour, mm (`snow_cm` is a depth of snow, not read).
+    var precipMm: Double?
+    var windKph: Double?
+    var gustKph: Double?
+    var uv: Double?
 
     enum CodingKeys: String, CodingKey {
       case timeEpoch = "time_epoch"
@@ -138,6 +152,10 @@ struct WeatherAPIForecastResponse: Decodable {
       case condition
       case chanceOfRain = "chance_of_rain"
       case chanceOfSnow = "chance_of_snow"
+      case precipMm = "precip_mm"
+      case windKph = "wind_kph"
+      case gustKph = "gust_kph"
+      case uv
     }
   }
 
@@ -183,7 +201,8 @@ extension WeatherAPIForecastResponse.Current {
       windGusts: gustKph.map { $0 / 3.6 }, windDirection: windDegree,
       weatherCode: condition?.code.flatMap(WeatherAPIConditions.wmo),
       isDay: isDay.flatMap { $0 == 1 ? true : $0 == 0 ? false : nil }, cloudCover: cloud,
-      precipitation: precipMm, uvIndex: uv, visibility: visKm.map { $0 * 1_000 })
+      precipitation: precipMm, uvIndex: uv, visibility: visKm.map { $0 * 1_000 },
+      dewPoint: dewpointC)
   }
 }
 
@@ -193,7 +212,9 @@ extension WeatherAPIForecastResponse.Hour {
     return Forecast.Hour(
       time: timeEpoch, temperature: tempC,
       weatherCode: condition?.code.flatMap(WeatherAPIConditions.wmo),
-      precipitationProbability: higher(chanceOfRain?.value, chanceOfSnow?.value))
+      precipitationProbability: higher(chanceOfRain?.value, chanceOfSnow?.value),
+      precipitation: precipMm, windSpeed: windKph.map { $0 / 3.6 },
+      windGusts: gustKph.map { $0 / 3.6 })
   }
 }
 
@@ -214,7 +235,15 @@ extension WeatherAPIForecastResponse.Day {
         day?.dailyChanceOfRain?.value, day?.dailyChanceOfSnow?.value),
       sunrise: sunrise.map { localMidnight + Int64($0) },
       sunset: sunset.map { localMidnight + Int64($0) },
-      daylightSeconds: polarDaylight)
+      daylightSeconds: polarDaylight, precipitationSum: day?.totalprecipMm,
+      uvIndexMaximum: uvIndexMaximum, windSpeedMaximum: day?.maxwindKph.map { $0 / 3.6 })
+  }
+
+  /// The highest of the hours' `uv` and the day's own `uv`. In full answers the day's figure is
+  /// below its hours' highest (2 against 4), so the hours decide; an answer whose hours are cut
+  /// short still has the day's.
+  private var uvIndexMaximum: Double? {
+    (hour ?? []).compactMap(\.uv).reduce(day?.uv) { max($0 ?? $1, $1) }
   }
 
   /// With "No sunrise" and "No sunset" the day is all light or all dark; the hours' `is_day` tell
