@@ -63,6 +63,44 @@ enum OpenWeatherMapFixtures {
     "population":0,"timezone":-10800,"sunrise":1752584100,"sunset":1752610500}}
     """
 
+  // MARK: Vancouver, UTC-8, 2025-11-20 14:10 local: rain turning to snow overnight.
+
+  static let vancouverWeather = """
+    {"coord":{"lon":-123.1207,"lat":49.2827},
+    "weather":[{"id":500,"main":"Rain","description":"light rain","icon":"10d"}],
+    "base":"stations",
+    "main":{"temp":7.5,"feels_like":4.9,"temp_min":6.9,"temp_max":8.1,"pressure":1006,
+    "humidity":88,"sea_level":1006,"grnd_level":1001},
+    "visibility":9000,"wind":{"speed":6.5,"deg":160,"gust":9.0},"clouds":{"all":90},
+    "rain":{"1h":0.3},"dt":1763676600,
+    "sys":{"type":2,"id":2011597,"country":"CA","sunrise":1763652660,"sunset":1763684700},
+    "timezone":-28800,"id":6173331,"name":"Vancouver","cod":200}
+    """
+
+  /// Eight 3-hour entries from 00:00 UTC on the 21st: three on the local 20th (16:00, 19:00,
+  /// 22:00), five on the 21st (01:00 to 13:00). `3h` amounts: 20th 0.5 + 1.25 + dry; 21st
+  /// 0.75 rain with 0.25 snow, 2.5 snow, 0.5 snow (no gust given), then dry twice. Without
+  /// `amountOfStep4`, the 2.5 mm of snow at 04:00 on the 21st is left out while its condition
+  /// stays snow: that step's amount is unknown.
+  static func vancouverForecast(amountOfStep4: Bool = true) -> String {
+    """
+    {"cod":"200","message":0,"cnt":8,"list":[
+    \(entry(1_763_683_200, 7.0, 6.8, 7.0, 500, 0.8, "-", wind: 4.0, gust: 7.5, rain: 0.5))
+    \(entry(1_763_694_000, 6.4, 6.4, 6.6, 501, 0.95, "-", wind: 5.5, gust: 9.5, rain: 1.25))
+    \(entry(1_763_704_800, 5.9, 5.9, 5.9, 804, 0.4, "-", wind: 3.0, gust: 5.0))
+    \(entry(1_763_715_600, 3.1, 3.1, 3.1, 616, 0.9, "-", wind: 7.25, gust: 12.0, rain: 0.75,
+      snow: 0.25))
+    \(entry(1_763_726_400, 1.2, 1.2, 1.2, 601, 1, "-", wind: 8.5, gust: 14.0,
+      snow: amountOfStep4 ? 2.5 : nil))
+    \(entry(1_763_737_200, 0.9, 0.9, 0.9, 600, 0.7, "-", wind: 6.0, gust: nil, snow: 0.5))
+    \(entry(1_763_748_000, 2.5, 2.5, 2.5, 803, 0.2, "-", wind: 5.0, gust: 8.0))
+    \(entry(1_763_758_800, 4.0, 4.0, 4.0, 800, 0, "-", wind: 4.5, gust: 6.5, last: true))
+    ],
+    "city":{"id":6173331,"name":"Vancouver","coord":{"lat":49.2827,"lon":-123.1207},
+    "country":"CA","population":0,"timezone":-28800,"sunrise":1763652660,"sunset":1763684700}}
+    """
+  }
+
   // MARK: Sparse answers.
 
   /// Rain without a `rain` block, an icon without d/n, no sunrise (0), no `timezone`.
@@ -122,6 +160,57 @@ enum OpenWeatherMapFixtures {
     "clouds":100,"pop":1,"rain":3.2,"snow":1.1,"uvi":0.5}]}
     """
 
+  // MARK: One Call 3.0, Bergen, UTC+1, 2025-12-05 09:40 local: rain, sleet at 10:00.
+
+  /// Hourly `rain`/`snow` are objects with `1h`; daily `rain`/`snow` are bare day totals. The
+  /// 11:00 hour has no `wind_gust`; the 12:00 hour says rain but has no `rain` block (amount
+  /// unknown); the third day says rain and has neither `rain`, `uvi` nor `wind_speed`.
+  static let bergenOneCall = """
+    {"lat":60.3913,"lon":5.3221,"timezone":"Europe/Oslo","timezone_offset":3600,
+    "current":{"dt":1764924000,"sunrise":1764922500,"sunset":1764943500,"temp":4.2,
+    "feels_like":0.9,"pressure":998,"humidity":91,"dew_point":2.9,"uvi":0,"clouds":100,
+    "visibility":8000,"wind_speed":8.4,"wind_deg":200,"wind_gust":15.1,
+    "weather":[{"id":500,"main":"Rain","description":"light rain","icon":"10d"}],
+    "rain":{"1h":0.75}},
+    "hourly":[
+    {"dt":1764921600,"temp":4.0,"feels_like":0.6,"pressure":998,"humidity":90,"dew_point":2.6,
+    "uvi":0,"clouds":100,"visibility":9000,"wind_speed":8.0,"wind_deg":200,"wind_gust":14.5,
+    "weather":[{"id":500,"main":"Rain","description":"light rain","icon":"10d"}],"pop":0.9,
+    "rain":{"1h":0.75}},
+    {"dt":1764925200,"temp":4.3,"feels_like":0.8,"pressure":997,"humidity":93,"dew_point":3.3,
+    "uvi":0.1,"clouds":100,"visibility":6000,"wind_speed":8.5,"wind_deg":205,"wind_gust":15.5,
+    "weather":[{"id":616,"main":"Snow","description":"rain and snow","icon":"13d"}],"pop":1,
+    "rain":{"1h":0.5},"snow":{"1h":0.25}},
+    {"dt":1764928800,"temp":4.1,"feels_like":0.3,"pressure":997,"humidity":95,"dew_point":3.4,
+    "uvi":0.2,"clouds":100,"visibility":4000,"wind_speed":9.25,"wind_deg":210,
+    "weather":[{"id":501,"main":"Rain","description":"moderate rain","icon":"10d"}],"pop":1,
+    "rain":{"1h":2.5}},
+    {"dt":1764932400,"temp":3.8,"feels_like":0.4,"pressure":998,"humidity":94,"dew_point":2.9,
+    "uvi":0.3,"clouds":100,"visibility":7000,"wind_speed":6.0,"wind_deg":220,"wind_gust":10.0,
+    "weather":[{"id":500,"main":"Rain","description":"light rain","icon":"10d"}],"pop":0.8},
+    {"dt":1764936000,"temp":3.5,"feels_like":0.2,"pressure":999,"humidity":89,"dew_point":1.9,
+    "uvi":0.1,"clouds":95,"visibility":10000,"wind_speed":5.5,"wind_deg":230,"wind_gust":9.0,
+    "weather":[{"id":804,"main":"Clouds","description":"overcast clouds","icon":"04d"}],
+    "pop":0.4}],
+    "daily":[
+    {"dt":1764932400,"sunrise":1764922500,"sunset":1764943500,"moonrise":1764948000,
+    "moonset":1764918000,"moon_phase":0.5,"summary":"Rain with sleet in the morning",
+    "temp":{"day":4.1,"min":2.2,"max":4.6,"night":2.5,"eve":3.0,"morn":3.9},
+    "feels_like":{"day":0.3,"night":-1.0,"eve":-0.4,"morn":0.5},"pressure":998,"humidity":92,
+    "dew_point":3.0,"wind_speed":9.5,"wind_deg":210,"wind_gust":16.0,
+    "weather":[{"id":616,"main":"Snow","description":"rain and snow","icon":"13d"}],
+    "clouds":100,"pop":1,"rain":6.5,"snow":0.5,"uvi":0.3},
+    {"dt":1765018800,"sunrise":1765008960,"sunset":1765029840,
+    "temp":{"day":3.0,"min":0.8,"max":3.6,"night":1.1,"eve":2.0,"morn":1.0},
+    "dew_point":-0.5,"wind_speed":4.5,"wind_deg":120,"wind_gust":7.0,
+    "weather":[{"id":804,"main":"Clouds","description":"overcast clouds","icon":"04d"}],
+    "clouds":98,"pop":0.1,"uvi":0.4},
+    {"dt":1765105200,"sunrise":1765095420,"sunset":1765116180,
+    "temp":{"day":5.2,"min":2.9,"max":6.0,"night":4.4,"eve":5.0,"morn":3.1},
+    "weather":[{"id":501,"main":"Rain","description":"moderate rain","icon":"10d"}],
+    "clouds":100,"pop":0.9}]}
+    """
+
   // MARK: Geocoding.
 
   /// "Cordoba": Argentina first, then Spain.
@@ -146,19 +235,25 @@ enum OpenWeatherMapFixtures {
 
   // MARK: Builders.
 
-  /// One `list` entry of `/data/2.5/forecast`.
+  /// One `list` entry of `/data/2.5/forecast`; `rain` and `snow` are the step's `3h` amounts
+  /// (their blocks are left out when nil, as the service does when nothing falls), a nil `gust`
+  /// leaves the key out.
   static func entry(
     _ time: Int, _ temperature: Double, _ minimum: Double, _ maximum: Double, _ id: Int,
-    _ pop: Double, _ text: String, last: Bool = false
+    _ pop: Double, _ text: String, wind: Double = 2.5, gust: Double? = 4.0, rain: Double? = nil,
+    snow: Double? = nil, last: Bool = false
   ) -> String {
     let icon = id == 800 ? "01d" : "10d"
+    let gustKey = gust.map { ",\"gust\":\($0)" } ?? ""
+    let rainBlock = rain.map { "\"rain\":{\"3h\":\($0)}," } ?? ""
+    let snowBlock = snow.map { "\"snow\":{\"3h\":\($0)}," } ?? ""
     return """
       {"dt":\(time),"main":{"temp":\(temperature),"feels_like":\(temperature - 1),\
       "temp_min":\(minimum),"temp_max":\(maximum),"pressure":1012,"sea_level":1012,\
       "grnd_level":1001,"humidity":55,"temp_kf":0},\
       "weather":[{"id":\(id),"main":"x","description":"x","icon":"\(icon)"}],\
-      "clouds":{"all":40},"wind":{"speed":2.5,"deg":180,"gust":4.0},"visibility":10000,\
-      "pop":\(pop),"sys":{"pod":"d"},"dt_txt":"\(text)"}\(last ? "" : ",")
+      "clouds":{"all":40},"wind":{"speed":\(wind),"deg":180\(gustKey)},"visibility":10000,\
+      \(rainBlock)\(snowBlock)"pop":\(pop),"sys":{"pod":"d"},"dt_txt":"\(text)"}\(last ? "" : ",")
       """
   }
 

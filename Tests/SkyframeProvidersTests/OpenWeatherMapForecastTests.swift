@@ -37,38 +37,52 @@ struct OpenWeatherMapForecastTests {
         time: 1_741_596_600, temperature: 32.8, apparentTemperature: 31.9, relativeHumidity: 28,
         pressure: 1_011, windSpeed: 3.6, windGusts: 5.1, windDirection: 290, weatherCode: 5,
         isDay: true, cloudCover: 20, precipitation: 0, uvIndex: nil, visibility: 6_000),
+      // No `rain` blocks: dry steps are 0 mm, the rain and the thunderstorm unknown amounts.
       hourly: [
         Forecast.Hour(
-          time: 1_741_597_200, temperature: 33.1, weatherCode: 1, precipitationProbability: 0),
+          time: 1_741_597_200, temperature: 33.1, weatherCode: 1, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_608_000, temperature: 31.2, weatherCode: 2, precipitationProbability: 0),
+          time: 1_741_608_000, temperature: 31.2, weatherCode: 2, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_618_800, temperature: 27.5, weatherCode: 61, precipitationProbability: 20),
+          time: 1_741_618_800, temperature: 27.5, weatherCode: 61, precipitationProbability: 20,
+          precipitation: nil, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_629_600, temperature: 24.9, weatherCode: 3, precipitationProbability: 5),
+          time: 1_741_629_600, temperature: 24.9, weatherCode: 3, precipitationProbability: 5,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_640_400, temperature: 22.3, weatherCode: 0, precipitationProbability: 0),
+          time: 1_741_640_400, temperature: 22.3, weatherCode: 0, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_651_200, temperature: 20.8, weatherCode: 0, precipitationProbability: 0),
+          time: 1_741_651_200, temperature: 20.8, weatherCode: 0, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_662_000, temperature: 24.6, weatherCode: 5, precipitationProbability: 0),
+          time: 1_741_662_000, temperature: 24.6, weatherCode: 5, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_672_800, temperature: 31.0, weatherCode: 1, precipitationProbability: 10),
+          time: 1_741_672_800, temperature: 31.0, weatherCode: 1, precipitationProbability: 10,
+          precipitation: 0, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_683_600, temperature: 34.2, weatherCode: 95, precipitationProbability: 57),
+          time: 1_741_683_600, temperature: 34.2, weatherCode: 95, precipitationProbability: 57,
+          precipitation: nil, windSpeed: 2.5, windGusts: 4.0),
         Forecast.Hour(
-          time: 1_741_694_400, temperature: 32.0, weatherCode: 63, precipitationProbability: 80),
+          time: 1_741_694_400, temperature: 32.0, weatherCode: 63, precipitationProbability: 80,
+          precipitation: nil, windSpeed: 2.5, windGusts: 4.0),
       ],
       hourlyStepHours: 3,
       daily: [
         // 2025-03-10: 14:30–23:30 local and the haze now; the rain at 20:30 is the worst.
+        // The rain's unknown amount leaves the day's sum unknown; the wind now (3.6 m/s) is
+        // the day's highest.
         Forecast.Day(
           date: 20_157, minimum: 24.1, maximum: 33.6, weatherCode: 61,
-          precipitationProbability: 20, sunrise: 1_741_569_720, sunset: 1_741_612_260),
+          precipitationProbability: 20, sunrise: 1_741_569_720, sunset: 1_741_612_260,
+          precipitationSum: nil, windSpeedMaximum: 3.6),
         // 2025-03-11 from 02:30 local, which is still the 10th in UTC.
         Forecast.Day(
           date: 20_158, minimum: 20.8, maximum: 34.2, weatherCode: 95,
-          precipitationProbability: 80),
+          precipitationProbability: 80, precipitationSum: nil, windSpeedMaximum: 2.5),
       ])
     #expect(forecasts == [expected])
   }
@@ -112,15 +126,19 @@ struct OpenWeatherMapForecastTests {
     #expect(
       forecast.hourly.map(\.weatherCode) == [71, 73, 71, 3, 3, 85])
     #expect(forecast.hourly.map(\.precipitationProbability) == [30, 60, 45, 10, 0, 25])
+    // Snow without `snow` blocks: unknown amounts; cloud without them: dry.
+    #expect(forecast.hourly.map(\.precipitation) == [nil, nil, nil, 0, 0, nil])
+    #expect(forecast.hourly.map(\.windGusts) == [4.0, 4.0, 4.0, 4.0, 4.0, 4.0])
     #expect(
       forecast.daily == [
-        // 2025-07-15, 22:40 local: no forecast entry is left, the observation is the day.
+        // 2025-07-15, 22:40 local: no forecast entry is left, the observation is the day: its
+        // wind is the day's highest; no step, no precipitation sum (its last hour is not one).
         Forecast.Day(
           date: 20_284, minimum: -2.7, maximum: -2.7, weatherCode: 71, sunrise: 1_752_584_100,
-          sunset: 1_752_610_500),
+          sunset: 1_752_610_500, precipitationSum: nil, windSpeedMaximum: 7.2),
         Forecast.Day(
           date: 20_285, minimum: -5.6, maximum: -0.4, weatherCode: 85,
-          precipitationProbability: 60),
+          precipitationProbability: 60, precipitationSum: nil, windSpeedMaximum: 2.5),
       ])
   }
 
@@ -172,28 +190,35 @@ struct OpenWeatherMapForecastTests {
         time: 1_737_381_900, temperature: -6.3, apparentTemperature: -12.9,
         relativeHumidity: 74, pressure: 1_021, windSpeed: 6.7, windGusts: 11.2,
         windDirection: 300, weatherCode: 2, isDay: true, cloudCover: 40, precipitation: 0,
-        uvIndex: 0.8, visibility: 10_000),
+        uvIndex: 0.8, visibility: 10_000, dewPoint: -10.2),
       hourly: [
         Forecast.Hour(
-          time: 1_737_381_600, temperature: -6.5, weatherCode: 2, precipitationProbability: 0),
+          time: 1_737_381_600, temperature: -6.5, weatherCode: 2, precipitationProbability: 0,
+          precipitation: 0, windSpeed: 6.5, windGusts: 11.0),
         Forecast.Hour(
-          time: 1_737_385_200, temperature: -5.9, weatherCode: 3, precipitationProbability: 10),
+          time: 1_737_385_200, temperature: -5.9, weatherCode: 3, precipitationProbability: 10,
+          precipitation: 0, windSpeed: 6.1, windGusts: 10.4),
         Forecast.Hour(
-          time: 1_737_388_800, temperature: -5.2, weatherCode: 71, precipitationProbability: 35),
+          time: 1_737_388_800, temperature: -5.2, weatherCode: 71, precipitationProbability: 35,
+          precipitation: 0.21, windSpeed: 5.8, windGusts: 9.9),
         Forecast.Hour(
-          time: 1_737_392_400, temperature: -5.0, weatherCode: 73, precipitationProbability: 72),
+          time: 1_737_392_400, temperature: -5.0, weatherCode: 73, precipitationProbability: 72,
+          precipitation: 0.83, windSpeed: 5.6, windGusts: 9.5),
       ],
       hourlyStepHours: 1,
       daily: [
         Forecast.Day(
           date: 20_108, minimum: -9.8, maximum: -4.6, weatherCode: 71,
-          precipitationProbability: 72, sunrise: 1_737_373_560, sunset: 1_737_406_500),
+          precipitationProbability: 72, sunrise: 1_737_373_560, sunset: 1_737_406_500,
+          precipitationSum: 1.9, uvIndexMaximum: 1.0, windSpeedMaximum: 6.7),
+        // Clear without `rain` or `snow`: 0 mm; no `wind_speed`: no maximum.
         Forecast.Day(
           date: 20_109, minimum: -12.1, maximum: -7.5, weatherCode: 0,
-          precipitationProbability: 0, sunrise: 1_737_459_900, sunset: 1_737_493_020),
+          precipitationProbability: 0, sunrise: 1_737_459_900, sunset: 1_737_493_020,
+          precipitationSum: 0, uvIndexMaximum: 1.4),
         Forecast.Day(
           date: 20_110, minimum: -3.0, maximum: 1.5, weatherCode: 69,
-          precipitationProbability: 100),
+          precipitationProbability: 100, precipitationSum: 3.2 + 1.1, uvIndexMaximum: 0.5),
       ])
     #expect(forecasts == [expected])
   }

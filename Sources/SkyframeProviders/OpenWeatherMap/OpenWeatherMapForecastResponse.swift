@@ -13,6 +13,16 @@ struct OpenWeatherMapForecastResponse: Decodable {
     var weather: [OpenWeatherMapCondition]?
     /// Probability of precipitation, 0…1.
     var pop: Double?
+    var wind: OpenWeatherMapWind?
+    /// `3h`: millimetres in the 3-hour step; the blocks are absent when nothing falls.
+    var rain: OpenWeatherMapVolume?
+    var snow: OpenWeatherMapVolume?
+
+    /// The step's 3 hours of rain and snow, as given (not divided into hours).
+    var precipitation: Double? {
+      openWeatherMapPrecipitation(
+        rain: rain?.threeHours, snow: snow?.threeHours, conditionID: weather?.primaryID)
+    }
   }
 
   struct Main: Decodable {
@@ -44,6 +54,15 @@ struct OpenWeatherMapForecastResponse: Decodable {
   /// so a day means the same whichever service answered. The current observation counts as one
   /// more point of today: late in the evening the forecast may have no entry left for today.
   /// Today's sunrise and sunset come from the current weather (else from the `city` block).
+  ///
+  /// The `large` profile's values: each hourly point keeps its step's 3-hour amount, wind and
+  /// gust. A day's precipitation is the sum of its steps' amounts, unknown as soon as one step's
+  /// is; its wind maximum is the highest `wind.speed` of its steps and, today, of the current
+  /// weather. As for the temperatures, a partial date counts what the answer holds of it: today
+  /// only the steps still to come (what fell earlier is in no answer, and the current weather's
+  /// last hour does not join up with the first step, so it is not added), the last date up to
+  /// its last step; a date without steps (today late in the evening) has no sum. The 2.5 answers
+  /// have no dew point and no UV index: those stay nil.
   func forecast(for point: GeoPoint, now: OpenWeatherMapWeatherResponse) throws(ProviderError)
     -> Forecast
   {
@@ -55,28 +74,38 @@ struct OpenWeatherMapForecastResponse: Decodable {
       .sorted { $0.time < $1.time }
 
     var days: [Int: Forecast.Day] = [:]
+    // Per date, the sum of its steps' amounts; nil once one of them is unknown.
+    var precipitationSums: [Int: Double?] = [:]
     func fold(
-      _ time: Int64, minimum: Double?, maximum: Double?, code: Int?, probability: Double?
-    ) {
+      _ time: Int64, minimum: Double?, maximum: Double?, code: Int?, probability: Double?,
+      windSpeed: Double?
+    ) -> Int {
       let date = localDate(time, utcOffsetSeconds: utcOffsetSeconds)
       var day = days[date] ?? Forecast.Day(date: date)
       day.minimum = lower(day.minimum, minimum)
       day.maximum = higher(day.maximum, maximum)
       day.weatherCode = higher(day.weatherCode, code)
       day.precipitationProbability = higher(day.precipitationProbability, probability)
+      day.windSpeedMaximum = higher(day.windSpeedMaximum, windSpeed)
       days[date] = day
+      return date
     }
     for (time, entry) in entries {
-      fold(
+      let date = fold(
         time, minimum: entry.main?.tempMin ?? entry.main?.temp,
         maximum: entry.main?.tempMax ?? entry.main?.temp, code: entry.weather?.wmoCode,
-        probability: openWeatherMapPercent(entry.pop))
+        probability: openWeatherMapPercent(entry.pop), windSpeed: entry.wind?.speed)
+      let amount = entry.precipitation
+      precipitationSums[date, default: 0] = precipitationSums[date, default: 0].flatMap { sum in
+        amount.map { sum + $0 }
+      }
     }
     if let time = current.time {
-      fold(
+      _ = fold(
         time, minimum: current.temperature, maximum: current.temperature,
-        code: current.weatherCode, probability: nil)
+        code: current.weatherCode, probability: nil, windSpeed: current.windSpeed)
     }
+    for (date, sum) in precipitationSums { days[date]?.precipitationSum = sum }
     if let sunrise = now.sunrise ?? openWeatherMapSunTime(city?.sunrise) {
       let date = localDate(sunrise, utcOffsetSeconds: utcOffsetSeconds)
       days[date, default: Forecast.Day(date: date)].sunrise = sunrise
@@ -93,7 +122,9 @@ struct OpenWeatherMapForecastResponse: Decodable {
       hourly: entries.map { time, entry in
         Forecast.Hour(
           time: time, temperature: entry.main?.temp, weatherCode: entry.weather?.wmoCode,
-          precipitationProbability: openWeatherMapPercent(entry.pop))
+          precipitationProbability: openWeatherMapPercent(entry.pop),
+          precipitation: entry.precipitation, windSpeed: entry.wind?.speed,
+          windGusts: entry.wind?.gust)
       },
       hourlyStepHours: 3,
       daily: days.values.sorted { $0.date < $1.date })

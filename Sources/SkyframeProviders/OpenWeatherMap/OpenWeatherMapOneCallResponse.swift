@@ -1,7 +1,9 @@
 import SkyframeWeather
 
-/// An OpenWeatherMap One Call 3.0 `/data/3.0/onecall` answer requested with `units=metric` and
-/// `exclude=minutely,alerts`: the weather now, 48 hours and 8 days. Every key is optional.
+/// An OpenWeatherMap One Call 3.0 `/data/3.0/onecall` answer requested with `units=metric` (°C,
+/// hPa, m/s, mm): the weather now, the next 60 minutes' precipitation where the service has it,
+/// 48 hours, 8 days and, unless `exclude=alerts` was sent (alerts not configured), the alerts.
+/// Every key is optional.
 struct OpenWeatherMapOneCallResponse: Decodable {
   /// The place's offset from UTC in seconds.
   var timezoneOffset: Int?
@@ -45,6 +47,8 @@ struct OpenWeatherMapOneCallResponse: Decodable {
     var windSpeed: Double?
     var windDeg: Double?
     var windGust: Double?
+    /// °C, the service's own.
+    var dewPoint: Double?
     var weather: [OpenWeatherMapCondition]?
     var rain: OpenWeatherMapVolume?
     var snow: OpenWeatherMapVolume?
@@ -56,6 +60,7 @@ struct OpenWeatherMapOneCallResponse: Decodable {
       case windSpeed = "wind_speed"
       case windDeg = "wind_deg"
       case windGust = "wind_gust"
+      case dewPoint = "dew_point"
       case weather, rain, snow
     }
   }
@@ -65,6 +70,18 @@ struct OpenWeatherMapOneCallResponse: Decodable {
     var temp: Double?
     var weather: [OpenWeatherMapCondition]?
     var pop: Double?
+    /// `1h`: millimetres in the hour; the blocks are absent when nothing falls.
+    var rain: OpenWeatherMapVolume?
+    var snow: OpenWeatherMapVolume?
+    var windSpeed: Double?
+    /// Only where the service has it.
+    var windGust: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case dt, temp, weather, pop, rain, snow
+      case windSpeed = "wind_speed"
+      case windGust = "wind_gust"
+    }
   }
 
   struct Day: Decodable {
@@ -75,6 +92,18 @@ struct OpenWeatherMapOneCallResponse: Decodable {
     var temp: Temperatures?
     var weather: [OpenWeatherMapCondition]?
     var pop: Double?
+    /// The day's millimetres: bare numbers here, not `1h` blocks; absent when nothing falls.
+    var rain: Double?
+    var snow: Double?
+    /// The day's highest UV index.
+    var uvi: Double?
+    /// The day's highest wind speed, m/s.
+    var windSpeed: Double?
+
+    enum CodingKeys: String, CodingKey {
+      case dt, sunrise, sunset, temp, weather, pop, rain, snow, uvi
+      case windSpeed = "wind_speed"
+    }
   }
 
   struct Temperatures: Decodable {
@@ -123,8 +152,8 @@ extension OpenWeatherMapOneCallResponse.Current {
         sunset: openWeatherMapSunTime(sunset)),
       cloudCover: clouds,
       precipitation: openWeatherMapPrecipitation(
-        rain: rain, snow: snow, conditionID: weather?.primaryID),
-      uvIndex: uvi, visibility: visibility)
+        rain: rain?.lastHour, snow: snow?.lastHour, conditionID: weather?.primaryID),
+      uvIndex: uvi, visibility: visibility, dewPoint: dewPoint)
   }
 }
 
@@ -133,7 +162,10 @@ extension OpenWeatherMapOneCallResponse.Hour {
     guard let dt else { return nil }
     return Forecast.Hour(
       time: dt, temperature: temp, weatherCode: weather?.wmoCode,
-      precipitationProbability: openWeatherMapPercent(pop))
+      precipitationProbability: openWeatherMapPercent(pop),
+      precipitation: openWeatherMapPrecipitation(
+        rain: rain?.lastHour, snow: snow?.lastHour, conditionID: weather?.primaryID),
+      windSpeed: windSpeed, windGusts: windGust)
   }
 }
 
@@ -144,6 +176,9 @@ extension OpenWeatherMapOneCallResponse.Day {
       date: localDate(dt, utcOffsetSeconds: utcOffsetSeconds), minimum: temp?.min,
       maximum: temp?.max, weatherCode: weather?.wmoCode,
       precipitationProbability: openWeatherMapPercent(pop),
-      sunrise: openWeatherMapSunTime(sunrise), sunset: openWeatherMapSunTime(sunset))
+      sunrise: openWeatherMapSunTime(sunrise), sunset: openWeatherMapSunTime(sunset),
+      precipitationSum: openWeatherMapPrecipitation(
+        rain: rain, snow: snow, conditionID: weather?.primaryID),
+      uvIndexMaximum: uvi, windSpeedMaximum: windSpeed)
   }
 }

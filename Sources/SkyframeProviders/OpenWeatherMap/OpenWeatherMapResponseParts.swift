@@ -6,13 +6,26 @@ struct OpenWeatherMapCondition: Decodable {
   var icon: String?
 }
 
-/// A `rain` or `snow` block of current weather: millimetres in the last hour.
+/// A `rain` or `snow` block: millimetres in the last hour (`1h`: the weather now, One Call's
+/// hours) or in a 3-hour step of the 5 day / 3 hour forecast (`3h`). One Call's days give bare
+/// numbers instead.
 struct OpenWeatherMapVolume: Decodable {
   var lastHour: Double?
+  var threeHours: Double?
 
   enum CodingKeys: String, CodingKey {
     case lastHour = "1h"
+    case threeHours = "3h"
   }
+}
+
+/// The `wind` block of `/data/2.5/weather` and of each `/data/2.5/forecast` step: m/s with
+/// `units=metric`.
+struct OpenWeatherMapWind: Decodable {
+  var speed: Double?
+  var deg: Double?
+  /// Left out where the service has no gust.
+  var gust: Double?
 }
 
 extension [OpenWeatherMapCondition] {
@@ -43,14 +56,12 @@ func openWeatherMapIsDay(
   return time >= sunrise && time < sunset
 }
 
-/// Millimetres in the last hour. OpenWeatherMap leaves the `rain` and `snow` blocks out when
-/// nothing fell, so their absence is 0 mm, unless the condition itself is precipitation
-/// (ids 2xx–6xx): then the amount is unknown, not zero.
-func openWeatherMapPrecipitation(
-  rain: OpenWeatherMapVolume?, snow: OpenWeatherMapVolume?, conditionID: Int?
-) -> Double? {
-  let amounts = [rain?.lastHour, snow?.lastHour].compactMap { $0 }
-  if !amounts.isEmpty { return amounts.reduce(0, +) }
+/// Millimetres of rain and snow together in one period (an hour, a 3-hour step, a day).
+/// OpenWeatherMap leaves `rain` and `snow` out when nothing falls, so their absence is 0 mm,
+/// unless the condition itself is precipitation (ids 2xx–6xx): then the amount is unknown, not
+/// zero.
+func openWeatherMapPrecipitation(rain: Double?, snow: Double?, conditionID: Int?) -> Double? {
+  if rain != nil || snow != nil { return (rain ?? 0) + (snow ?? 0) }
   guard let conditionID, OpenWeatherMapConditions.wmo(conditionID) != nil else { return nil }
   return (200..<700).contains(conditionID) ? nil : 0
 }

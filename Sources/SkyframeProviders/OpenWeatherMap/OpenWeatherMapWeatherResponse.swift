@@ -8,7 +8,7 @@ struct OpenWeatherMapWeatherResponse: Decodable {
   /// The place's offset from UTC in seconds.
   var timezone: Int?
   var main: Main?
-  var wind: Wind?
+  var wind: OpenWeatherMapWind?
   var clouds: Clouds?
   /// Metres; the service reports at most 10 km.
   var visibility: Double?
@@ -33,13 +33,6 @@ struct OpenWeatherMapWeatherResponse: Decodable {
     }
   }
 
-  struct Wind: Decodable {
-    /// m/s with `units=metric`.
-    var speed: Double?
-    var deg: Double?
-    var gust: Double?
-  }
-
   struct Clouds: Decodable {
     var all: Double?
   }
@@ -62,7 +55,8 @@ struct OpenWeatherMapWeatherResponse: Decodable {
         icon: weather?.first?.icon, time: dt, sunrise: sunrise, sunset: sunset),
       cloudCover: clouds?.all,
       precipitation: openWeatherMapPrecipitation(
-        rain: rain, snow: snow, conditionID: weather?.primaryID),
+        rain: rain?.lastHour, snow: snow?.lastHour, conditionID: weather?.primaryID),
+      // The 2.5 answers have no UV index and no dew point.
       uvIndex: nil, visibility: visibility)
   }
 }
