@@ -499,9 +499,12 @@ typedef struct skyframe_unchanged {
 int skyframe_unchanged_decode(const uint8_t *buf, size_t len, skyframe_unchanged *out);
 
 /* ---- Binary request v1 (64 bytes), published to skyframe/v1/req/{device} ------------------
- * The text form ("52.52,13.41", "Berlin,DE", "#7 Berlin;Paris", "refresh") is simpler; these
- * build the fixed binary form for devices that prefer it. Return SKYFRAME_OK, or
- * SKYFRAME_ERR_NULL / SKYFRAME_ERR_RANGE (out is then unspecified). */
+ * The text form ("52.52,13.41", "Berlin,DE", "#7 Berlin;Paris", "refresh") is simpler; it may be
+ * published with or without its terminating NUL (strlen(text) or strlen(text) + 1 bytes: one
+ * NUL at the very end is not part of the request, request-v1.md 2.2). These build the fixed
+ * binary form for devices that prefer it; it is always exactly 64 bytes, never followed by a
+ * NUL. Return SKYFRAME_OK, or SKYFRAME_ERR_NULL / SKYFRAME_ERR_RANGE (out is then
+ * unspecified). */
 #define SKYFRAME_REQUEST_SIZE 64
 #define SKYFRAME_REQUEST_NAME_BYTES 40
 #define SKYFRAME_REQUEST_KIND_COORDINATES 1

@@ -81,7 +81,10 @@ import Testing
       ("Ber\tlin", .controlCharacter(offset: 3)),
       ("Ber\u{7F}lin", .controlCharacter(offset: 3)),
       ("Ber\u{85}lin", .controlCharacter(offset: 3)),
-      ("\u{0}", .controlCharacter(offset: 0)),
+      // One NUL at the very end is a C string's terminator, not part of the request.
+      ("\u{0}", .empty),
+      ("\u{0}\u{0}", .controlCharacter(offset: 0)),
+      ("Ber\u{0}lin\u{0}", .controlCharacter(offset: 3)),
       ("A;B;C;D;E;F;G;H", .tooManyLocations(count: 8, maximum: 7)),
     ]
     for (text, error) in cases {

@@ -451,6 +451,11 @@ REQUESTS = [
      fail("bad_option", offset=6)),
     ("34-error-binary-profile", "Binary form with profile 3.", request_binary(3, 1, profile=3),
      fail("unknown_profile", kind=3)),
+    # request-v1.md §2.2: a C string sent with its terminator (strlen + 1 bytes)
+    ("35-text-trailing-nul", "A C string sent with its terminating NUL: the NUL is not part of it.",
+     b"#9 Berlin,DE\n\x00", ok([place("Berlin", "DE")], 9)),
+    ("36-error-nul-inside", "A NUL that is not the last byte is a control character.",
+     b"Berlin\x00\x00", fail("control_character", offset=6)),
 ]
 
 

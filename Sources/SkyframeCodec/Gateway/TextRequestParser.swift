@@ -11,6 +11,9 @@ enum TextRequestParser {
     guard bytes.count <= DeviceRequest.maximumTextLength else {
       throw .tooLong(count: bytes.count)
     }
+    // A C string sent with its terminating NUL (`strlen + 1` bytes): one 0x00 at the very end is
+    // not part of the request (request-v1.md §2.2). Anywhere else it is a control character.
+    let bytes = bytes.last == 0 ? UnsafeRawBufferPointer(rebasing: bytes.dropLast()) : bytes
     try validateText(bytes)
     var span = trimmed(bytes, 0, bytes.count)
     guard span.start < span.end else { throw .empty }

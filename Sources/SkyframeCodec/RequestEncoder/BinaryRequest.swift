@@ -7,6 +7,8 @@
 ///     6  u8[2] reserved, 0
 ///
 /// Kind 1 is coordinates, 2 a place name (with an optional country), 3 refresh. Little-endian.
+/// Always exactly 64 bytes (a NUL after them makes 65, `wrongBinaryLength`); a text request, by
+/// contrast, may end with one NUL, a C string's terminator (request-v1.md §2.2).
 ///
 /// The `write…` functions are the device side: they build a request straight into the caller's
 /// 64 bytes with a few dozen bytes of stack, and need only `Decoder/` (the CRC and `CountryCode`).

@@ -150,6 +150,8 @@ func referenceNumber(_ bytes: ArraySlice<UInt8>) -> Int? {
 /// The text form, request-v1.md §2, with the order of checks of §2.3.
 func referenceText(_ bytes: [UInt8], maximum: Int) -> Result<PlainRequest, RequestError> {
   guard bytes.count <= 512 else { return .failure(.tooLong(count: bytes.count)) }
+  // §2.2: one NUL as the very last byte (a C string's terminator) is not part of the request.
+  let bytes = bytes.last == 0 ? Array(bytes.dropLast()) : bytes
   let payload = trimWhitespace(bytes, 0, bytes.count)
   if let error = referenceTextError(bytes, edges: payload) { return .failure(error) }
   guard !payload.isEmpty else { return .failure(.empty) }
