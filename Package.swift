@@ -57,7 +57,7 @@ let package = Package(
     .target(
       name: "SkyframeProviders",
       dependencies: [
-        "SkyframeCodec", "SkyframeWeather", log,
+        "SkyframeCodec", "SkyframeWeather", "SkyframePlaces", log,
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -25,6 +25,9 @@ public struct TimeZoneIndex: Sendable {
   /// Beyond this distance from every principal city, the nautical zone.
   public static let seaMetres = 2_000_000.0
 
+  /// The system's tables, read once, on first use.
+  public static let system = TimeZoneIndex()
+
   public let zones: [Zone]
   private let timeZones: [TimeZone?]
 

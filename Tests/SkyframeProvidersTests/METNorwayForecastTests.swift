@@ -46,7 +46,7 @@ struct METNorwayForecastTests {
     #expect(forecast.hourly.map(\.time) == [1_770_415_200, 1_770_418_800])
     #expect(forecast.hourly.map(\.weatherCode) == [3, 0])
     #expect(forecast.hourlyStepHours == 1)
-    // Oslo at 10.75° E: local mean solar time is UTC+1.
+    // Oslo in February: Central European Time (Europe/Oslo), UTC+1.
     #expect(forecast.utcOffsetSeconds == 3_600)
   }
 
@@ -69,16 +69,39 @@ struct METNorwayForecastTests {
     #expect(forecast.daily.map(\.windSpeedMaximum) == [6.4, nil])
   }
 
-  static let reykjavik = GeoPoint(latitude: 64.1466, longitude: -21.9426)
+  /// Ponta Delgada, Azores: UTC-1 on 1 March (Atlantic/Azores; summer time starts late March).
+  static let azores = GeoPoint(latitude: 37.7412, longitude: -25.6756)
   /// 2026-03-01T20:30:00Z, 19:30 local mean solar time.
   static let evening: Int64 = 1_772_397_000
+  /// MET Norway gives only UTC: the zone comes from the tz database, with its offset at fetch
+  /// time (frame-v1.md §6.4), not from the longitude.
+  @Test(arguments: [
+    ("Chatham", -43.95, -176.55, 13 * 60 + 45),
+    ("Kathmandu", 27.7172, 85.324, 5 * 60 + 45),
+    ("Bergen", 60.3913, 5.3221, 60),
+    ("Lord Howe", -31.5553, 159.0821, 11 * 60),
+  ])
+  func framesCarryThePlacesOwnOffset(
+    _ place: String, _ latitude: Double, _ longitude: Double, _ minutes: Int
+  ) throws {
+    let response = try JSONDecoder().decode(
+      METNorwayForecastResponse.self, from: Data(Self.body.utf8))
+    // 2026-02-06T22:30:00Z: summer in the south, winter in the north.
+    let now: Int64 = 1_770_417_000
+    let forecast = try response.forecast(
+      for: GeoPoint(latitude: latitude, longitude: longitude), now: now)
+    #expect(forecast.utcOffsetSeconds == minutes * 60, "\(place)")
+    let frame = forecast.frame(fetchedAt: now, service: .metNorway)
+    #expect(frame.utcOffsetMinutes.map(Int.init) == minutes, "\(place)")
+  }
+
   static let firstOfMarch = CivilDate(year: 2026, month: 3, day: 1).daysSinceEpoch
 
   static func complete(_ body: String = METNorwayFixtures.completeAcrossMidnight) throws
     -> Forecast
   {
     let response = try JSONDecoder().decode(METNorwayForecastResponse.self, from: Data(body.utf8))
-    return try response.forecast(for: reykjavik, now: evening)
+    return try response.forecast(for: azores, now: evening)
   }
 
   @Test func hoursCarryTheirPrecipitationWindAndTheGustsOfTheCompleteProduct() throws {

@@ -1,3 +1,4 @@
+import SkyframePlaces
 import SkyframeWeather
 
 /// Locationforecast 2.0 `compact` (a GeoJSON Feature): a time series in UTC, hourly for about
@@ -101,7 +102,9 @@ struct METNorwayForecastResponse: Decodable, Sendable {
     }
     steps.sort { $0.time < $1.time }
     guard !steps.isEmpty else { throw .malformed("met-norway: empty timeseries") }
-    let offset = Int((point.longitude / 15).rounded()) * 3_600
+    // MET Norway gives UTC only: the position's zone and its offset now from the tz database.
+    let offset = TimeZoneIndex.system.utcOffsetSeconds(
+      latitude: point.latitude, longitude: point.longitude, at: now)
 
     let nowIndex = steps.lastIndex { $0.time <= now } ?? 0
     let nowStep = steps[nowIndex]
