@@ -36,8 +36,12 @@ run: deps
 	  echo "started mosquitto on 127.0.0.1:1883 (config/mosquitto.conf)"; fi
 	.build/release/skyframe run --config $(CONFIG)
 
+# A warning from our own sources or tests fails the build (dependencies' warnings do not count);
+# a fresh clone compiles every file, so every warning is seen.
 test: test-deps
-	swift build --build-tests
+	@mkdir -p .build; set -o pipefail; swift build --build-tests 2>&1 | tee .build/build-tests.log
+	@if grep -E "^$(CURDIR)/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" .build/build-tests.log; then \
+	  echo "warnings in our own code (above): fix them"; exit 1; fi
 	swift test
 	firmware-notes/test/run.sh
 	firmware-notes/embedded-swift/build.sh
