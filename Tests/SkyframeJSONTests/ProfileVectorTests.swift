@@ -55,7 +55,7 @@ import Testing
     var written = [UInt8](repeating: 0xAA, count: bytes.count)
     try bytes.withUnsafeBytes { source in
       let view = try ProfileView(checking: source)
-      try written.withUnsafeMutableBytes { target in
+      written.withUnsafeMutableBytes { target in
         var out = ProfileWriter(target, kind: view.kind)
         for field in view.kind.fields where ProfileDocument.isShown(field) {
           if field.storage == .text || field.storage == .country {
