@@ -2,14 +2,16 @@
 """Writes the golden vectors in schemas/vectors/ from the values below.
 
 An encoder independent of the Swift codec and the C decoder, written from schemas/frame-v1.md,
-schemas/request-v1.md and schemas/frame-profiles.md (with the layouts frame-large.json and
-frame-tiny.json): the Swift tests check that their encoder produces these bytes, the C test that
+schemas/request-v1.md, schemas/lorawan-uplink-v1.md and schemas/frame-profiles.md (with the
+layouts frame-large.json and frame-tiny.json): the Swift tests check that their encoder produces these bytes, the C test that
 its decoder reads these values. Run it again only when the spec changes:
 
     python3 schemas/vectors/generate.py
 
 Writes frames/ (standard, 192 bytes), requests/, and large/, tiny/, unchanged/ (frame-profiles.md
-§8: description, profile, hex, frame and, for frames, content_check). Deterministic: the same
+§8: description, profile, hex, frame and, for frames, content_check), and lorawan/ (the uplink
+requests of schemas/lorawan-uplink-v1.md: description, hex, configured_places, for coordinates
+"write" with the 1e-5 deg a device's writer is given, expect). Deterministic: the same
 files on every run. Refuses (AssertionError) any value outside its field's wire range.
 """
 import json
@@ -1221,6 +1223,117 @@ UNCHANGED = [
 ]
 
 
+# ---- LoRaWAN uplink requests (schemas/lorawan-uplink-v1.md) ---------------------------------
+
+UPLINK_KIND = {"coordinates": 1, "place": 2, "refresh": 3}
+
+
+def uplink(kind, request_id, body=b"", check=None, version=1):
+    """§2: header (version in bits 7-5, bit 4 when a check ends the payload, kind in bits 3-0),
+    the request id, the kind's body, then the check, little-endian."""
+    number = UPLINK_KIND.get(kind, kind)
+    assert 0 <= request_id <= 255 and 0 <= version <= 7 and 0 <= number <= 15
+    head = version << 5 | (0x10 if check is not None else 0) | number
+    out = bytes([head, request_id]) + body
+    if check is not None:
+        out += struct.pack("<I", check)
+    return out
+
+
+def e2_from_e5(value):
+    """§3 Rounding: 1e-5 deg to 0.01 deg, half away from zero."""
+    assert -18_000_000 <= value <= 18_000_000
+    return int(Decimal(value).scaleb(-3).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def uplink_point(lat_e2, lon_e2):
+    return struct.pack("<hh", lat_e2, lon_e2)
+
+
+def uplink_coordinates(request_id, lat_e5, lon_e5, check=None):
+    """A valid coordinates vector as a device writes it: (payload, write, expect)."""
+    lat, lon = e2_from_e5(lat_e5), e2_from_e5(lon_e5)
+    assert -9000 <= lat <= 9000 and -18000 <= lon <= 18000
+    expect = {"kind": "coordinates", "id": request_id, "latitude": float(Decimal(lat).scaleb(-2)),
+              "longitude": float(Decimal(lon).scaleb(-2)), "check": check_hex(check)}
+    return uplink("coordinates", request_id, uplink_point(lat, lon), check), \
+        {"lat_e5": lat_e5, "lon_e5": lon_e5}, expect
+
+
+def uplink_place(request_id, index, check=None):
+    return uplink("place", request_id, bytes([index]), check), None, \
+        {"kind": "place", "id": request_id, "index": index, "check": check_hex(check)}
+
+
+def uplink_refresh(request_id, check=None):
+    return uplink("refresh", request_id, b"", check), None, \
+        {"kind": "refresh", "id": request_id, "check": check_hex(check)}
+
+
+def check_hex(check):
+    return None if check is None else f"{check:08x}"
+
+
+def uplink_fail(payload, error, status="bad_request", **details):
+    """An error vector: the id the error frame echoes (§3: byte 1 of a version-1 payload)."""
+    echoed = payload[1] if len(payload) >= 2 and payload[0] >> 5 == 1 else 0
+    return payload, None, {"error": error, "status": status, "id": echoed, **details}
+
+
+UPLINKS = [
+    # (slug, description, configured places, (payload, write, expect))
+    ("01-coordinates", "Berlin at 0.01 deg, id 7, no check.", 0,
+     uplink_coordinates(7, 5_252_000, 1_341_000)),
+    ("02-coordinates-check-rounded", "With a check; 52.52499 rounds down, 13.405 rounds half away from zero to 13.41.", 0,
+     uplink_coordinates(42, 5_252_499, 1_340_500, check=0x0C1F22AA)),
+    ("03-coordinates-south-east", "Sydney: south and east; -33.8688 and 151.2093 round to -33.87 and 151.21.", 0,
+     uplink_coordinates(3, -3_386_880, 15_120_930)),
+    ("04-coordinates-negative-half", "-0.005 deg rounds half away from zero to -0.01.", 0,
+     uplink_coordinates(4, -500, -1_340_500)),
+    ("05-coordinates-minimum", "South pole and the date line, highest id, check all ones.", 0,
+     uplink_coordinates(255, -9_000_000, -18_000_000, check=0xFFFFFFFF)),
+    ("06-coordinates-maximum-rounded-up", "89.99999 and 179.995 round up to the pole and the date line; id 0 (none).", 0,
+     uplink_coordinates(0, 8_999_999, 17_999_500)),
+    ("07-coordinates-zero", "0,0 with check 0.", 0, uplink_coordinates(1, 0, 0, check=0)),
+    ("08-place-first", "Configured place 0 of 3.", 3, uplink_place(1, 0)),
+    ("09-place-check", "Configured place 2 of 3, with a check.", 3, uplink_place(3, 2, check=0x12345678)),
+    ("10-place-highest", "Place index 255 of 256 configured.", 256, uplink_place(17, 255)),
+    ("11-refresh", "Refresh, id 9.", 0, uplink_refresh(9)),
+    ("12-refresh-check", "Refresh with the check of the tiny frame shown.", 0,
+     uplink_refresh(200, check=0xDEADBEEF)),
+    ("13-error-empty", "An uplink without payload.", 0, uplink_fail(b"", "too_short", count=0)),
+    ("14-error-header-only", "A header without the request id.", 0,
+     uplink_fail(bytes([0x23]), "too_short", count=1)),
+    ("15-error-coordinates-cut", "Coordinates one byte short.", 0,
+     uplink_fail(uplink("coordinates", 5, uplink_point(5252, 1341))[:5], "too_short", count=5)),
+    ("16-error-check-missing", "The header announces a check the payload does not carry.", 0,
+     uplink_fail(uplink("coordinates", 42, uplink_point(5252, 1341), check=0)[:6], "too_short", count=6)),
+    ("17-error-longer-than-kind", "A refresh with a byte too many.", 0,
+     uplink_fail(uplink("refresh", 9) + b"\x00", "too_long", count=3)),
+    ("18-error-eleven-bytes", "11 bytes fit the link but no v1 request is that long.", 0,
+     uplink_fail(uplink("coordinates", 6, uplink_point(0, 0), check=1) + b"\x00", "too_long", count=11)),
+    ("19-error-twelve-bytes", "More than 11 bytes: refused before the header is read.", 0,
+     uplink_fail(bytes([0xFF] * 12), "too_long", count=12)),
+    ("20-error-text", "The MQTT text form sent by mistake: 'r' is version 3.", 0,
+     uplink_fail(b"refresh", "unsupported_version", version=3)),
+    ("21-error-version-2", "Version 2.", 0,
+     uplink_fail(uplink("refresh", 1, version=2), "unsupported_version", version=2)),
+    ("22-error-kind-4", "Kind 4.", 0, uplink_fail(uplink(4, 1), "unknown_kind", kind=4)),
+    ("23-error-kind-0", "Kind 0, with the check flag.", 0,
+     uplink_fail(uplink(0, 2, check=5), "unknown_kind", kind=0)),
+    ("24-error-latitude", "Latitude 90.01.", 0,
+     uplink_fail(uplink("coordinates", 1, uplink_point(9001, 0)), "latitude_out_of_range")),
+    ("25-error-longitude", "Longitude -180.01 (latitude in range).", 0,
+     uplink_fail(uplink("coordinates", 2, uplink_point(-9000, -18001)), "longitude_out_of_range")),
+    ("26-error-both-out-of-range", "Both out of range: the latitude is named.", 0,
+     uplink_fail(uplink("coordinates", 3, uplink_point(-32768, 32767)), "latitude_out_of_range")),
+    ("27-error-place-not-configured", "Index 3 with 3 places configured.", 3,
+     uplink_fail(uplink("place", 5, bytes([3])), "place_not_configured", "not_found", index=3, count=3)),
+    ("28-error-no-places", "Index 0 with no places configured.", 0,
+     uplink_fail(uplink("place", 6, bytes([0]), check=7), "place_not_configured", "not_found", index=0, count=0)),
+]
+
+
 def write(folder, documents):
     target = HERE / folder
     target.mkdir(exist_ok=True)
@@ -1253,8 +1366,16 @@ def main():
                                 "hex": encode_unchanged(message).hex(),
                                 "frame": unchanged_mirror(message)})
                         for slug, description, message in UNCHANGED])
+    uplinks = []
+    for slug, description, places, (payload, arguments, expect) in UPLINKS:
+        document = {"description": description, "hex": payload.hex(), "configured_places": places}
+        if arguments is not None:
+            document["write"] = arguments  # the 1e-5 deg a device's writer was given
+        document["expect"] = expect
+        uplinks.append((slug, document))
+    write("lorawan", uplinks)
     print(f"{len(FRAMES)} frames, {len(REQUESTS)} requests, {len(LARGE)} large, {len(TINY)} tiny, "
-          f"{len(UNCHANGED)} unchanged")
+          f"{len(UNCHANGED)} unchanged, {len(UPLINKS)} lorawan")
 
 
 if __name__ == "__main__":
