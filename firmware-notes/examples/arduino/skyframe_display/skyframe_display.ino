@@ -2,6 +2,12 @@
 // subscribes to its frame topic, asks for a place and prints every frame on the serial console
 // (show_frame.c). Every 15 minutes it asks again with a new request id.
 //
+// PubSubClient publishes at QoS 0 only, so a request sent while the gateway restarts is lost:
+// the broker keeps no QoS 0 message for a subscriber that is away. When no frame with the
+// request's id comes within 10 s plus 0-5 s at random, the sketch sends the same request once
+// more (same id, so a late answer to the first one still counts); if that gets no answer either,
+// it waits for the next 15-minute request.
+//
 // The Arduino IDE compiles only the files of the sketch folder: copy these three next to this
 // file first (PlatformIO: add -I paths to build_flags instead):
 //   firmware-notes/skyframe_frame.h
@@ -10,6 +16,7 @@
 // Then change the Wi-Fi name and password, DEVICE, PLACE and GATEWAY below.
 #include <WiFi.h>
 #include <PubSubClient.h>
+#include <esp_random.h>
 #include <time.h>
 #define SKYFRAME_FRAME_IMPLEMENTATION  // in exactly one file of the program
 #include "skyframe_frame.h"
@@ -19,17 +26,33 @@
 #define PLACE "Berlin,DE"              // or coordinates: "52.52,13.41"
 #define GATEWAY "gateway.local"        // the broker the gateway uses
 const unsigned long ASK_EVERY_MS = 15UL * 60UL * 1000UL;
+// No answer after ANSWER_TIMEOUT_MS plus 0..ANSWER_JITTER_MS at random: send the request once more.
+const unsigned long ANSWER_TIMEOUT_MS = 10000UL;
+const unsigned long ANSWER_JITTER_MS = 5000UL;  // so a fleet does not retry in step
 
 WiFiClient net;
 PubSubClient mqtt(net);
-unsigned requestId = 0;
-unsigned long lastAsk = 0;
+unsigned requestId = 0;      // the last request's id, echoed in the frame's request_id
+unsigned sends = 0;          // requestId sent once, or twice (retried); 0: answered or given up
+unsigned long lastAsk = 0;   // when the last new request went out
+unsigned long sentAt = 0;    // when requestId last went out
+unsigned long waitMs = 0;    // how long to wait for its answer
+
+void sendRequest() {
+  char text[64];
+  snprintf(text, sizeof text, "#%u %s", requestId, PLACE);
+  mqtt.publish("skyframe/v1/req/" DEVICE, text);  // QoS 0: PubSubClient has no other
+  sends++;
+  sentAt = millis();
+  // esp_random() is the ESP32's hardware RNG: true random numbers while Wi-Fi is on, different
+  // on every device (on other boards: randomSeed() from something device-specific, random()).
+  waitMs = ANSWER_TIMEOUT_MS + esp_random() % (ANSWER_JITTER_MS + 1UL);
+}
 
 void ask() {
-  char text[64];
-  requestId = requestId % 65535u + 1u;  // 1..65535, echoed in the frame's request_id
-  snprintf(text, sizeof text, "#%u %s", requestId, PLACE);
-  mqtt.publish("skyframe/v1/req/" DEVICE, text);
+  requestId = requestId % 65535u + 1u;  // 1..65535
+  sends = 0;
+  sendRequest();
   lastAsk = millis();
 }
 
@@ -41,6 +64,7 @@ void onMessage(char *topic, byte *payload, unsigned int length) {
     Serial.printf("frame dropped: %s\n", skyframe_error_name(rc));
     return;  // keep showing the previous frame
   }
+  if (f.request_id == requestId) sends = 0;  // answered (an error frame too): no retry
   show_frame(&f);  // printf goes to UART0: Serial on a classic ESP32
 }
 
@@ -64,6 +88,16 @@ void loop() {
       return;
     }
   }
-  if (millis() - lastAsk >= ASK_EVERY_MS) ask();
+  if (millis() - lastAsk >= ASK_EVERY_MS) {
+    ask();
+  } else if (sends > 0 && millis() - sentAt >= waitMs) {
+    if (sends == 1) {
+      Serial.printf("no answer to #%u: asking once more\n", requestId);
+      sendRequest();  // the same id: a late answer to the first one is recognised too
+    } else {
+      Serial.printf("no answer to #%u: giving up until the next request\n", requestId);
+      sends = 0;
+    }
+  }
   mqtt.loop();  // frames arrive in onMessage
 }
