@@ -39,7 +39,14 @@
  *   (skyframe_request_set_check()) to get `unchanged` instead of a frame it already shows.
  *   SKYFRAME_LARGE (default 1, 0 on AVR) compiles the large profile's struct and decoder.
  *
+ * LORAWAN (schemas/lorawan-uplink-v1.md)
+ *   skyframe_uplink_coordinates(), skyframe_uplink_place() and skyframe_uplink_refresh() write
+ *   the uplink request (at most 10 bytes); the downlink that answers is a tiny frame, unchanged
+ *   or a tiny error frame, read with the profile decoders.
+ *
  * VERSIONS
+ *   lorawan  Adds the uplink writers skyframe_uplink_*() (SKYFRAME_UPLINK_VERSION 1; older
+ *         headers lack it: #ifdef). Nothing else changes.
  *   profiles  Adds the frame profiles (SKYFRAME_PROFILES_VERSION 1; older headers lack it:
  *         #ifdef) and the request helpers skyframe_request_set_profile() / _set_check(). The
  *         standard frame's API and behaviour are unchanged (the CRC routine is now shared).
@@ -530,6 +537,33 @@ int skyframe_request_set_profile(uint8_t out[SKYFRAME_REQUEST_SIZE], uint8_t pro
  * is still right. A second call replaces the check. SKYFRAME_ERR_RANGE for a place name longer
  * than 36 bytes (bytes 56..59 are in use). Refresh requests may carry one too. */
 int skyframe_request_set_check(uint8_t out[SKYFRAME_REQUEST_SIZE], uint32_t check);
+
+/* ---- LoRaWAN uplink request v1 (schemas/lorawan-uplink-v1.md), at most 10 bytes ------------
+ * The payload a LoRaWAN display sends up (it fits US915 DR0's 11 bytes); the gateway answers
+ * with one downlink: a tiny frame, unchanged, or a tiny error frame. Byte 0: version 1 in bits
+ * 7..5, bit 4 when the 4-byte content check ends the payload, the kind in bits 3..0; byte 1 the
+ * request id (0..255, echoed by the answer); then the kind's body and the check. check: NULL,
+ * or the skyframe_content_check() of the tiny frame the device shows for the place (so that the
+ * gateway answers `unchanged` while it is still right). Each writes byte by byte (any alignment)
+ * and returns the number of bytes to send (2..10), or SKYFRAME_ERR_NULL / SKYFRAME_ERR_RANGE
+ * (out is then unchanged). */
+#define SKYFRAME_UPLINK_MAX_SIZE 10
+#define SKYFRAME_UPLINK_VERSION 1
+#define SKYFRAME_UPLINK_KIND_COORDINATES 1
+#define SKYFRAME_UPLINK_KIND_PLACE 2
+#define SKYFRAME_UPLINK_KIND_REFRESH 3
+#define SKYFRAME_UPLINK_FLAG_CHECK 0x10 /* byte 0 bit 4 */
+/* lat_e5/lon_e5 in 1e-5 degree (as skyframe_request_coordinates), sent rounded half away from
+ * zero to 0.01 degree (the gateway's cache cell): 5252499 -> 52.52, 1340500 -> 13.41. */
+int skyframe_uplink_coordinates(uint8_t out[SKYFRAME_UPLINK_MAX_SIZE], uint8_t request_id,
+                                int32_t lat_e5, int32_t lon_e5, const uint32_t *check);
+/* index: one of the places configured for the device at the gateway, from 0. */
+int skyframe_uplink_place(uint8_t out[SKYFRAME_UPLINK_MAX_SIZE], uint8_t request_id, uint8_t index,
+                          const uint32_t *check);
+/* The device's last request again (nothing remembered: its place 0, else the receiving
+ * gateway's location as the network server reports it). */
+int skyframe_uplink_refresh(uint8_t out[SKYFRAME_UPLINK_MAX_SIZE], uint8_t request_id,
+                            const uint32_t *check);
 
 #ifdef __cplusplus
 }
@@ -1424,6 +1458,47 @@ int skyframe_request_set_check(uint8_t out[SKYFRAME_REQUEST_SIZE], uint32_t chec
     out[7] = (uint8_t)(out[7] | SKYFRAME_REQUEST_FLAG_CHECK);
     skyframe_priv_put_u32(out + 56, check);
     return skyframe_priv_request_finish(out);
+}
+
+/* Header, id, body, check: the whole uplink written here, so out is only touched on success. */
+static int skyframe_priv_uplink(uint8_t *out, uint8_t kind, uint8_t request_id,
+                                const uint8_t *body, int body_len, const uint32_t *check) {
+    int n = 0, i;
+    if (out == NULL) return SKYFRAME_ERR_NULL;
+    out[n++] = (uint8_t)(SKYFRAME_UPLINK_VERSION << 5 |
+                         (check != NULL ? SKYFRAME_UPLINK_FLAG_CHECK : 0) | kind);
+    out[n++] = request_id;
+    for (i = 0; i < body_len; i++) out[n++] = body[i];
+    if (check != NULL) {
+        skyframe_priv_put_u32(out + n, *check);
+        n += 4;
+    }
+    return n;
+}
+
+/* 1e-5 degree to 0.01 degree, half away from zero (C99 division truncates toward zero). */
+static int16_t skyframe_priv_uplink_e2(int32_t e5) {
+    return (int16_t)((e5 + (e5 < 0 ? -500L : 500L)) / 1000L);
+}
+
+int skyframe_uplink_coordinates(uint8_t out[SKYFRAME_UPLINK_MAX_SIZE], uint8_t request_id,
+                                int32_t lat_e5, int32_t lon_e5, const uint32_t *check) {
+    uint8_t body[4];
+    if (lat_e5 < -9000000L || lat_e5 > 9000000L || lon_e5 < -18000000L || lon_e5 > 18000000L)
+        return out == NULL ? SKYFRAME_ERR_NULL : SKYFRAME_ERR_RANGE;
+    skyframe_priv_put_u16(body, (uint16_t)skyframe_priv_uplink_e2(lat_e5));
+    skyframe_priv_put_u16(body + 2, (uint16_t)skyframe_priv_uplink_e2(lon_e5));
+    return skyframe_priv_uplink(out, SKYFRAME_UPLINK_KIND_COORDINATES, request_id, body, 4, check);
+}
+
+int skyframe_uplink_place(uint8_t out[SKYFRAME_UPLINK_MAX_SIZE], uint8_t request_id, uint8_t index,
+                          const uint32_t *check) {
+    return skyframe_priv_uplink(out, SKYFRAME_UPLINK_KIND_PLACE, request_id, &index, 1, check);
+}
+
+int skyframe_uplink_refresh(uint8_t out[SKYFRAME_UPLINK_MAX_SIZE], uint8_t request_id,
+                            const uint32_t *check) {
+    return skyframe_priv_uplink(out, SKYFRAME_UPLINK_KIND_REFRESH, request_id, NULL, 0, check);
 }
 
 #ifdef __cplusplus

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks the C decoder against the golden frame vectors.
 
-    compare.py [--v1.0] [--corrupt] DECODER VECTOR_DIR [REQUEST_VECTOR_DIR]
+    compare.py [--v1.0] [--corrupt] DECODER VECTOR_DIR [REQUEST_VECTOR_DIR [UPLINK_VECTOR_DIR]]
 
 Feeds the `hex` of every VECTOR_DIR/*.json to DECODER (decode_vectors, one hex line in, one JSON
 line out), converts the vector's human-unit `frame` object to wire units with the scales of
@@ -37,7 +37,11 @@ counts as one more result: "ok   corrupted NAME (9 copies rejected with the righ
 
 With REQUEST_VECTOR_DIR, the valid binary request vectors there (hex "5351...", 64 bytes, an
 "expect" without "error") are rebuilt with the header's skyframe_request_* helpers
-(DECODER --request) and must come out byte for byte.
+(DECODER --request) and must come out byte for byte. With UPLINK_VECTOR_DIR, the same for the
+valid LoRaWAN uplink vectors there (schemas/lorawan-uplink-v1.md, vectors/lorawan: an "expect"
+with a "kind"), rebuilt with skyframe_uplink_* (DECODER --uplink) from the vector's "write"
+(coordinates in 1e-5 degree, rounded by the writer) or its "expect" (id, index, check); zero
+valid uplink vectors there is a failure.
 
     compare.py --profiles [--corrupt] [--without-large] DECODER DIR [DIR ...]
 
@@ -458,6 +462,60 @@ def check_requests(decoder, directory):
         else:
             note = f" ({run.stderr.strip()})" if run.stderr.strip() else ""
             results.append((name, [f"{name}: skyframe_request_* for '{line}' gave {got}, "
+                                   f"vector {hex_text}{note}"]))
+    return results
+
+
+def uplink_line(vector):
+    """The DECODER --uplink input line that should rebuild a LoRaWAN uplink vector."""
+    expect = vector["expect"]
+    if expect["kind"] == "coordinates":
+        line = f"coordinates {expect['id']} {vector['write']['lat_e5']} {vector['write']['lon_e5']}"
+    elif expect["kind"] == "place":
+        line = f"place {expect['id']} {expect['index']}"
+    elif expect["kind"] == "refresh":
+        line = f"refresh {expect['id']}"
+    else:
+        raise ValueError(f"unknown kind {expect['kind']!r}")
+    if expect.get("check") is not None:
+        line += f" check={expect['check']}"
+    return line
+
+
+def check_uplinks(decoder, directory):
+    """[(name, problems)] for the valid uplink vectors in directory (at least one)."""
+    cases = []
+    for path in sorted(directory.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            hex_text = "".join(data["hex"].split()).lower()
+            expect = data["expect"]
+        except (OSError, ValueError, KeyError, TypeError, AttributeError) as error:
+            cases.append((path.name, "", f"#unreadable vector: {error!r}"))
+            continue
+        if "error" in expect:
+            continue  # the gateway's parser reads these (Swift tests)
+        try:
+            cases.append((path.name, hex_text, uplink_line(data)))
+        except (KeyError, ValueError, TypeError) as error:
+            cases.append((path.name, hex_text, f"#{error!r}"))
+    if not cases:
+        return [(str(directory), [f"no valid uplink vectors in {directory}"])]
+    lines = [line for _, _, line in cases if not line.startswith("#")]
+    run = subprocess.run([decoder, "--uplink"], input="".join(l + "\n" for l in lines),
+                         capture_output=True, text=True, check=False)
+    output = iter(run.stdout.splitlines())
+    results = []
+    for name, hex_text, line in cases:
+        if line.startswith("#"):
+            results.append((name, [f"{name}: cannot build an uplink from it: {line[1:]}"]))
+            continue
+        got = next(output, None)
+        if got == hex_text:
+            results.append((name, []))
+        else:
+            note = f" ({run.stderr.strip()})" if run.stderr.strip() else ""
+            results.append((name, [f"{name}: skyframe_uplink_* for '{line}' gave {got}, "
                                    f"vector {hex_text}{note}"]))
     return results
 
@@ -890,13 +948,14 @@ def main():
         else:
             corrupt = True
         args = args[1:]
-    if len(args) not in (2, 3):
+    if len(args) not in (2, 3, 4):
         print(__doc__, file=sys.stderr)
         return 2
     label = "vectors" if v11 else "v1.0-vectors"
     header = "" if v11 else " (v1.0 header)"
     decoder, directory = args[0], Path(args[1])
-    requests = Path(args[2]) if len(args) == 3 else None
+    requests = Path(args[2]) if len(args) >= 3 else None
+    uplinks = Path(args[3]) if len(args) == 4 else None
     files = sorted(directory.glob("*.json"))
     if not files:
         print(f"no vectors: {directory}/*.json matches nothing")
@@ -1008,6 +1067,16 @@ def main():
             else:
                 passed += 1
                 print(f"ok   request {name} (rebuilt with skyframe_request_*)")
+    if uplinks is not None:
+        for name, found in check_uplinks(decoder, uplinks):
+            if found:
+                failed += 1
+                print(f"FAIL uplink {name}")
+                for problem in found:
+                    print(f"     {problem}")
+            else:
+                passed += 1
+                print(f"ok   uplink {name} (rebuilt with skyframe_uplink_*)")
     print(f"{label}: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

@@ -12,6 +12,10 @@
  *                             "place ID COUNTRY|- NAME_HEX" lines, each optionally followed by
  *                             " profile=N" and " check=HEX", prints the 64-byte binary
  *                             request as hex (or "error <name>"), one line each.
+ *   decode_vectors --uplink    reads "coordinates ID LAT_E5 LON_E5", "place ID INDEX" or
+ *                             "refresh ID" lines, each optionally followed by " check=HEX", and
+ *                             prints the LoRaWAN uplink request skyframe_uplink_* writes as hex
+ *                             (or "error <name>"), one line each (compare.py's fourth argument).
  *   decode_vectors --profiles  reads "DECODER HEX" lines, DECODER one of any, standard, large,
  *                             tiny, unchanged (any: skyframe_message_kind() picks the decoder),
  *                             prints one JSON object per line (boards/profile_json.h): a message
@@ -55,6 +59,13 @@
 #define TEST_PROFILES 1
 #else
 #define TEST_PROFILES 0
+#endif
+
+/* TEST_UPLINK: the header writes the LoRaWAN uplink request (lorawan-uplink-v1.md). */
+#ifdef SKYFRAME_UPLINK_VERSION
+#define TEST_UPLINK 1
+#else
+#define TEST_UPLINK 0
 #endif
 
 #include <math.h>
@@ -967,6 +978,41 @@ static void self_test_profiles(const uint8_t *standard) {
 }
 #endif
 
+#if TEST_UPLINK
+/* The LoRaWAN uplink writers (lorawan-uplink-v1.md); the vectors are rebuilt by --uplink. */
+static void self_test_uplink(void) {
+    static uint8_t buf[SKYFRAME_UPLINK_MAX_SIZE + 2];
+    uint8_t *odd = buf + 1, before[sizeof buf];
+    uint32_t shown = 0x0C1F22AAUL;
+    int ok, i;
+    ok = skyframe_uplink_coordinates(odd, 42, 5252499L, 1340500L, &shown) == 10 &&
+         odd[0] == 0x31 && odd[1] == 42 && odd[2] == 0x84 && odd[3] == 0x14 && odd[4] == 0x3D &&
+         odd[5] == 0x05 && odd[6] == 0xAA && odd[7] == 0x22 && odd[8] == 0x1F && odd[9] == 0x0C;
+    check(ok, "uplink: coordinates with a check at an odd address, rounded to 0.01 degree "
+              "(lorawan-uplink-v1.md 5: 31 2a 84 14 3d 05 aa 22 1f 0c)");
+    ok = skyframe_uplink_coordinates(odd, 1, -500L, 499L, NULL) == 6 && odd[0] == 0x21 &&
+         odd[2] == 0xFF && odd[3] == 0xFF && odd[4] == 0 && odd[5] == 0 &&
+         skyframe_uplink_coordinates(odd, 1, 8999999L, -17999500L, NULL) == 6 &&
+         odd[2] == 0x28 && odd[3] == 0x23 && odd[4] == 0xB0 && odd[5] == 0xB9;
+    check(ok, "uplink: half away from zero (-0.005 -> -0.01, 0.00499 -> 0, 89.99999 -> 90, "
+              "-179.995 -> -180)");
+    ok = skyframe_uplink_place(odd, 3, 2, NULL) == 3 && odd[0] == 0x22 && odd[2] == 2 &&
+         skyframe_uplink_refresh(odd, 9, NULL) == 2 && odd[0] == 0x23 && odd[1] == 9 &&
+         skyframe_uplink_refresh(odd, 200, &shown) == 6 && odd[0] == 0x33 && odd[5] == 0x0C;
+    check(ok, "uplink: place 3 bytes, refresh 2, refresh with a check 6");
+    for (i = 0; i < (int)sizeof buf; i++) buf[i] = (uint8_t)(0xA0 + i);
+    memcpy(before, buf, sizeof buf);
+    ok = skyframe_uplink_coordinates(odd, 1, 9000001L, 0, NULL) == SKYFRAME_ERR_RANGE &&
+         skyframe_uplink_coordinates(odd, 1, 0, -18000001L, &shown) == SKYFRAME_ERR_RANGE &&
+         skyframe_uplink_coordinates(NULL, 1, 0, 0, NULL) == SKYFRAME_ERR_NULL &&
+         skyframe_uplink_coordinates(NULL, 1, 9000001L, 0, NULL) == SKYFRAME_ERR_NULL &&
+         skyframe_uplink_place(NULL, 1, 0, NULL) == SKYFRAME_ERR_NULL &&
+         skyframe_uplink_refresh(NULL, 1, &shown) == SKYFRAME_ERR_NULL &&
+         memcmp(before, buf, sizeof buf) == 0;
+    check(ok, "uplink: out-of-range coordinates and NULL refused, the buffer untouched");
+}
+#endif
+
 static int self_test(void) {
     static uint8_t frame[192], copy[200], big[300];
     skyframe_frame f, g, untouched;
@@ -1336,6 +1382,9 @@ static int self_test(void) {
 #if TEST_PROFILES
     self_test_profiles(frame);
 #endif
+#if TEST_UPLINK
+    self_test_uplink();
+#endif
 
     printf("self-test: %d passed, %d failed\n", passed, failed);
     return failed == 0 ? 0 : 1;
@@ -1402,15 +1451,45 @@ static int encode_requests(void) {
     return 0;
 }
 
+#if TEST_UPLINK
+/* decode_vectors --uplink: one LoRaWAN uplink per line, written as a device writes it. */
+static int encode_uplinks(void) {
+    static char line[256];
+    while (fgets(line, (int)sizeof line, stdin) != NULL) {
+        uint8_t out[SKYFRAME_UPLINK_MAX_SIZE];
+        uint32_t shown = 0;
+        const uint32_t *with = option_hex(line, " check=", &shown) ? &shown : NULL;
+        long id = 0, a = 0, b = 0;
+        int n = SKYFRAME_ERR_RANGE, i;
+        if (sscanf(line, "coordinates %ld %ld %ld", &id, &a, &b) == 3)
+            n = skyframe_uplink_coordinates(out, (uint8_t)id, (int32_t)a, (int32_t)b, with);
+        else if (sscanf(line, "place %ld %ld", &id, &a) == 2)
+            n = skyframe_uplink_place(out, (uint8_t)id, (uint8_t)a, with);
+        else if (sscanf(line, "refresh %ld", &id) == 1)
+            n = skyframe_uplink_refresh(out, (uint8_t)id, with);
+        if (n < 0) {
+            printf("error %s\n", skyframe_error_name(n));
+            continue;
+        }
+        for (i = 0; i < n; i++) printf("%02x", out[i]);
+        fputc('\n', stdout);
+    }
+    return 0;
+}
+#endif
+
 int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "--self-test") == 0) return self_test();
     if (argc == 2 && strcmp(argv[1], "--request") == 0) return encode_requests();
 #if TEST_PROFILES
     if (argc == 2 && strcmp(argv[1], "--profiles") == 0) return decode_stdin(1);
 #endif
+#if TEST_UPLINK
+    if (argc == 2 && strcmp(argv[1], "--uplink") == 0) return encode_uplinks();
+#endif
     if (argc != 1) {
-        fprintf(stderr, "usage: %s [--self-test | --request%s]  (input on stdin, one per line)\n",
-                argv[0], TEST_PROFILES ? " | --profiles" : "");
+        fprintf(stderr, "usage: %s [--self-test | --request%s%s]  (input on stdin, one per line)\n",
+                argv[0], TEST_PROFILES ? " | --profiles" : "", TEST_UPLINK ? " | --uplink" : "");
         return 2;
     }
     return decode_stdin(0);

@@ -9,7 +9,7 @@
 #      v1.1 ones included (test/compare.py), and nine corrupted copies of each, which must be
 #      rejected with the exact error (compare.py --corrupt). Zero vectors is a failure. The valid
 #      binary request vectors in schemas/vectors/requests/ are rebuilt with the skyframe_request_*
-#      helpers;
+#      helpers, the valid LoRaWAN uplink vectors in schemas/vectors/lorawan/ with skyframe_uplink_*;
 #   4a. the frame profiles (schemas/frame-profiles.md): every vector in schemas/vectors/large/,
 #      tiny/ and unchanged/ decodes through skyframe_message_kind() and through its own decoder
 #      with every field equal to the vector's "frame" (read back with frame-large.json and
@@ -28,7 +28,8 @@
 #      RV32IMAC (qemu-system-riscv32 -M virt), each from an aligned and an odd buffer address,
 #      corrupted copies included. A board whose tools are missing is a "skip" line.
 # Last line: "N passed, M failed". Exit status non-zero on any failure.
-# SKYFRAME_VECTORS=/dir and SKYFRAME_REQUEST_VECTORS=/dir override the vector directories,
+# SKYFRAME_VECTORS=/dir, SKYFRAME_REQUEST_VECTORS=/dir and SKYFRAME_UPLINK_VECTORS=/dir override
+# the vector directories,
 # SKYFRAME_PROFILE_VECTORS=/dir the one holding large/, tiny/ and unchanged/.
 set -euo pipefail
 
@@ -36,6 +37,7 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 repo="$(cd "$here/../.." && pwd)"
 vectors="${SKYFRAME_VECTORS:-$repo/schemas/vectors/frames}"
 requests="${SKYFRAME_REQUEST_VECTORS:-$repo/schemas/vectors/requests}"
+uplinks="${SKYFRAME_UPLINK_VECTORS:-$repo/schemas/vectors/lorawan}"
 profiles="${SKYFRAME_PROFILE_VECTORS:-$repo/schemas/vectors}"
 CC="${CC:-cc}"
 
@@ -160,7 +162,8 @@ if [[ "$count" -eq 0 ]]; then
   failed=$((failed + 1))
 else
   rc=0
-  out="$(python3 "$here/compare.py" --corrupt "$tmp/decode_vectors" "$vectors" "$requests" 2>&1)" ||
+  out="$(python3 "$here/compare.py" --corrupt "$tmp/decode_vectors" "$vectors" "$requests" \
+    "$uplinks" 2>&1)" ||
     rc=$?
   printf '%s\n' "$out"
   tally "$out" "$rc" "vectors"

@@ -10,7 +10,7 @@
 # checks: compare.py --profiles --corrupt), large not on the AVR (SKYFRAME_LARGE is 0 there):
 #   microbit      Cortex-M0 (qemu-system-arm -M microbit, nRF51: 256 KB flash, 16 KB RAM):
 #                 decode_vectors.c itself (build-arm.sh, newlib-nano, semihosting); also the
-#                 binary request vectors (--request), the self-test (--self-test), the stack's
+#                 binary request and LoRaWAN uplink vectors (--request, --uplink), the self-test (--self-test), the stack's
 #                 high water mark (also decoding and printing the large vectors), and that an
 #                 unaligned word load faults (ARMv6-M always does).
 #   mps2-an386    Cortex-M4F (qemu-system-arm -M mps2-an386), hard float, -mno-unaligned-access,
@@ -34,7 +34,8 @@
 # (see build-arm.sh; FLOAT_ABI=soft builds the M4 image soft-float, for a soft-float object).
 # The profile runs always test the header's own profile decoders (linked into every image).
 # SKYFRAME_BOARDS="microbit riscv32-virt" runs only the boards named (default: all four).
-# SKYFRAME_VECTORS, SKYFRAME_REQUEST_VECTORS and SKYFRAME_PROFILE_VECTORS as in test/run.sh.
+# SKYFRAME_VECTORS, SKYFRAME_REQUEST_VECTORS, SKYFRAME_UPLINK_VECTORS and
+# SKYFRAME_PROFILE_VECTORS as in test/run.sh.
 set -uo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -42,6 +43,7 @@ test_dir="$(cd "$here/.." && pwd)"
 repo="$(cd "$test_dir/../.." && pwd)"
 vectors="${SKYFRAME_VECTORS:-$repo/schemas/vectors/frames}"
 requests="${SKYFRAME_REQUEST_VECTORS:-$repo/schemas/vectors/requests}"
+uplinks="${SKYFRAME_UPLINK_VECTORS:-$repo/schemas/vectors/lorawan}"
 profiles="${SKYFRAME_PROFILE_VECTORS:-$repo/schemas/vectors}"
 compare="$test_dir/compare.py"
 
@@ -98,11 +100,12 @@ tally() {
   fi
 }
 
-# compare.py --corrupt through DECODER; with a third argument, the request vectors too.
+# compare.py --corrupt through DECODER; with a third argument, the request and uplink vectors too.
 vectors_on() {
   local name="$1" decoder="$2" out rc=0
   if [[ $# -ge 3 ]]; then
-    out="$(python3 "$compare" --corrupt "$decoder" "$vectors" "$requests" 2>&1)" || rc=$?
+    out="$(python3 "$compare" --corrupt "$decoder" "$vectors" "$requests" "$uplinks" 2>&1)" ||
+      rc=$?
   else
     out="$(python3 "$compare" --corrupt "$decoder" "$vectors" 2>&1)" || rc=$?
   fi
