@@ -172,6 +172,8 @@ extension GatewayConfiguration {
       "watches.minimum-seconds", watches.minimumSeconds, 10...86_400, "seconds, 10-86400")
     watches.maximumWatches = keys.integer(
       "watches.maximum", watches.maximumWatches, 0...1_000_000, "0-1000000 watches")
+    watches.concurrency = keys.integer(
+      "watches.concurrency", watches.concurrency, 1...1_024, "1-1024 pushes at once")
 
     cache.ttlSeconds = keys.integer(
       "cache.ttl-seconds", cache.ttlSeconds, 1...86_400, "seconds, 1-86400")

@@ -46,6 +46,7 @@ extension GatewayConfiguration {
       "  default-seconds: \(watches.defaultSeconds)",
       "  minimum-seconds: \(watches.minimumSeconds)",
       "  maximum: \(watches.maximumWatches)",
+      "  concurrency: \(watches.concurrency)",
       "cache:",
       "  ttl-seconds: \(cache.ttlSeconds)",
       "  grid-degrees: \(cache.gridDegrees)",

@@ -188,6 +188,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var defaultSeconds = 1_800
     public var minimumSeconds = 60
     public var maximumWatches = 10_000
+    /// Watch pushes resolved at once (each may make an upstream call); the others wait their
+    /// turn.
+    public var concurrency = 16
 
     public init() {}
   }

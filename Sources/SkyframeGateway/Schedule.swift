@@ -1,4 +1,6 @@
+import DequeModule
 import ServiceLifecycle
+import Synchronization
 
 /// When each scheduled thing (a named place, a watch) is next due, by its key, in the gateway
 /// clock's time. A key with no time yet is due at once.
@@ -25,18 +27,35 @@ struct DueTimes {
   mutating func keep(where keep: (String) -> Bool) { next = next.filter { keep($0.key) } }
 }
 
-/// Every `tick`, runs `work` for each item `takeDue` hands out, concurrently, until the task is
-/// cancelled or the service group shuts down.
+/// Every `tick`, runs `work` for each item `takeDue` hands out, concurrently but at most
+/// `concurrency` at once (`nil`: no bound), until the task is cancelled or the service group
+/// shuts down. Items over the bound wait in order, and are started as soon as running ones end
+/// (checked every `tick / 10` while any wait): 2,000 watches due at once make `concurrency`
+/// upstream fetches at a time, not 2,000.
 func runSchedule<Item: Sendable>(
-  tick: Duration, clock: GatewayClock, takeDue: @escaping @Sendable (Duration) -> [Item],
+  tick: Duration, clock: GatewayClock, concurrency: @escaping @Sendable () -> Int? = { nil },
+  takeDue: @escaping @Sendable (Duration) -> [Item],
   work: @escaping @Sendable (Item) async -> Void
 ) async {
+  let running = RunningCount()
   await withDiscardingTaskGroup { group in
+    var waiting = Deque<Item>()
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
-      for item in takeDue(clock.now) {
-        group.addTask { await work(item) }
+      waiting.append(contentsOf: takeDue(clock.now))
+      let limit = concurrency() ?? .max
+      while running.value.load(ordering: .relaxed) < limit, let item = waiting.popFirst() {
+        running.value.add(1, ordering: .relaxed)
+        group.addTask {
+          await work(item)
+          running.value.subtract(1, ordering: .relaxed)
+        }
       }
-      try? await clock.sleep(for: tick)
+      try? await clock.sleep(for: waiting.isEmpty ? tick : tick / 10)
     }
   }
+}
+
+/// How many scheduled items are being worked on, shared with the tasks that do them.
+private final class RunningCount: Sendable {
+  let value = Atomic<Int>(0)
 }

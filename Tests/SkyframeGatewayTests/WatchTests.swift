@@ -71,6 +71,38 @@ import Testing
     try device.client.publish("skyframe/v1/watch/pin-f", payload: [], qos: 1, retain: true)
   }
 
+  /// However many watches fall due at once, at most `watches.concurrency` pushes are resolved at
+  /// a time: with the service holding every call, one fetch is out, not three.
+  @Test func pushesAreResolvedAtMostConcurrencyAtATime() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.watches.minimumSeconds = 10
+      $0.watches.concurrency = 1
+      $0.weather.batchWindowMilliseconds = 0
+    }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    harness.set(.held)
+    let device = try await Device.connect(
+      port: harness.broker.port, id: "pin-c", subscribe: ["skyframe/v1/frame/#"])
+    for (index, place) in ["10.5,10.5", "20.5,20.5", "30.5,30.5"].enumerated() {
+      try device.client.publish(
+        "skyframe/v1/watch/pin-c\(index)", payload: Array("\(place) @600".utf8), qos: 1,
+        retain: true)
+    }
+    try await Task.sleep(for: .seconds(2))
+    #expect(harness.forecastCalls == 1)
+    harness.release()
+    for _ in 0..<3 {
+      let frame = try await device.next { $0.topic.hasPrefix("skyframe/v1/frame/pin-c") }
+      #expect(try WeatherFrame(decoding: frame.payload).status == .ok)
+    }
+    #expect(harness.forecastCalls == 3)
+    for index in 0..<3 {
+      try device.client.publish(
+        "skyframe/v1/watch/pin-c\(index)", payload: [], qos: 1, retain: true)
+    }
+  }
+
   @Test func aBadWatchIsAnsweredWithAnErrorFrame() async throws {
     let harness = try await GatewayHarness.make()
     defer { Task { await harness.shutdown() } }
