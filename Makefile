@@ -6,8 +6,8 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG ?= config/skyframe.example.yaml
 # What building and running the gateway needs; `make test` adds the emulators and cross compilers
 # of the firmware checks.
-RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev pkg-config python3 tzdata
-TEST_PACKAGES := $(RUN_PACKAGES) binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
+RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-config python3 tzdata
+TEST_PACKAGES := $(RUN_PACKAGES) openssl binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
 .PHONY: deps test-deps build run test bench load cluster-load abuse format

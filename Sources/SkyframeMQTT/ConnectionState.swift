@@ -31,6 +31,12 @@ final class ConnectionState: Sendable {
     /// Outstanding SUBSCRIBEs by message id, to name the filter if the broker refuses it.
     var pendingSubscriptions: [Int32: String] = [:]
     var lastFailure: MQTTError?
+    /// CONNACKs so far, accepted or refused: tells whether an attempt got an answer.
+    var answers = 0
+    /// What libmosquitto logged during the current attempt.
+    var clues = TLSClues()
+    /// The configuration problem last logged, so a retry that fails alike stays quiet.
+    var loggedProblem: ConnectionProblem?
     var nextWaiterID: UInt64 = 0
     var connectWaiters: [UInt64: CheckedContinuation<Result<Void, MQTTError>, Never>] = [:]
     var exitWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
@@ -39,6 +45,7 @@ final class ConnectionState: Sendable {
   let logger: Logger
   let endpoint: String
   let protocolVersion: MQTTConfiguration.ProtocolVersion
+  let settingNames: MQTTConfiguration.SettingNames
   private let continuation: AsyncStream<MQTTEvent>.Continuation
   private let state = Mutex(State())
   /// Held weakly: the receiver owns the client, not the other way round.
@@ -51,10 +58,12 @@ final class ConnectionState: Sendable {
 
   init(
     endpoint: String, protocolVersion: MQTTConfiguration.ProtocolVersion,
+    settingNames: MQTTConfiguration.SettingNames = .init(),
     continuation: AsyncStream<MQTTEvent>.Continuation, logger: Logger
   ) {
     self.endpoint = endpoint
     self.protocolVersion = protocolVersion
+    self.settingNames = settingNames
     self.continuation = continuation
     self.logger = logger
   }
@@ -168,9 +177,49 @@ final class ConnectionState: Sendable {
     waiter?.resume(returning: result)
   }
 
-  /// A TCP connect (or DNS lookup, TLS setup, ...) failed; the network thread will retry.
+  /// Starts an attempt's notes over; returns the CONNACKs so far, to tell later whether this
+  /// attempt got one.
+  func beginAttempt() -> Int {
+    state.withLock { state in
+      state.clues = TLSClues()
+      return state.answers
+    }
+  }
+
+  var answers: Int { state.withLock { $0.answers } }
+
+  /// What libmosquitto logged during the attempt so far.
+  func takeClues() -> TLSClues {
+    state.withLock { state in
+      defer { state.clues = TLSClues() }
+      return state.clues
+    }
+  }
+
+  /// libmosquitto's log callback, installed only while an attempt waits for its CONNACK.
+  func libraryLogged(level: Int32, text: String, ssl: UnsafeMutableRawPointer?) {
+    state.withLock { $0.clues.note(level: level, text: text, ssl: ssl) }
+  }
+
+  /// The reason the last attempt failed while no connection is up; nil once connected.
+  var lastFailure: MQTTError? {
+    state.withLock { $0.connected ? nil : $0.lastFailure }
+  }
+
+  /// A TCP connect (or DNS lookup, TLS handshake, ...) failed; the network thread will retry.
+  /// A problem in the configuration is logged as an error when it is new, and fails whoever
+  /// waits in `connect(timeout:)` at once: retrying alone will not mend it.
   func attemptFailed(_ error: MQTTError) {
-    state.withLock { $0.lastFailure = error }
+    let (isNew, waiters) = state.withLock { state in
+      state.lastFailure = error
+      defer { state.loggedProblem = error.problem }
+      guard let problem = error.problem else {
+        return (false, [CheckedContinuation<Result<Void, MQTTError>, Never>]())
+      }
+      return (state.loggedProblem != problem, state.takeConnectWaiters())
+    }
+    if isNew { logger.error("MQTT connection failed, retrying: \(error.description)") }
+    for waiter in waiters { waiter.resume(returning: .failure(error)) }
   }
 
   /// CONNACK callback. Re-subscribes before announcing the connection, so a consumer that sees
@@ -178,9 +227,11 @@ final class ConnectionState: Sendable {
   func connackReceived(_ mosquitto: OpaquePointer?, code: Int32, flags: Int32) {
     guard code == 0 else {
       let error = MQTTError.refused(
-        operation: connectOperation, code: code, protocolVersion: protocolVersion)
+        operation: connectOperation, code: code, protocolVersion: protocolVersion,
+        names: settingNames)
       logger.error("MQTT broker refused the connection", metadata: ["mqtt.error": "\(error)"])
       let waiters = state.withLock { state in
+        state.answers += 1
         state.lastFailure = error
         return state.takeConnectWaiters()
       }
@@ -190,7 +241,9 @@ final class ConnectionState: Sendable {
     let subscriptions = state.withLock { state in
       state.connected = true
       state.acceptedConnections += 1
+      state.answers += 1
       state.lastFailure = nil
+      state.loggedProblem = nil
       state.pendingSubscriptions.removeAll()
       return state.subscriptions
     }

@@ -22,6 +22,7 @@ public final class MQTTClient: Sendable {
     let state = ConnectionState(
       endpoint: endpoint,
       protocolVersion: configuration.protocolVersion,
+      settingNames: configuration.settingNames,
       continuation: continuation, logger: logger)
     self.handle = try MosquittoHandle(configuration: configuration, state: state)
     self.events = events
@@ -39,6 +40,10 @@ public final class MQTTClient: Sendable {
   public func deliverMessages(to receiver: any MQTTMessageReceiver) {
     handle.state.deliver(to: receiver)
   }
+
+  /// Why the last connection attempt failed, while there is no connection (nil once connected
+  /// or before any attempt). `problem` is set when the cause is in the configuration.
+  public var lastFailure: MQTTError? { handle.state.lastFailure }
 
   /// Remembered and (re)subscribed on every connect, also after reconnects. Subscribing again
   /// to the same filter replaces its QoS.

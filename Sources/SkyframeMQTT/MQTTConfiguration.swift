@@ -55,6 +55,22 @@ public struct MQTTConfiguration: Sendable {
   /// `reconnectDelayMax`, and starts over once a connection is accepted.
   public var reconnectDelay: Duration = .seconds(1)
   public var reconnectDelayMax: Duration = .seconds(30)
+  /// What the settings are called where people set them: a failed connection names the one to
+  /// change (`mqtt.tls.ca-file` rather than `caFile`).
+  public var settingNames = SettingNames()
+
+  /// The name of each setting a connection problem can point at.
+  public struct SettingNames: Sendable {
+    public var host = "host"
+    public var port = "port"
+    public var username = "username"
+    public var password = "password"
+    public var caFile = "caFile"
+    public var certFile = "certFile"
+    public var keyFile = "keyFile"
+
+    public init() {}
+  }
 
   public init(clientID: String, host: String = "127.0.0.1", port: Int = 1883) {
     self.clientID = clientID

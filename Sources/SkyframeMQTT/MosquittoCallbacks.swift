@@ -21,6 +21,8 @@ enum MosquittoCallbacks {
       let granted = UnsafeBufferPointer(start: granted, count: granted == nil ? 0 : Int(count))
       ConnectionState.from(context).subackReceived(messageID: messageID, granted: granted)
     }
+    // The log callback is set only while a connection attempt waits for its CONNACK
+    // (`watchLog`): libmosquitto formats every line into a fresh buffer once one is set.
     mosquitto_message_v5_callback_set(pointer) { _, context, message, properties in
       guard let message = message?.pointee, let topic = message.topic else { return }
       let topicBytes = UnsafeBufferPointer(
@@ -32,5 +34,19 @@ enum MosquittoCallbacks {
           topic: topicBytes, payload: payload, qos: Int(message.qos), retain: message.retain,
           properties: properties))
     }
+  }
+
+  /// From the network thread, outside callbacks: notes libmosquitto's error and warning lines
+  /// (OpenSSL's error queue, which it prints and empties, and its host name check).
+  static func watchLog(on pointer: OpaquePointer) {
+    mosquitto_log_callback_set(pointer) { mosquitto, context, level, text in
+      guard level == MOSQ_LOG_ERR || level == MOSQ_LOG_WARNING, let text else { return }
+      ConnectionState.from(context).libraryLogged(
+        level: level, text: String(cString: text), ssl: mosquitto_ssl_get(mosquitto))
+    }
+  }
+
+  static func unwatchLog(on pointer: OpaquePointer) {
+    mosquitto_log_callback_set(pointer, nil)
   }
 }

@@ -182,18 +182,29 @@ final class MosquittoHandle: Sendable {
     var acceptedBefore = state.acceptedConnections
     var reachedBroker = false
     while !state.isStopping {
+      let answersBefore = state.beginAttempt()
+      MosquittoCallbacks.watchLog(on: pointer)
       let rc = reachedBroker ? mosquitto_reconnect(pointer) : connectFirstTime()
+      let connectErrno = errno
       if rc == MQTTError.success {
         reachedBroker = true
-        let lost = serviceConnection()
+        let lost = serviceConnection(answersBefore: answersBefore)
+        let lostErrno = errno
+        MosquittoCallbacks.unwatchLog(on: pointer)
         if state.isStopping { break }
+        if state.answers == answersBefore {
+          // Connected, but the broker never answered CONNECT: a TLS handshake that failed late
+          // (client certificate), or a listener that speaks something else.
+          state.attemptFailed(diagnose(rc: lost, errno: lostErrno))
+        }
         state.connectionEnded(code: lost)
         if state.acceptedConnections != acceptedBefore {
           acceptedBefore = state.acceptedConnections
           delay = configuration.reconnectDelay
         }
       } else {
-        let error = MQTTError(operation: "connect to \(state.endpoint)", code: rc)
+        MosquittoCallbacks.unwatchLog(on: pointer)
+        let error = diagnose(rc: rc, errno: connectErrno)
         state.attemptFailed(error)
         state.logger.debug(
           "MQTT connect attempt failed",
@@ -226,13 +237,51 @@ final class MosquittoHandle: Sendable {
       properties)
   }
 
-  /// Reads, writes and keeps alive until the connection fails or the client stops.
-  private func serviceConnection() -> Int32 {
+  /// Reads, writes and keeps alive until the connection fails or the client stops. Stops
+  /// watching libmosquitto's log once the broker has answered CONNECT.
+  private func serviceConnection(answersBefore: Int) -> Int32 {
     var rc = MQTTError.success
+    var watching = true
     while rc == MQTTError.success, !state.isStopping {
       rc = mosquitto_loop(pointer, 500, 1)
+      if watching, state.answers != answersBefore {
+        MosquittoCallbacks.unwatchLog(on: pointer)
+        watching = false
+      }
     }
     return rc
+  }
+
+  /// Why an attempt failed: `rc` and `errno` from libmosquitto, what its log said, and, when
+  /// the log says nothing, one look at what the port speaks.
+  private func diagnose(rc: Int32, errno: Int32) -> MQTTError {
+    let clues = state.takeClues()
+    var problem: ConnectionProblem?
+    if let tls = configuration.tls {
+      if clues.endedInHandshake, !clues.hostNameMismatch, clues.verifyResult == nil {
+        problem =
+          ListenerProbe.answersPlainMQTT(host: configuration.host, port: configuration.port)
+          ? .tlsAgainstPlainListener : .tls("the broker closed the connection in the handshake")
+      } else if clues.brokerRefusedCertificate
+        || (rc == MOSQ_ERR_ERRNO.rawValue && errno == EPROTO && clues.isEmpty)
+      {
+        // TLS 1.3 servers check the client's certificate after the client's side of the
+        // handshake is done: an alert at the first read, or (blocking connect) only EPROTO.
+        problem = tls.certFile == nil ? .clientCertificateRequired : .clientCertificateRefused
+      } else if let found = clues.problem {
+        problem = found
+      } else if rc == MOSQ_ERR_TLS.rawValue {
+        problem = .tls("no reason given by OpenSSL")
+      }
+    } else if rc == MOSQ_ERR_CONN_LOST.rawValue
+      || (rc == MOSQ_ERR_ERRNO.rawValue && [ECONNRESET, EPIPE].contains(errno)),
+      ListenerProbe.answersTLS(host: configuration.host, port: configuration.port)
+    {
+      problem = .plainAgainstTLSListener
+    }
+    return MQTTError(
+      connectingTo: state.endpoint, code: rc, errno: errno, problem: problem,
+      configuration: configuration)
   }
 
   /// Writes a DISCONNECT if a socket is still open; bounded, so a dead peer cannot hold us.

@@ -72,6 +72,23 @@ public final class MosquittoBroker: Sendable {
     }
   }
 
+  /// A broker whose listener speaks TLS with `server` (a certificate signed by `certificates.ca`);
+  /// with `requireClientCertificate` it also asks for a client certificate signed by that CA.
+  public static func startTLS(
+    _ certificates: TestCertificates, server: TestCertificates.Pair? = nil,
+    requireClientCertificate: Bool = false, extraConfiguration: String = ""
+  ) async throws -> MosquittoBroker {
+    let server = server ?? certificates.server
+    return try await start(
+      extraConfiguration: """
+        cafile \(certificates.ca)
+        certfile \(server.certificate)
+        keyfile \(server.key)
+        require_certificate \(requireClientCertificate)
+        \(extraConfiguration)
+        """)
+  }
+
   /// A client configuration for this broker, with a short reconnect delay for tests.
   public func clientConfiguration(clientID: String) -> MQTTConfiguration {
     var configuration = MQTTConfiguration(clientID: clientID, host: host, port: port)
