@@ -10,11 +10,22 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
   public var location: String?
   /// For an unknown key: the closest known key, or why it is unknown.
   public var hint: String?
+  /// What is wrong with a value that is of the right kind, such as a file that holds no
+  /// certificate; shown instead of `allowed`.
+  public var problem: String?
 
   public init(key: String, value: String?, allowed: String) {
     self.key = key
     self.value = value
     self.allowed = allowed
+  }
+
+  /// A value of the right kind that cannot be used: `'/x.pem' holds no certificate`.
+  public init(key: String, value: String, problem: String) {
+    self.key = key
+    self.value = value
+    self.allowed = ""
+    self.problem = problem
   }
 
   /// A key that the gateway does not read.
@@ -40,6 +51,7 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
     let shown = value.map { "'\($0)'" } ?? "nothing"
     // A command-line option (`--config`) has no environment variable.
     let name = key.hasPrefix("--") ? key : "\(key) (env \(Self.environmentName(of: key)))"
+    if let problem { return "\(name): \(shown) \(problem)" }
     return "\(name): \(shown) is not allowed; expected \(allowed)"
   }
 }

@@ -247,7 +247,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {
-      logger.warning("broker not reachable yet, retrying in the background: \(error)")
+      // A TLS mismatch (`problem`) is logged by the MQTT client, with the key to change.
+      if error.problem == nil {
+        logger.warning("broker not reachable yet, retrying in the background: \(error)")
+      }
     }
 
     for await event in client.events.cancelOnGracefulShutdown() {

@@ -100,6 +100,7 @@ extension GatewayConfiguration {
         "mqtt.tls.key-file", mqtt.keyFile,
         "a client key and a client certificate together, or neither")
     }
+    keys.checkTLSFiles(of: mqtt)
 
     mqtt.maximumInflight = keys.integer(
       "mqtt.max-inflight", mqtt.maximumInflight, 0...65_535, "0 (no limit) to 65535 messages")
@@ -352,6 +353,11 @@ final class KeyReader: SectionReader {
 
   func fail(_ key: String, _ value: String?, _ allowed: String) {
     errors.append(ConfigurationError(key: key, value: value, allowed: allowed))
+  }
+
+  /// A value of the right kind that cannot be used: `'/x.pem' holds no certificate`.
+  func fail(_ key: String, _ value: String, problem: String) {
+    errors.append(ConfigurationError(key: key, value: value, problem: problem))
   }
 
   /// The value, or nil when the key is absent or empty (YAML `~` and `""` count as absent).

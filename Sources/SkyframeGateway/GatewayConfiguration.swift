@@ -324,6 +324,7 @@ extension GatewayConfiguration {
     configuration.password = mqtt.password
     configuration.keepAlive = .seconds(mqtt.keepAliveSeconds)
     configuration.protocolVersion = mqtt.protocolVersion == "3.1.1" ? .v311 : .v5
+    configuration.settingNames = MQTT.settingNames
     if let caFile = mqtt.caFile {
       configuration.tls = .init(caFile: caFile, certFile: mqtt.certFile, keyFile: mqtt.keyFile)
     }

@@ -1,5 +1,6 @@
 import CoreMetrics
 import Foundation
+import SkyframeMQTT
 
 /// How the gateway is doing, in one document: what `/health` answers and what goes retained to
 /// `{base}/v1/gateway/stats`. Times are Unix seconds.
@@ -7,6 +8,9 @@ struct GatewayStatus: Codable, Sendable {
   struct Broker: Codable, Sendable {
     var connected: Bool
     var reconnects: Int
+    /// While disconnected: why the last attempt failed, in the words of the log (a TLS
+    /// problem names the key to change).
+    var lastError: String?
   }
 
   struct Service: Codable, Sendable {
@@ -94,7 +98,9 @@ extension Gateway {
     return GatewayStatus(
       healthy: isConnected, time: clock.unixTime(),
       uptimeSeconds: clock.now.components.seconds,
-      broker: GatewayStatus.Broker(connected: isConnected, reconnects: totals.reconnects),
+      broker: GatewayStatus.Broker(
+        connected: isConnected, reconnects: totals.reconnects,
+        lastError: isConnected ? nil : client.lastFailure?.description),
       services: services, answers: GatewayMetrics.byName(totals.answers),
       queue: GatewayStatus.Queue(depth: depth, limit: queue.limit, dropped: totals.queueDropped),
       cache: GatewayStatus.Cache(
