@@ -38,12 +38,15 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     // Already under swift-configuration's YAML trait; read directly for the file's keys and lines.
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
   ],
   targets: [
     // MQTT in: Debian's libmosquitto (libmosquitto-dev) and a small async wrapper over it.
     .systemLibrary(
       name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+    // OpenSSL's libcrypto, which libmosquitto links anyway: the cluster's HMAC-SHA256 without
+    // building a second crypto library (swift-crypto's BoringSSL) on every fresh machine.
+    .systemLibrary(
+      name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
     .target(
       name: "SkyframeMQTT",
       dependencies: ["CMosquitto", log],
@@ -79,7 +82,7 @@ let package = Package(
         "SkyframePlaces", log,
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        .product(name: "Crypto", package: "swift-crypto"),
+        "COpenSSLCrypto",
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "Yams", package: "Yams"),
         .product(name: "SystemPackage", package: "swift-system"),

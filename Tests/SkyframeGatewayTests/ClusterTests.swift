@@ -106,6 +106,31 @@ struct ClusterTests {
 
 /// The shared cache's entries: signed, bound to their cell, checked before use.
 struct SharedFrameCacheTests {
+  /// RFC 4231 test cases 1 and 2 (and a key longer than the block, case 6): the HMAC-SHA256 the
+  /// entries are signed with.
+  @Test func theHMACIsRFC4231s() {
+    func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
+    #expect(
+      hex(
+        SharedFrameCache.hmacSHA256(
+          Array("Hi There".utf8)[...], key: [UInt8](repeating: 0x0b, count: 20)))
+        == "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7")
+    #expect(
+      hex(
+        SharedFrameCache.hmacSHA256(
+          Array("what do ya want for nothing?".utf8)[...], key: Array("Jefe".utf8)))
+        == "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843")
+    #expect(
+      hex(
+        SharedFrameCache.hmacSHA256(
+          Array("Test Using Larger Than Block-Size Key - Hash Key First".utf8)[...],
+          key: [UInt8](repeating: 0xaa, count: 131)))
+        == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
+    #expect(SharedFrameCache.constantTimeEqual([1, 2, 3], [1, 2, 3][...]))
+    #expect(!SharedFrameCache.constantTimeEqual([1, 2, 3], [1, 2, 4][...]))
+    #expect(!SharedFrameCache.constantTimeEqual([1, 2, 3], [1, 2][...]))
+  }
+
   let cache = SharedFrameCache(
     key: Array("a cluster key of 32 bytes, or so".utf8), topics: .init(), staleSeconds: 3_600)
   let cell = WeatherDesk.Cell(row: 525, column: -134)

@@ -1,4 +1,4 @@
-import Crypto
+import COpenSSLCrypto
 import Foundation
 import Logging
 import SkyframeCodec
@@ -24,12 +24,12 @@ final class SharedFrameCache: Sendable {
   static let size = 257
   static let version: UInt8 = 1
 
-  private let key: SymmetricKey
+  private let key: [UInt8]
   private let prefix: String
   private let staleSeconds: Int64
 
   init(key: [UInt8], topics: GatewayConfiguration.Topics, staleSeconds: Int) {
-    self.key = SymmetricKey(data: key)
+    self.key = key
     prefix = topics.cacheEntries
     self.staleSeconds = Int64(staleSeconds)
   }
@@ -75,7 +75,7 @@ final class SharedFrameCache: Sendable {
       withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
     bytes.append(contentsOf: frame.bytes.prefix(WeatherFrame.size))
-    bytes.append(contentsOf: HMAC<SHA256>.authenticationCode(for: bytes, using: key))
+    bytes.append(contentsOf: Self.hmacSHA256(bytes[...], key: key))
     return bytes
   }
 
@@ -93,7 +93,7 @@ final class SharedFrameCache: Sendable {
     guard bytes.count == Self.size, bytes[0] == Self.version else { return .failure(.shape) }
     let signed = bytes[0..<225]
     guard
-      HMAC<SHA256>.isValidAuthenticationCode(bytes[225...], authenticating: signed, using: key)
+      Self.constantTimeEqual(Self.hmacSHA256(signed, key: key), bytes[225...])
     else { return .failure(.signature) }
     func integer(_ offset: Int) -> Int64 {
       bytes.withUnsafeBytes {
@@ -126,6 +126,35 @@ final class SharedFrameCache: Sendable {
       case .cell: "the cell in the entry is not the one in its topic"
       case .frame: "the frame in the entry does not check"
       }
+    }
+  }
+}
+
+extension SharedFrameCache {
+  /// HMAC-SHA256 of `message` with `key` (RFC 2104), from OpenSSL's libcrypto.
+  static func hmacSHA256(_ message: ArraySlice<UInt8>, key: [UInt8]) -> [UInt8] {
+    var code = [UInt8](repeating: 0, count: 32)
+    var length: UInt32 = 0
+    key.withUnsafeBytes { key in
+      message.withUnsafeBytes { message in
+        code.withUnsafeMutableBufferPointer { code in
+          _ = HMAC(
+            EVP_sha256(), key.baseAddress, Int32(key.count),
+            message.baseAddress?.assumingMemoryBound(to: UInt8.self), message.count,
+            code.baseAddress, &length)
+        }
+      }
+    }
+    precondition(length == 32, "HMAC-SHA256 gives 32 bytes")
+    return code
+  }
+
+  /// Whether `a` and `b` hold the same bytes, in a time that does not depend on where they
+  /// differ (OpenSSL's CRYPTO_memcmp).
+  static func constantTimeEqual(_ a: [UInt8], _ b: ArraySlice<UInt8>) -> Bool {
+    guard a.count == b.count else { return false }
+    return a.withUnsafeBytes { a in
+      b.withUnsafeBytes { b in CRYPTO_memcmp(a.baseAddress, b.baseAddress, a.count) == 0 }
     }
   }
 }
