@@ -114,24 +114,35 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
   var parts: [any Service] { [self, workers, locations, watches] }
 
-  /// Applies a reloaded configuration: every component takes the new snapshot whole. What is
-  /// bound at start (the MQTT connection, the topic base, the number of workers, the metrics
-  /// listener) keeps its running value until a restart, and the log says so.
+  /// Applies a reloaded configuration: every component takes the new snapshot whole, and
+  /// `log.level` takes effect at once. What is bound at start (the MQTT connection, the topic
+  /// base, the number of workers, the metrics listener, the cluster) keeps its running value
+  /// until a restart, and the log names each of those that changed.
   public func apply(_ new: GatewayConfiguration) {
     var new = new
     let old = configuration.withLock { $0 }
-    if old.mqtt != new.mqtt || old.topics.base != new.topics.base
-      || old.requests.workers != new.requests.workers || old.metrics.host != new.metrics.host
-      || old.metrics.port != new.metrics.port
-    {
+    let restartOnly: [(String, Bool)] = [
+      ("mqtt", old.mqtt != new.mqtt), ("topics.base", old.topics.base != new.topics.base),
+      ("requests.workers", old.requests.workers != new.requests.workers),
+      ("metrics.host", old.metrics.host != new.metrics.host),
+      ("metrics.port", old.metrics.port != new.metrics.port),
+      ("cluster", old.cluster != new.cluster),
+    ]
+    let changed = restartOnly.filter(\.1).map(\.0)
+    if !changed.isEmpty {
       logger.warning(
-        "mqtt, topics.base, requests.workers and the metrics listener changed: they take effect after a restart"
+        "\(changed.joined(separator: ", ")) changed: takes effect after a restart; the running value stays"
       )
       new.mqtt = old.mqtt
       new.topics.base = old.topics.base
       new.requests.workers = old.requests.workers
       new.metrics.host = old.metrics.host
       new.metrics.port = old.metrics.port
+      new.cluster = old.cluster
+    }
+    if old.logLevel != new.logLevel, let level = Logger.Level(rawValue: new.logLevel) {
+      LogLevelSwitch.shared.level = level
+      logger.notice("log.level changed to \(new.logLevel)")
     }
     configuration.withLock { $0 = new }
     desk.update(services.settings(for: new))

@@ -68,14 +68,12 @@ enum ConfigLoading {
 enum Logging {
   /// Log lines go to standard error at the configured level; returns the gateway's logger.
   static func bootstrap(level: String) -> Logger {
-    let level = Logger.Level(rawValue: level) ?? .info
+    // One level for every logger, read at each line: a reloaded log.level changes it
+    // (LogLevelSwitch).
+    LogLevelSwitch.shared.level = Logger.Level(rawValue: level) ?? .info
     LoggingSystem.bootstrap { label in
-      var handler = StreamLogHandler.standardError(label: label)
-      handler.logLevel = level
-      return handler
+      SwitchedLogHandler(StreamLogHandler.standardError(label: label))
     }
-    var logger = Logger(label: "skyframe")
-    logger.logLevel = level
-    return logger
+    return Logger(label: "skyframe")
   }
 }

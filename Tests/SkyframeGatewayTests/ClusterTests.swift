@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SkyframeCodec
 import SkyframeProviders
 import Testing
@@ -190,5 +191,38 @@ struct SharedFrameCacheTests {
     var broken = try frame()
     broken.bytes[100] ^= 0xFF
     #expect(refusal(cache.entry(broken, for: cell)) == "the frame in the entry does not check")
+  }
+}
+
+/// The process's log level as a switch every handler reads at each line.
+struct LogLevelSwitchTests {
+  final class Lines: @unchecked Sendable {
+    var all: [String] = []
+  }
+
+  struct Capturing: LogHandler {
+    let lines: Lines
+    var logLevel: Logger.Level = .trace
+    var metadata: Logger.Metadata = [:]
+    subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+      get { metadata[key] }
+      set { metadata[key] = newValue }
+    }
+    func log(event: LogEvent) { lines.all.append("\(event.level) \(event.message)") }
+  }
+
+  @Test func linesBelowTheSwitchedLevelAreNotWritten() {
+    let lines = Lines()
+    let levelSwitch = LogLevelSwitch(.warning)
+    let logger = Logger(label: "test") { _ in
+      SwitchedLogHandler(Capturing(lines: lines), levelSwitch: levelSwitch)
+    }
+    logger.info("one")
+    logger.warning("two")
+    levelSwitch.level = .debug
+    logger.debug("three")
+    levelSwitch.level = .error
+    logger.warning("four")
+    #expect(lines.all == ["warning two", "debug three"])
   }
 }

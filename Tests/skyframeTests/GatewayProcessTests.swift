@@ -235,6 +235,53 @@ import Testing
     await watcher.stop()
   }
 
+  /// SIGHUP: a new log.level takes effect at once; a changed cluster section is named as needing
+  /// a restart.
+  @Test func aReloadChangesTheLogLevelAndNamesWhatNeedsARestart() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    let file = try write(
+      """
+      mqtt:
+        port: \(broker.port)
+        client-id: gw-reload
+      log:
+        level: warning
+      """)
+    let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-reload-\(UUID().uuidString).log")
+    defer { try? FileManager.default.removeItem(at: errors) }
+    let watcher = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/gateway/state"])
+    let gateway = try GatewayProcess.start(
+      config: file.path, environment: ProcessInfo.processInfo.environment, errors: errors.path)
+    #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"online"}"#)
+    func log() -> String { (try? String(contentsOf: errors, encoding: .utf8)) ?? "" }
+    // At warning, the info line "starting" is not written.
+    #expect(!log().contains("starting"))
+    try """
+    mqtt:
+      port: \(broker.port)
+      client-id: gw-reload
+    log:
+      level: info
+    cluster:
+      group: lobby
+    """.write(to: file, atomically: true, encoding: .utf8)
+    gateway.signal(SIGHUP)
+    var text = ""
+    for _ in 0..<50 where !text.contains("configuration reloaded") {
+      try await Task.sleep(for: .milliseconds(100))
+      text = log()
+    }
+    #expect(text.contains("cluster changed: takes effect after a restart"), "\(text)")
+    #expect(text.contains("log.level changed to info"), "\(text)")
+    // An info line, written only because the level is now info.
+    #expect(text.contains("configuration reloaded"), "\(text)")
+    gateway.signal(SIGTERM)
+    #expect(await gateway.waitForExit() == 0)
+    await watcher.stop()
+  }
+
   @Test func sigtermStopsGracefullyAndSaysOffline() async throws {
     let broker = try await MosquittoBroker.start()
     defer { Task { await broker.stop() } }
@@ -258,10 +305,12 @@ final class GatewayProcess: Sendable {
 
   private init(process: ChildProcess) { self.process = process }
 
-  static func start(config: String, environment: [String: String]) throws -> GatewayProcess {
+  static func start(config: String, environment: [String: String], errors: String? = nil) throws
+    -> GatewayProcess
+  {
     GatewayProcess(
       process: try ChildProcess(
-        executable: Tool.binary.path, arguments: ["run", "--config", config],
+        executable: Tool.binary.path, arguments: ["run", "--config", config], errors: errors,
         environment: environment))
   }
 
