@@ -274,6 +274,7 @@ extension GatewayConfiguration {
     logLevel = keys.choice(
       "log.level", logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"])
 
+    lorawan = LoRaWANSettings(reading: keys)
     locations = Self.readLocations(keys)
     if !keys.errors.isEmpty { throw ConfigurationErrors(errors: keys.errors) }
   }

@@ -114,6 +114,7 @@ extension GatewayConfiguration {
       lines.append("    refresh-seconds: \(location.refreshSeconds)")
       lines.append("    profiles: \(location.profiles.map { "\($0.name)" }.joined(separator: ","))")
     }
+    lines += lorawan.describedLines
     return lines.joined(separator: "\n")
   }
 }

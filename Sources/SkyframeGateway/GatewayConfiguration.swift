@@ -20,6 +20,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var airQuality = AirQualitySettings()
   public var alerts = Alerts()
   public var cluster = ClusterSettings()
+  /// LoRaWAN displays through network servers' MQTT integrations (`lorawan` section).
+  public var lorawan = LoRaWANSettings()
 
   /// Weather alerts in frames (v1.1): from the weather service's own answer where it has them
   /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call; for places in the
