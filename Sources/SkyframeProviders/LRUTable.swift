@@ -2,48 +2,61 @@
 /// every table keyed by something a device sends is built on, so a flood of made-up ids, names
 /// or cells costs at most `capacity` entries. Lookups and updates allocate nothing once the
 /// table has grown to its capacity.
+///
+/// Everything is inlinable: the gateway's tables live in another module, where an unspecialized
+/// generic table looked its key and value types up at run time on every cache hit.
 package struct LRUTable<Key: Hashable, Value> {
-  private struct Node {
-    var key: Key
-    var value: Value
+  @usableFromInline
+  struct Node {
+    @usableFromInline var key: Key
+    @usableFromInline var value: Value
     /// Toward the newest entry; -1 at the newest.
-    var newer: Int
+    @usableFromInline var newer: Int
     /// Toward the oldest entry; -1 at the oldest.
-    var older: Int
+    @usableFromInline var older: Int
+
+    @inlinable
+    init(key: Key, value: Value, newer: Int, older: Int) {
+      self.key = key
+      self.value = value
+      self.newer = newer
+      self.older = older
+    }
   }
 
-  private var slots: [Key: Int] = [:]
-  private var nodes: [Node?] = []
-  private var free: [Int] = []
-  private var newest = -1
-  private var oldest = -1
-  package private(set) var capacity: Int
+  @usableFromInline var slots: [Key: Int] = [:]
+  @usableFromInline var nodes: [Node?] = []
+  @usableFromInline var free: [Int] = []
+  @usableFromInline var newest = -1
+  @usableFromInline var oldest = -1
+  /// Changed only by `resize(to:)`.
+  package var capacity: Int
   /// Entries dropped to make room, since the table was made.
-  package private(set) var evictions = 0
+  package var evictions = 0
 
-  package init(capacity: Int) {
+  @inlinable package init(capacity: Int) {
     self.capacity = max(capacity, 1)
   }
 
-  package var count: Int { slots.count }
-  package var isEmpty: Bool { slots.isEmpty }
+  @inlinable package var count: Int { slots.count }
+  @inlinable package var isEmpty: Bool { slots.isEmpty }
 
   /// The value, marked as just used.
-  package mutating func value(forKey key: Key) -> Value? {
+  @inlinable package mutating func value(forKey key: Key) -> Value? {
     guard let slot = slots[key] else { return nil }
     touch(slot)
     return nodes[slot]!.value
   }
 
   /// The value, without marking it used.
-  package func peek(_ key: Key) -> Value? {
+  @inlinable package func peek(_ key: Key) -> Value? {
     slots[key].map { nodes[$0]!.value }
   }
 
-  package func contains(_ key: Key) -> Bool { slots[key] != nil }
+  @inlinable package func contains(_ key: Key) -> Bool { slots[key] != nil }
 
   /// Inserts or replaces, marked as just used; the least recently used entry goes when full.
-  package mutating func set(_ value: Value, forKey key: Key) {
+  @inlinable package mutating func set(_ value: Value, forKey key: Key) {
     if let slot = slots[key] {
       nodes[slot]!.value = value
       touch(slot)
@@ -66,12 +79,12 @@ package struct LRUTable<Key: Hashable, Value> {
   }
 
   /// Changes the value in place if the key is there, without marking it used.
-  package mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
+  @inlinable package mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
     guard let slot = slots[key] else { return }
     body(&nodes[slot]!.value)
   }
 
-  @discardableResult
+  @discardableResult @inlinable
   package mutating func removeValue(forKey key: Key) -> Value? {
     guard let slot = slots.removeValue(forKey: key) else { return nil }
     let node = unlink(slot)
@@ -79,13 +92,13 @@ package struct LRUTable<Key: Hashable, Value> {
   }
 
   /// A new capacity (after a reload): the oldest entries go until the table fits.
-  package mutating func resize(to capacity: Int) {
+  @inlinable package mutating func resize(to capacity: Int) {
     self.capacity = max(capacity, 1)
     while slots.count > self.capacity { evictOldest() }
   }
 
   /// Every entry, newest first.
-  package var entries: [(key: Key, value: Value)] {
+  @inlinable package var entries: [(key: Key, value: Value)] {
     var result: [(key: Key, value: Value)] = []
     result.reserveCapacity(slots.count)
     var slot = newest
@@ -96,14 +109,14 @@ package struct LRUTable<Key: Hashable, Value> {
     return result
   }
 
-  private mutating func evictOldest() {
+  @inlinable mutating func evictOldest() {
     guard oldest >= 0, let node = nodes[oldest] else { return }
     slots[node.key] = nil
     _ = unlink(oldest)
     evictions += 1
   }
 
-  private mutating func touch(_ slot: Int) {
+  @inlinable mutating func touch(_ slot: Int) {
     guard slot != newest else { return }
     let node = nodes[slot]!
     // Out of its place...
@@ -116,7 +129,7 @@ package struct LRUTable<Key: Hashable, Value> {
     newest = slot
   }
 
-  private mutating func unlink(_ slot: Int) -> Node {
+  @inlinable mutating func unlink(_ slot: Int) -> Node {
     let node = nodes[slot]!
     if node.newer >= 0 { nodes[node.newer]!.older = node.older } else { newest = node.older }
     if node.older >= 0 { nodes[node.older]!.newer = node.newer } else { oldest = node.newer }
