@@ -29,6 +29,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let services: WeatherServices
   let metrics: GatewayMetrics
   let clock: GatewayClock
+  /// LoRaWAN network server connections (`lorawan.servers`); nil without any.
+  let lorawan: LoRaWANGateway?
   private let router: Router
   private let connected = Mutex(false)
   /// The cluster's live members; nil when the gateway runs alone.
@@ -76,6 +78,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
       members: members, logger: logger)
     router = Router(topics: configuration.topics)
+    lorawan = try LoRaWANGateway.make(
+      configuration: configuration, desk: desk, metrics: metrics, clock: clock, logger: logger)
     sharedCache = configuration.cluster.key.flatMap { key in
       members.map { _ in
         SharedFrameCache(
@@ -112,7 +116,9 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   }
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
-  var parts: [any Service] { [self, workers, locations, watches] }
+  var parts: [any Service] {
+    [self, workers, locations, watches] + (lorawan?.connections ?? [])
+  }
 
   /// Applies a reloaded configuration: every component takes the new snapshot whole, and
   /// `log.level` takes effect at once. What is bound at start (the MQTT connection, the topic
@@ -149,6 +155,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     handler.update(new)
     locations.update(new)
     watches.update(new)
+    lorawan?.update(new)
     logger.info("configuration reloaded", metadata: ["locations": "\(new.locations.count)"])
     if isConnected { publishInfo() }
   }

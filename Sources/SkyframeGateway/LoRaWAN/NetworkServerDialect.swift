@@ -1,0 +1,294 @@
+import Foundation
+import SkyframeCodec
+
+/// What both network servers' uplink messages give the gateway.
+struct LoRaWANUplink: Sendable, Equatable {
+  /// The DevEUI in upper case: the device's id for limits, places and logs.
+  var devEUI: String
+  /// How the downlink names the device: ChirpStack's DevEUI exactly as its topic spelled it
+  /// (it compares the two as strings), The Things Stack's device id.
+  var replyDevice: String
+  /// 0 when the message has none (a MAC-only uplink).
+  var fPort: Int
+  /// The FRMPayload, base64-decoded; empty when there is none.
+  var payload: [UInt8]
+  /// The uplink's data rate index, when known (from the message or its modulation).
+  var dataRate: Int?
+  /// The first receiving gateway's position that has both coordinates.
+  var gatewayLocation: (latitude: Double, longitude: Double)?
+
+  static func == (lhs: Self, rhs: Self) -> Bool {
+    lhs.devEUI == rhs.devEUI && lhs.replyDevice == rhs.replyDevice && lhs.fPort == rhs.fPort
+      && lhs.payload == rhs.payload && lhs.dataRate == rhs.dataRate
+      && lhs.gatewayLocation?.latitude == rhs.gatewayLocation?.latitude
+      && lhs.gatewayLocation?.longitude == rhs.gatewayLocation?.longitude
+  }
+}
+
+/// Why an uplink message was not taken; each is counted and logged at a bounded rate.
+enum UplinkRefusal: Error, Equatable, CustomStringConvertible {
+  case foreignTopic
+  case tooLarge(Int)
+  case malformedJSON(String)
+  case missingField(String)
+  case badDevice(String)
+  case badBase64
+
+  /// The metric label.
+  var reason: String {
+    switch self {
+    case .foreignTopic: "topic"
+    case .tooLarge: "message_too_large"
+    case .malformedJSON, .missingField: "malformed_json"
+    case .badDevice: "bad_device"
+    case .badBase64: "bad_base64"
+    }
+  }
+
+  var description: String {
+    switch self {
+    case .foreignTopic: "a topic that is no uplink topic of this server"
+    case .tooLarge(let count): "a message of \(count) bytes (at most \(Self.maximumMessage))"
+    case .malformedJSON(let detail): "malformed JSON: \(detail.prefix(120))"
+    case .missingField(let field): "no \(field) in the uplink"
+    case .badDevice(let text): "a device that is no DevEUI: '\(text.prefix(40))'"
+    case .badBase64: "a payload that is not base64"
+    }
+  }
+
+  /// Uplink messages are a few kilobytes; anything larger is not read.
+  static let maximumMessage = 16 * 1024
+}
+
+/// One network server's MQTT integration: the topics it publishes uplinks on, their JSON, and
+/// the downlink it takes. Nothing outside the dialects knows a server's shapes.
+protocol NetworkServerDialect: Sendable {
+  /// The filter that takes every uplink of the configured application.
+  var uplinkFilter: String { get }
+  /// QoS of the subscription and of the downlinks.
+  var qos: Int { get }
+  func uplink(topic: String, json: [UInt8], band: LoRaWANBand) throws(UplinkRefusal)
+    -> LoRaWANUplink
+  /// The downlink topic and JSON for `payload` to `device` (`LoRaWANUplink.replyDevice`).
+  func downlink(to device: String, fPort: Int, payload: UnsafeRawBufferPointer) -> (
+    topic: String, json: [UInt8]
+  )
+}
+
+extension NetworkServerDialect {
+  /// The one level after `prefix` and before `suffix`, or nil.
+  static func level(of topic: String, after prefix: String, before suffix: String) -> Substring? {
+    guard topic.hasPrefix(prefix), topic.hasSuffix(suffix),
+      topic.utf8.count > prefix.utf8.count + suffix.utf8.count
+    else { return nil }
+    let level = topic.dropFirst(prefix.count).dropLast(suffix.count)
+    return level.contains("/") ? nil : level
+  }
+
+  static func decode<T: Decodable>(_ type: T.Type, _ json: [UInt8], snakeCase: Bool = false)
+    throws(UplinkRefusal) -> T
+  {
+    guard json.count <= UplinkRefusal.maximumMessage else { throw .tooLarge(json.count) }
+    do {
+      let decoder = JSONDecoder()
+      if snakeCase { decoder.keyDecodingStrategy = .convertFromSnakeCase }
+      return try decoder.decode(T.self, from: Data(json))
+    } catch DecodingError.keyNotFound(let key, _) {
+      throw .missingField(key.stringValue)
+    } catch DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context)
+    {
+      throw .malformedJSON(
+        "\(context.codingPath.map(\.stringValue).joined(separator: ".")): \(context.debugDescription)"
+      )
+    } catch {
+      throw .malformedJSON("not an uplink object")
+    }
+  }
+
+  static func base64(_ text: String?) throws(UplinkRefusal) -> [UInt8] {
+    guard let text, !text.isEmpty else { return [] }
+    guard let data = Data(base64Encoded: text) else { throw .badBase64 }
+    return [UInt8](data)
+  }
+
+  static func firstLocation(_ points: [(Double?, Double?)]) -> (
+    latitude: Double, longitude: Double
+  )? {
+    for case (let latitude?, let longitude?) in points
+    where (-90...90).contains(latitude) && (-180...180).contains(longitude)
+      && !(latitude == 0 && longitude == 0)
+    {
+      return (latitude, longitude)
+    }
+    return nil
+  }
+
+  /// A JSON string of characters that need no escaping (ids the dialect checked).
+  static func quoted(_ text: String) -> String { "\"\(text)\"" }
+}
+
+/// ChirpStack v4's MQTT integration: `application/{application_id}/device/{dev_eui}/event/up`
+/// with the protobuf JSON mapping (camelCase; every top-level field even at its default, zero
+/// values dropped inside `rxInfo`/`txInfo`, `"location":{}` for a gateway without one);
+/// downlinks to `…/command/down`.
+struct ChirpStackV4: NetworkServerDialect {
+  let application: String
+
+  var uplinkFilter: String { "application/\(application)/device/+/event/up" }
+  var qos: Int { 1 }
+
+  private struct Event: Decodable {
+    struct DeviceInfo: Decodable { var devEui: String }
+    struct RxInfo: Decodable {
+      struct Location: Decodable {
+        var latitude: Double?
+        var longitude: Double?
+      }
+      var location: Location?
+    }
+    struct TxInfo: Decodable {
+      struct Modulation: Decodable {
+        struct LoRa: Decodable {
+          var bandwidth: Int?
+          var spreadingFactor: Int?
+        }
+        var lora: LoRa?
+      }
+      var modulation: Modulation?
+    }
+    var deviceInfo: DeviceInfo
+    var fPort: Int?
+    var dr: Int?
+    var data: String?
+    var rxInfo: [RxInfo]?
+    var txInfo: TxInfo?
+  }
+
+  func uplink(topic: String, json: [UInt8], band: LoRaWANBand) throws(UplinkRefusal)
+    -> LoRaWANUplink
+  {
+    guard
+      let topicEUI = Self.level(
+        of: topic, after: "application/\(application)/device/", before: "/event/up")
+    else { throw .foreignTopic }
+    let event = try Self.decode(Event.self, json)
+    guard let eui = LoRaWANSettings.normalizedEUI(event.deviceInfo.devEui),
+      LoRaWANSettings.normalizedEUI(topicEUI) == eui
+    else { throw .badDevice(event.deviceInfo.devEui) }
+    var dataRate = event.dr
+    if dataRate == nil, let lora = event.txInfo?.modulation?.lora,
+      let spreadingFactor = lora.spreadingFactor, let bandwidth = lora.bandwidth
+    {
+      dataRate = band.uplinkDataRate(spreadingFactor: spreadingFactor, bandwidth: bandwidth)
+    }
+    return LoRaWANUplink(
+      devEUI: eui, replyDevice: String(topicEUI), fPort: event.fPort ?? 0,
+      payload: try Self.base64(event.data), dataRate: dataRate,
+      gatewayLocation: Self.firstLocation(
+        (event.rxInfo ?? []).map { ($0.location?.latitude, $0.location?.longitude) }))
+  }
+
+  func downlink(to device: String, fPort: Int, payload: UnsafeRawBufferPointer) -> (
+    topic: String, json: [UInt8]
+  ) {
+    let data = Data(payload).base64EncodedString()
+    let json =
+      #"{"devEui":\#(Self.quoted(device)),"confirmed":false,"fPort":\#(fPort),"data":"\#(data)"}"#
+    return ("application/\(application)/device/\(device)/command/down", Array(json.utf8))
+  }
+}
+
+/// The Things Stack's MQTT server (3.1.1, QoS 0 only): `v3/{application}[@{tenant}]/devices/
+/// {device id}/up` with snake_case JSON that omits zero values (no `f_cnt` when 0, no
+/// `frm_payload` for an empty payload), EUIs in upper case, no data-rate index (the modulation's
+/// spreading factor and bandwidth instead); downlinks to `…/down/push`.
+struct ThingsStack: NetworkServerDialect {
+  /// `{application}@{tenant}`, or the application alone.
+  let user: String
+
+  var uplinkFilter: String { "v3/\(user)/devices/+/up" }
+  var qos: Int { 0 }
+
+  private struct Message: Decodable {
+    struct DeviceIDs: Decodable {
+      var deviceId: String
+      var devEui: String?
+    }
+    struct Uplink: Decodable {
+      struct Metadata: Decodable {
+        struct Location: Decodable {
+          var latitude: Double?
+          var longitude: Double?
+        }
+        var location: Location?
+      }
+      struct Settings: Decodable {
+        struct DataRate: Decodable {
+          struct LoRa: Decodable {
+            var bandwidth: Int?
+            var spreadingFactor: Int?
+          }
+          struct FSK: Decodable {}
+          var lora: LoRa?
+          var fsk: FSK?
+        }
+        var dataRate: DataRate?
+      }
+      var fPort: Int?
+      var frmPayload: String?
+      var rxMetadata: [Metadata]?
+      var settings: Settings?
+    }
+    var endDeviceIds: DeviceIDs
+    var uplinkMessage: Uplink
+  }
+
+  func uplink(topic: String, json: [UInt8], band: LoRaWANBand) throws(UplinkRefusal)
+    -> LoRaWANUplink
+  {
+    guard let topicDevice = Self.level(of: topic, after: "v3/\(user)/devices/", before: "/up")
+    else { throw .foreignTopic }
+    let message = try Self.decode(Message.self, json, snakeCase: true)
+    let device = message.endDeviceIds.deviceId
+    // Device ids are 2-36 of a-z, 0-9 and '-' (The Things Stack's own rule): safe in a topic
+    // and in JSON as they are.
+    guard device == topicDevice, (2...36).contains(device.utf8.count),
+      device.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") })
+    else { throw .badDevice(device) }
+    guard let text = message.endDeviceIds.devEui,
+      let eui = LoRaWANSettings.normalizedEUI(text)
+    else { throw .badDevice(message.endDeviceIds.devEui ?? "(none)") }
+    let uplink = message.uplinkMessage
+    var dataRate: Int?
+    if let lora = uplink.settings?.dataRate?.lora, let spreadingFactor = lora.spreadingFactor,
+      let bandwidth = lora.bandwidth
+    {
+      dataRate = band.uplinkDataRate(spreadingFactor: spreadingFactor, bandwidth: bandwidth)
+    } else if uplink.settings?.dataRate?.fsk != nil {
+      dataRate = band.fskDataRate
+    }
+    return LoRaWANUplink(
+      devEUI: eui, replyDevice: device, fPort: uplink.fPort ?? 0,
+      payload: try Self.base64(uplink.frmPayload), dataRate: dataRate,
+      gatewayLocation: Self.firstLocation(
+        (uplink.rxMetadata ?? []).map { ($0.location?.latitude, $0.location?.longitude) }))
+  }
+
+  func downlink(to device: String, fPort: Int, payload: UnsafeRawBufferPointer) -> (
+    topic: String, json: [UInt8]
+  ) {
+    let data = Data(payload).base64EncodedString()
+    let json =
+      #"{"downlinks":[{"f_port":\#(fPort),"frm_payload":"\#(data)","priority":"NORMAL"}]}"#
+    return ("v3/\(user)/devices/\(device)/down/push", Array(json.utf8))
+  }
+}
+
+extension LoRaWANSettings.Server {
+  var dialect: any NetworkServerDialect {
+    switch kind {
+    case .chirpstack: ChirpStackV4(application: application)
+    case .thingsStack: ThingsStack(user: thingsStackUser)
+    }
+  }
+}
