@@ -10,7 +10,7 @@ RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-conf
 TEST_PACKAGES := $(RUN_PACKAGES) openssl binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run test bench load cluster-load abuse format
+.PHONY: deps test-deps build run test bench load cluster-load abuse watches-load format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -69,6 +69,12 @@ cluster-load: deps
 abuse: deps
 	swift build -c release --product skyframe
 	Benchmarks/load/abuse.sh
+
+# Retained watches (2,000 and 20,000 at random places, @60, for 150 s): the gateway's memory,
+# its frames by status and its upstream calls.
+watches-load: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/watches.sh
 
 # libFuzzer targets of the frame codec and the C header (Tests/Fuzz/run.sh), FUZZ_SECONDS each;
 # `make test` runs them for 15 s each. What they find stays in .build-fuzz/corpus/.

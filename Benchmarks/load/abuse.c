@@ -1,17 +1,24 @@
 /*
- * Request floods and their observers for the Skyframe abuse test (Benchmarks/load/abuse.sh).
+ * Request floods and their observers for the Skyframe abuse test (Benchmarks/load/abuse.sh) and
+ * the watches test (Benchmarks/load/watches.sh).
  * Three roles, each one thread driving libmosquitto's external loop (poll on every socket,
  * mosquitto_loop_read / _write / _misc) as loadgen.c does:
  *
- *   abuse flood -p PORT -n COUNT -d DEVICE [-i IDS] [-c CELLS] [-o LAT,LON] [-k CONNECTIONS]
- *               [-q QOS[,QOS...]] [-w WINDOW]
+ *   abuse flood -p PORT -n COUNT -d DEVICE [-i IDS] [-c CELLS] [-o LAT,LON] [-s SEED] [-k CONNECTIONS]
+ *               [-q QOS[,QOS...]] [-w WINDOW] [-t PREFIX] [-a SUFFIX] [-r]
  *     Publishes COUNT text requests as fast as the broker takes them. Request j comes from device
  *     DEVICE<j mod IDS> (DEVICE itself when IDS is 1) and asks for cell k = j mod CELLS of a grid
  *     100 cells wide: LAT + 0.01 (k / 100) + 0.003, LON + 0.01 (k mod 100) + 0.003, inside its
- *     0.01° cell whether the gateway floors or rounds. The device id is only in the topic, so a
- *     few connections publish for any number of devices; connection c uses the c-th QoS of the
+ *     0.01° cell whether the gateway floors or rounds. With -s, the CELLS cells are instead drawn
+ *     at random (seeded, so a run can be repeated) from every 0.01° cell between 60° S and 70° N,
+ *     all distinct, each asked at the same offset inside it. The device id is only in the topic, so
+ *     a few connections publish for any number of devices; connection c uses the c-th QoS of the
  *     list (cycled). Each connection keeps at most WINDOW publishes not yet written (QoS 0) or
  *     acknowledged (QoS 1): memory stays bounded and the broker sets the pace.
+ *     The topic is PREFIX (default skyframe/v1/req/) then the device id; SUFFIX is appended to
+ *     every text; -r publishes retained. Watches, for example (Benchmarks/load/watches.sh):
+ *       abuse flood -p PORT -n 2000 -d watch- -i 2000 -c 2000 -s 1 -t skyframe/v1/watch/ -a ' @60' -r
+ *     publishes `LAT,LON @60` retained to skyframe/v1/watch/watch-<i> for 2,000 random cells.
  *     Prints: published=N failed=F seconds=S rate=R
  *
  *   abuse well -p PORT -m TEXT [-n DEVICES] [-R RATE] [-q QOS] [-T TIMEOUT_S]
@@ -22,11 +29,15 @@
  *     Prints: requests=N ok=K not_ok=X timeouts=T unanswered=U p50_us= p99_us= max_us= [STATUS=N...]
  *     (latencies of `ok` frames only).
  *
- *   abuse watch -p PORT [-P PID]
+ *   abuse watch -p PORT [-P PID] [-d DEVICE -i IDS]
  *     Counts every frame on skyframe/v1/frame/# by device group (well-*, flood-b*, other flood-*,
  *     anything else) and status byte, and samples VmRSS of PID every 100 ms. Prints
  *     `frames=N flood_frames=F rss_kb=R rss_max_kb=M` every second, and on SIGTERM or SIGINT one
- *     line per group that saw frames and the RSS maximum.
+ *     line per group that saw frames and the RSS maximum. With -d and -i, frames for devices
+ *     DEVICE0 … DEVICE<IDS-1> (also on their slot topics) are their own group, named DEVICE, and
+ *     are counted per device: every line adds `devices=K devices_ok=J` (how many of them had a
+ *     frame, and an `ok` frame); the last adds the fewest and most frames a device had
+ *     (`per_device_min= per_device_max=`).
  *
  * Exit status: 2 on usage errors, 1 when the broker could not be reached or nothing came back.
  */
@@ -76,10 +87,10 @@ static uint64_t now_ns(void) {
 
 static void usage(void) {
   fprintf(stderr,
-          "usage: abuse flood -p PORT -n COUNT -d DEVICE [-i IDS] [-c CELLS] [-o LAT,LON] [-k CONNECTIONS]\n"
-          "                   [-q QOS[,QOS...]] [-w WINDOW]\n"
+          "usage: abuse flood -p PORT -n COUNT -d DEVICE [-i IDS] [-c CELLS] [-o LAT,LON] [-s SEED]\n"
+          "                   [-k CONNECTIONS] [-q QOS[,QOS...]] [-w WINDOW] [-t PREFIX] [-a SUFFIX] [-r]\n"
           "       abuse well -p PORT -m TEXT [-n DEVICES] [-R RATE] [-q QOS] [-T TIMEOUT_S]\n"
-          "       abuse watch -p PORT [-P PID]\n");
+          "       abuse watch -p PORT [-P PID] [-d DEVICE -i IDS]\n");
   exit(2);
 }
 
@@ -185,12 +196,52 @@ static void flood_on_publish(struct mosquitto *m, void *obj, int mid) {
   ((struct conn *)obj)->outstanding--;
 }
 
+/* Random cells between 60° S and 70° N, as (lat, lon) in hundredths of a degree. */
+#define RANDOM_LAT_MIN (-6000)
+#define RANDOM_LAT_CELLS 13000L
+#define RANDOM_LON_MIN (-18000)
+#define RANDOM_LON_CELLS 36000L
+
+static uint64_t splitmix64(uint64_t *state) {
+  uint64_t z = (*state += 0x9e3779b97f4a7c15u);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9u;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebu;
+  return z ^ (z >> 31);
+}
+
+/* `cells` distinct cells drawn from the random area, as cell numbers lat * LON_CELLS + lon (an open
+ * addressing set of twice the size keeps them distinct). */
+static long *random_cells(long cells, uint64_t seed) {
+  long *out = malloc((size_t)cells * sizeof *out);
+  size_t slots = 2;
+  while (slots < 2 * (size_t)cells) slots *= 2;
+  long *set = malloc(slots * sizeof *set);
+  if (!out || !set) abort();
+  for (size_t i = 0; i < slots; i++) set[i] = -1;
+  uint64_t state = seed;
+  for (long k = 0; k < cells;) {
+    long cell = (long)(splitmix64(&state) % (uint64_t)(RANDOM_LAT_CELLS * RANDOM_LON_CELLS));
+    size_t slot = (size_t)cell * 0x9e3779b1u & (slots - 1);
+    while (set[slot] != -1 && set[slot] != cell) slot = (slot + 1) & (slots - 1);
+    if (set[slot] == cell) continue;
+    set[slot] = cell;
+    out[k++] = cell;
+  }
+  free(set);
+  return out;
+}
+
 static int flood(int argc, char **argv) {
   long count = 0, ids = 1, cells = 10000, window = 1000;
-  int connections = 1, qos_list[QOS_MAX] = {1}, qos_count = 1;
+  int connections = 1, qos_list[QOS_MAX] = {1}, qos_count = 1, retain = 0, seeded = 0;
   double origin_lat = 40.0, origin_lon = 10.0;
-  const char *device = NULL;
+  uint64_t seed = 0;
+  const char *device = NULL, *prefix = "skyframe/v1/req/", *suffix = "";
   for (int i = 0; i < argc; i++) {
+    if (strcmp(argv[i], "-r") == 0) {
+      retain = 1;
+      continue;
+    }
     if (i + 1 >= argc) usage();
     const char *flag = argv[i], *value = argv[++i];
     if (strcmp(flag, "-p") == 0) port = atoi(value);
@@ -201,7 +252,12 @@ static int flood(int argc, char **argv) {
     else if (strcmp(flag, "-c") == 0) cells = atol(value);
     else if (strcmp(flag, "-k") == 0) connections = atoi(value);
     else if (strcmp(flag, "-w") == 0) window = atol(value);
-    else if (strcmp(flag, "-o") == 0) {
+    else if (strcmp(flag, "-t") == 0) prefix = value;
+    else if (strcmp(flag, "-a") == 0) suffix = value;
+    else if (strcmp(flag, "-s") == 0) {
+      seed = strtoull(value, NULL, 10);
+      seeded = 1;
+    } else if (strcmp(flag, "-o") == 0) {
       if (sscanf(value, "%lf,%lf", &origin_lat, &origin_lon) != 2) usage();
     } else if (strcmp(flag, "-q") == 0) {
       qos_count = 0;
@@ -214,8 +270,10 @@ static int flood(int argc, char **argv) {
     } else usage();
   }
   if (port < 1 || port > 65535 || count < 1 || !device || ids < 1 || cells < 1 || connections < 1 ||
-      connections > CONNECTIONS_MAX || window < 1)
+      connections > CONNECTIONS_MAX || window < 1 || strlen(prefix) > 64 || strlen(suffix) > 32 ||
+      (seeded && cells > RANDOM_LAT_CELLS * RANDOM_LON_CELLS / 4))
     usage();
+  long *random = seeded ? random_cells(cells, seed) : NULL;
 
   struct conn conns[CONNECTIONS_MAX];
   memset(conns, 0, sizeof conns);
@@ -241,14 +299,18 @@ static int flood(int argc, char **argv) {
       if (c->dead) continue;
       open++;
       while (c->outstanding < window && next < count) {
-        char topic[96], text[48];
+        char topic[128], text[96];
         long k = next % cells;
-        if (ids == 1) snprintf(topic, sizeof topic, "skyframe/v1/req/%.32s", device);
-        else snprintf(topic, sizeof topic, "skyframe/v1/req/%.32s%ld", device, next % ids);
-        int length = snprintf(text, sizeof text, "%.3f,%.3f", origin_lat + 0.01 * (double)(k / 100) + 0.003,
-                              origin_lon + 0.01 * (double)(k % 100) + 0.003);
+        if (ids == 1) snprintf(topic, sizeof topic, "%s%.32s", prefix, device);
+        else snprintf(topic, sizeof topic, "%s%.32s%ld", prefix, device, next % ids);
+        double lat = origin_lat + 0.01 * (double)(k / 100), lon = origin_lon + 0.01 * (double)(k % 100);
+        if (random) {
+          lat = 0.01 * (double)(RANDOM_LAT_MIN + random[k] / RANDOM_LON_CELLS);
+          lon = 0.01 * (double)(RANDOM_LON_MIN + random[k] % RANDOM_LON_CELLS);
+        }
+        int length = snprintf(text, sizeof text, "%.3f,%.3f%s", lat + 0.003, lon + 0.003, suffix);
         next++;
-        if (mosquitto_publish(c->m, NULL, topic, length, text, c->qos, false) != MOSQ_ERR_SUCCESS) {
+        if (mosquitto_publish(c->m, NULL, topic, length, text, c->qos, retain) != MOSQ_ERR_SUCCESS) {
           failed++;
           break;
         }
@@ -269,6 +331,7 @@ static int flood(int argc, char **argv) {
     }
     mosquitto_destroy(conns[i].m);
   }
+  free(random);
   failed += count - next;
   long published = count - failed;
   printf("published=%ld failed=%ld seconds=%.2f rate=%.0f\n", published, failed, elapsed,
@@ -441,14 +504,30 @@ static int run_well(int argc, char **argv) {
 
 /* ---- watch ---- */
 
-enum { GROUP_WELL, GROUP_FLOOD_B, GROUP_FLOOD, GROUP_OTHER, GROUPS };
-static const char *const group_names[GROUPS] = {"well", "flood_b", "flood_a", "other"};
+enum { GROUP_WELL, GROUP_FLOOD_B, GROUP_FLOOD, GROUP_OTHER, GROUP_DEVICES, GROUPS };
+static const char *group_names[GROUPS] = {"well", "flood_b", "flood_a", "other", "devices"};
 
 static struct {
   int subscribed;
   unsigned long long frames, flood_frames;
   unsigned long long counts[GROUPS][257]; /* by status byte; [256]: not 192 bytes */
+  /* -d DEVICE -i IDS: frames and `ok` frames per device DEVICE<i>, and how many had any. */
+  const char *device;
+  size_t device_length;
+  long ids, seen, seen_ok;
+  unsigned *per_device, *per_device_ok;
 } watch;
+
+/* The index i of a topic's device DEVICE<i> (slot topics DEVICE<i>/<slot> too), or -1. */
+static long watched_index(const char *device) {
+  if (!watch.device || strncmp(device, watch.device, watch.device_length) != 0) return -1;
+  const char *digits = device + watch.device_length;
+  char *end;
+  if (*digits < '0' || *digits > '9') return -1;
+  long index = strtol(digits, &end, 10);
+  if ((*end != '\0' && *end != '/') || index >= watch.ids) return -1;
+  return index;
+}
 
 static void watch_on_subscribe(struct mosquitto *m, void *obj, int mid, int count, const int *granted) {
   (void)m, (void)obj, (void)mid;
@@ -458,11 +537,17 @@ static void watch_on_subscribe(struct mosquitto *m, void *obj, int mid, int coun
 static void watch_on_message(struct mosquitto *m, void *obj, const struct mosquitto_message *message) {
   (void)m, (void)obj;
   const char *device = message->topic + (sizeof FRAME_PREFIX - 1);
-  int group = strncmp(device, "well-", 5) == 0      ? GROUP_WELL
+  long index = watched_index(device);
+  int group = index >= 0                           ? GROUP_DEVICES
+              : strncmp(device, "well-", 5) == 0    ? GROUP_WELL
               : strncmp(device, "flood-b", 7) == 0 ? GROUP_FLOOD_B
               : strncmp(device, "flood-", 6) == 0  ? GROUP_FLOOD
                                                     : GROUP_OTHER;
   int status = message->payloadlen == FRAME_SIZE ? ((const unsigned char *)message->payload)[STATUS_OFFSET] : 256;
+  if (index >= 0) {
+    watch.seen += watch.per_device[index]++ == 0;
+    if (status == 0) watch.seen_ok += watch.per_device_ok[index]++ == 0;
+  }
   watch.counts[group][status]++;
   watch.frames++;
   if (group == GROUP_FLOOD || group == GROUP_FLOOD_B) watch.flood_frames++;
@@ -489,9 +574,20 @@ static int run_watch(int argc, char **argv) {
     if (strcmp(flag, "-p") == 0) port = atoi(value);
     else if (strcmp(flag, "-h") == 0) host = value;
     else if (strcmp(flag, "-P") == 0) pid = atol(value);
+    else if (strcmp(flag, "-d") == 0) watch.device = value;
+    else if (strcmp(flag, "-i") == 0) watch.ids = atol(value);
     else usage();
   }
-  if (port < 1 || port > 65535 || pid < 0) usage();
+  if (port < 1 || port > 65535 || pid < 0 || (watch.device != NULL) != (watch.ids > 0) || watch.ids < 0 ||
+      watch.ids > 10000000)
+    usage();
+  if (watch.device) {
+    watch.device_length = strlen(watch.device);
+    group_names[GROUP_DEVICES] = watch.device;
+    watch.per_device = calloc((size_t)watch.ids, sizeof *watch.per_device);
+    watch.per_device_ok = calloc((size_t)watch.ids, sizeof *watch.per_device_ok);
+    if (!watch.per_device || !watch.per_device_ok) abort();
+  }
 
   struct conn conn;
   memset(&conn, 0, sizeof conn);
@@ -526,8 +622,10 @@ static int run_watch(int argc, char **argv) {
     }
     if (now - last_print >= 1000000000u) {
       last_print = now;
-      printf("frames=%llu flood_frames=%llu rss_kb=%ld rss_max_kb=%ld\n", watch.frames, watch.flood_frames, rss,
+      printf("frames=%llu flood_frames=%llu rss_kb=%ld rss_max_kb=%ld", watch.frames, watch.flood_frames, rss,
              rss_max);
+      if (watch.device) printf(" devices=%ld devices_ok=%ld", watch.seen, watch.seen_ok);
+      printf("\n");
       fflush(stdout);
     }
   }
@@ -548,8 +646,17 @@ static int run_watch(int argc, char **argv) {
     }
     printf("\n");
   }
-  printf("frames=%llu flood_frames=%llu rss_kb=%ld rss_max_kb=%ld\n", watch.frames, watch.flood_frames, rss,
+  printf("frames=%llu flood_frames=%llu rss_kb=%ld rss_max_kb=%ld", watch.frames, watch.flood_frames, rss,
          rss_max);
+  if (watch.device) {
+    unsigned low = watch.ids ? watch.per_device[0] : 0, high = low;
+    for (long i = 1; i < watch.ids; i++) {
+      if (watch.per_device[i] < low) low = watch.per_device[i];
+      if (watch.per_device[i] > high) high = watch.per_device[i];
+    }
+    printf(" devices=%ld devices_ok=%ld per_device_min=%u per_device_max=%u", watch.seen, watch.seen_ok, low, high);
+  }
+  printf("\n");
   return 0;
 }
 
