@@ -31,17 +31,20 @@ struct DueTimes {
 /// `concurrency` at once (`nil`: no bound), until the task is cancelled or the service group
 /// shuts down. Items over the bound wait in order, and are started as soon as running ones end
 /// (checked every `tick / 10` while any wait): 2,000 watches due at once make `concurrency`
-/// upstream fetches at a time, not 2,000.
+/// upstream fetches at a time, not 2,000. An item handed out again while its earlier turn still
+/// waits (its interval passed while pushes were behind) is not queued twice: with `key`, the
+/// queue holds each key at most once, so it stays within the number of scheduled things.
 func runSchedule<Item: Sendable>(
   tick: Duration, clock: GatewayClock, concurrency: @escaping @Sendable () -> Int? = { nil },
+  key: (@Sendable (Item) -> String)? = nil,
   takeDue: @escaping @Sendable (Duration) -> [Item],
   work: @escaping @Sendable (Item) async -> Void
 ) async {
   let running = RunningCount()
   await withDiscardingTaskGroup { group in
-    var waiting = Deque<Item>()
+    var waiting = WaitingItems<Item>(key: key)
     while !Task.isCancelled && !Task.isShuttingDownGracefully {
-      waiting.append(contentsOf: takeDue(clock.now))
+      for item in takeDue(clock.now) { waiting.add(item) }
       let limit = concurrency() ?? .max
       while running.value.load(ordering: .relaxed) < limit, let item = waiting.popFirst() {
         running.value.add(1, ordering: .relaxed)
@@ -58,4 +61,30 @@ func runSchedule<Item: Sendable>(
 /// How many scheduled items are being worked on, shared with the tasks that do them.
 private final class RunningCount: Sendable {
   let value = Atomic<Int>(0)
+}
+
+/// Scheduled items waiting for a turn, in order; with `key`, each key at most once (an item
+/// handed out again while it still waits is dropped).
+struct WaitingItems<Item> {
+  private var items = Deque<Item>()
+  private var keys = Set<String>()
+  private let key: ((Item) -> String)?
+
+  init(key: ((Item) -> String)?) { self.key = key }
+
+  var count: Int { items.count }
+  var isEmpty: Bool { items.isEmpty }
+
+  /// Queues `item`; false when its key is already waiting.
+  @discardableResult mutating func add(_ item: Item) -> Bool {
+    if let key { guard keys.insert(key(item)).inserted else { return false } }
+    items.append(item)
+    return true
+  }
+
+  mutating func popFirst() -> Item? {
+    guard let item = items.popFirst() else { return nil }
+    if let key { keys.remove(key(item)) }
+    return item
+  }
 }

@@ -162,7 +162,7 @@ final class WatchScheduler: Service, Sendable {
   func run() async {
     await runSchedule(
       tick: .milliseconds(250), clock: clock,
-      concurrency: { self.settings.withLock { $0.watches.concurrency } },
+      concurrency: { self.settings.withLock { $0.watches.concurrency } }, key: \.key,
       takeDue: { now in
         // Every instance keeps every watch (they are retained); only the owner pushes.
         self.state.withLock { state in
