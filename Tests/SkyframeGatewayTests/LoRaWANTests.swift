@@ -204,6 +204,8 @@ import Testing
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="ttn",outcome="other_port"} 1"#))
     #expect(metrics.contains(#"skyframe_lorawan_uplinks_total{server="ttn",outcome="empty"} 1"#))
     #expect(metrics.contains(#"skyframe_lorawan_connected{server="ttn"} 1"#))
+    let health = try MosquittoBroker.httpGet(port: metricsPort, path: "/health").body
+    #expect(health.contains(#"{"connected":true,"kind":"things-stack","name":"ttn"}"#), "\(health)")
   }
 
   @Test func aDownlinkThatFitsNoReceiveWindowIsWithheldAndCounted() async throws {

@@ -1,6 +1,7 @@
 import Logging
 import ServiceLifecycle
 import SkyframeMQTT
+import Synchronization
 
 /// One network server's MQTT integration as a service of the gateway's group: its own MQTT
 /// client (3.1.1, clean session: an uplink's receive windows are long gone after a restart, so
@@ -13,6 +14,15 @@ final class NetworkServerConnection: Service, Sendable {
   let client: MQTTClient
   private let answers: LoRaWANAnswers
   private let logger: Logger
+  private let connected = Atomic<Bool>(false)
+
+  /// What `/health` shows of this connection.
+  var status: GatewayStatus.NetworkServer {
+    let isConnected = connected.load(ordering: .relaxed)
+    return GatewayStatus.NetworkServer(
+      name: server.name, kind: server.kind.rawValue, connected: isConnected,
+      lastError: isConnected ? nil : client.lastFailure?.description)
+  }
 
   init(server: LoRaWANSettings.Server, answers: LoRaWANAnswers, logger: Logger) throws(MQTTError) {
     self.server = server
@@ -54,11 +64,13 @@ final class NetworkServerConnection: Service, Sendable {
       for await event in client.events.cancelOnGracefulShutdown() {
         switch event {
         case .connected:
+          connected.store(true, ordering: .relaxed)
           answers.metrics.connected(server.name, true)
           logger.info(
             "connected to network server \(server.name)",
             metadata: ["subscribed": "\(dialect.uplinkFilter)"])
         case .disconnected(let code):
+          connected.store(false, ordering: .relaxed)
           answers.metrics.connected(server.name, false)
           logger.warning(
             "disconnected from network server \(server.name), reconnecting",

@@ -42,6 +42,15 @@ struct GatewayStatus: Codable, Sendable {
     var stale: Int
   }
 
+  /// A LoRaWAN network server connection (`lorawan.servers`).
+  struct NetworkServer: Codable, Sendable {
+    var name: String
+    var kind: String
+    var connected: Bool
+    /// While disconnected: why the last attempt failed.
+    var lastError: String?
+  }
+
   struct Upstream: Codable, Sendable {
     var calls: Int
     var failures: Int
@@ -65,6 +74,8 @@ struct GatewayStatus: Codable, Sendable {
   var publishFailures: Int
   /// Requests whose MQTT v5 response topic was refused.
   var responseTopicsRefused: Int
+  /// The LoRaWAN network server connections; absent without any.
+  var lorawan: [NetworkServer]?
 
   func json() -> [UInt8] {
     let encoder = JSONEncoder()
@@ -110,6 +121,7 @@ extension Gateway {
         calls: totals.upstreamCalls, failures: totals.upstreamFailures,
         refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused),
       devices: handler.rememberedDevices, watches: watches.count,
-      publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused)
+      publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused,
+      lorawan: lorawan?.connections.map(\.status))
   }
 }
