@@ -46,9 +46,10 @@ test: test-deps
 	firmware-notes/test/run.sh
 	firmware-notes/embedded-swift/build.sh
 	firmware-notes/examples/virtual-display/test.sh
+	firmware-notes/examples/lorawan-device/test.sh
 	Tests/Fuzz/run.sh 15
 	cd Benchmarks && swift package benchmark thresholds check --no-progress
-	@echo "checks: 6 passed, 0 failed (swift test, C decoder on host and boards, Embedded Swift decoder linked and on boards, virtual display, short fuzz runs, malloc thresholds)"
+	@echo "checks: 7 passed, 0 failed (swift test, C decoder on host and boards, Embedded Swift decoder linked and on boards, virtual display, LoRaWAN device behind ChirpStack, short fuzz runs, malloc thresholds)"
 
 bench: deps
 	cd Benchmarks && swift package benchmark --no-progress --grouping metric

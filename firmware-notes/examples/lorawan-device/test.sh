@@ -1,0 +1,281 @@
+#!/usr/bin/env bash
+# End-to-end test of a LoRaWAN display behind ChirpStack v4 (lorawan_device.c), on 127.0.0.1 only:
+#   1. builds the device twice into a temp dir: -O2 with -Werror (C99, pedantic), and with ASan +
+#      UBSan for every run below;
+#   2. starts mosquitto on a free port (it plays ChirpStack's MQTT integration), the Open-Meteo
+#      stand-in of the virtual display (../virtual-display/open_meteo_stub.py and its fixtures)
+#      and the gateway ($SKYFRAME_BIN, default .build/debug/skyframe of this repo) with a
+#      `lorawan` section: one chirpstack server on that mosquitto, EU868, f-port 10, the device
+#      70B3D57ED0012345 with the places ["Berlin,DE", "52.52,13.41"];
+#   3. asks like the device, each uplink written with skyframe_uplink_*() and published in
+#      ChirpStack's uplink JSON, each downlink's base64 data decoded with the C header: by
+#      coordinates at DR0 (tiny with a temperature; the downlink JSON checked on the wire with
+#      mosquitto_sub), by place index 0 and 1 (the same frame as the coordinates), refresh
+#      (tiny), refresh with the check of the frame shown (unchanged), an index the device has no
+#      place for (a tiny not_found error frame), and an uplink on another FPort (no answer: exit
+#      status 2).
+# Every process it starts is stopped on exit. Needs cc, pkg-config, libmosquitto-dev, mosquitto,
+# mosquitto-clients and python3. Last line: "lorawan-device: N passed, M failed"; the exit status
+# is non-zero on any failure.
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+bin="${SKYFRAME_BIN:-$repo/.build/debug/skyframe}"
+stub_dir="$repo/firmware-notes/examples/virtual-display"
+CC="${CC:-cc}"
+application="17c82e96-be03-4f38-aef3-f83d48582d97"
+dev_eui="70b3d57ed0012345"
+
+tmp="$(mktemp -d)"
+pids=()
+passed=0
+failed=0
+
+finish() {
+    local status=$? pid
+    for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" 2>/dev/null || true; done
+    if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+        failed=$((failed + 1))
+        echo "FAIL the test script stopped early (exit status $status)"
+    fi
+    if [ "$failed" -ne 0 ]; then
+        for log in gateway.log stub.log mosquitto.log; do
+            if [ -s "$tmp/$log" ]; then
+                echo "--- last lines of $log"
+                tail -n 15 "$tmp/$log"
+            fi
+        done
+    fi
+    rm -rf "$tmp"
+    echo "lorawan-device: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] || exit 1
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+pass() { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+
+export ASAN_OPTIONS="detect_leaks=1:abort_on_error=0"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+
+# ask NAME ARGS...: the device asks once, keeping its exit status, stdout and stderr.
+ask() {
+    local name="$1"
+    shift
+    set +e
+    "$tmp/lorawan_device" --port "$mqtt_port" --application "$application" --dev-eui "$dev_eui" \
+        "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.status"
+    set -e
+}
+status_of() { cat "$tmp/$1.status"; }
+stdout_of() { cat "$tmp/$1.out"; }
+# check_of NAME: the content check a tiny answer's line ends with.
+check_of() { sed -n 's/^tiny .* check \([0-9a-f]\{8\}\)$/\1/p' "$tmp/$1.out"; }
+# expect NAME WHAT PATTERN: exit status 0, one line on stdout matching PATTERN, nothing on stderr.
+expect() {
+    if [ "$(status_of "$1")" = 0 ] && [ ! -s "$tmp/$1.err" ] &&
+        [ "$(wc -l <"$tmp/$1.out")" = 1 ] && [[ "$(stdout_of "$1")" =~ $3 ]]; then
+        pass "$2: $(stdout_of "$1")"
+    else
+        fail "$2: status $(status_of "$1"), '$(stdout_of "$1")', $(cat "$tmp/$1.err")"
+    fi
+}
+
+# ---- 1. Build -------------------------------------------------------------------------------
+flags=(-std=c99 -Wall -Wextra -Werror -pedantic -I"$here/../..")
+read -r -a mosquitto_cflags <<<"$(pkg-config --cflags libmosquitto)"
+read -r -a mosquitto_libs <<<"$(pkg-config --libs libmosquitto)"
+if "$CC" "${flags[@]}" -O2 "${mosquitto_cflags[@]+"${mosquitto_cflags[@]}"}" \
+    -o "$tmp/lorawan_device_O2" "$here/lorawan_device.c" "${mosquitto_libs[@]}"; then
+    pass "builds with -std=c99 -Wall -Wextra -Werror -pedantic -O2"
+else
+    fail "builds with -std=c99 -Wall -Wextra -Werror -pedantic -O2"
+fi
+if "$CC" "${flags[@]}" -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
+    "${mosquitto_cflags[@]+"${mosquitto_cflags[@]}"}" -o "$tmp/lorawan_device" \
+    "$here/lorawan_device.c" "${mosquitto_libs[@]}"; then
+    pass "builds with ASan and UBSan"
+else
+    fail "builds with ASan and UBSan"
+    exit 1
+fi
+
+# ---- 2. mosquitto (ChirpStack's MQTT side), the Open-Meteo stand-in, the gateway --------------
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+if [ ! -x "$bin" ]; then
+    fail "no gateway binary at $bin (build it, or set SKYFRAME_BIN)"
+    exit 1
+fi
+
+mqtt_port=""
+for attempt in 1 2 3; do # the free port may be taken between the check and mosquitto's bind
+    port="$(free_port)"
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" \
+        >"$tmp/mosquitto.conf"
+    mosquitto -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 50); do
+        if listening "$port"; then mqtt_port="$port"; break 2; fi
+        kill -0 "${pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+done
+if [ -z "$mqtt_port" ]; then
+    fail "mosquitto did not start"
+    exit 1
+fi
+
+python3 "$stub_dir/open_meteo_stub.py" "$tmp/stub.port" 2>"$tmp/stub.log" &
+pids+=($!)
+for _ in $(seq 50); do
+    [ -s "$tmp/stub.port" ] && break
+    sleep 0.1
+done
+if [ ! -s "$tmp/stub.port" ]; then
+    fail "the Open-Meteo stand-in did not start"
+    exit 1
+fi
+http="http://127.0.0.1:$(cat "$tmp/stub.port")"
+
+cat >"$tmp/gateway.yaml" <<END_OF_CONFIG
+mqtt:
+  host: 127.0.0.1
+  port: $mqtt_port
+  client-id: skyframe-lw-test
+weather:
+  service: open-meteo
+open-meteo:
+  forecast-url: $http/v1/forecast
+  geocoding-url: $http/v1/search
+  timeout-seconds: 5
+air-quality:
+  url: $http/v1/air-quality
+alerts:
+  nws:
+    enabled: false
+places:
+  reverse-geocoding: geonames
+  geonames-file: $stub_dir/fixtures/cities.txt
+metrics:
+  port: 0
+  stats-seconds: 0
+log:
+  level: info
+locations:
+  names: []
+lorawan:
+  unknown-devices: refuse
+  servers:
+    names: [cs]
+    cs:
+      kind: chirpstack
+      host: 127.0.0.1
+      port: $mqtt_port
+      application: $application
+      f-port: 10
+      band: eu868
+  devices:
+    euis: ["70B3D57ED0012345"]
+    70B3D57ED0012345:
+      places: ["Berlin,DE", "52.52,13.41"]
+END_OF_CONFIG
+
+# No SKYFRAME_* variable of the caller's may override the file.
+unset_skyframe=()
+for name in $(compgen -e); do
+    if [[ "$name" == SKYFRAME_* ]]; then unset_skyframe+=(-u "$name"); fi
+done
+env "${unset_skyframe[@]+"${unset_skyframe[@]}"}" "$bin" run --config "$tmp/gateway.yaml" \
+    >"$tmp/gateway.log" 2>&1 &
+pids+=($!)
+gateway_pid=$!
+for _ in $(seq 200); do
+    grep -q "connected to network server cs" "$tmp/gateway.log" && break
+    kill -0 "$gateway_pid" 2>/dev/null || break
+    sleep 0.1
+done
+if grep -q "connected to network server cs" "$tmp/gateway.log"; then
+    pass "the gateway is connected to network server cs"
+else
+    fail "the gateway did not connect to network server cs within 20 s"
+    exit 1
+fi
+
+# ---- 3. The device asks -----------------------------------------------------------------------
+# By coordinates at EU868 DR0, the downlink's JSON seen on the wire too.
+mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -t "application/+/device/+/command/down" -v -C 1 \
+    -W 15 >"$tmp/down.wire" 2>/dev/null &
+wire_pid=$!
+pids+=("$wire_pid")
+sleep 0.5
+ask coordinates --coordinates 52.52,13.41 --id 1 --dr 0
+expect coordinates "by coordinates (52.52,13.41, DR0)" \
+    '^tiny #1 status ok 21\.5C slot 1 of 1 check [0-9a-f]{8}$'
+wait "$wire_pid" 2>/dev/null || true
+if python3 - "$tmp/down.wire" "$application" "$dev_eui" <<'END_OF_PYTHON'; then
+import base64, json, sys
+topic, _, body = open(sys.argv[1]).read().strip().partition(" ")
+down = json.loads(body)
+assert topic == "application/%s/device/%s/command/down" % (sys.argv[2], sys.argv[3]), topic
+assert down["devEui"] == sys.argv[3] and down["confirmed"] is False and down["fPort"] == 10, down
+data = base64.b64decode(down["data"], validate=True)
+assert len(data) == 48 and data[:3] == b"SF\x21", data.hex()
+END_OF_PYTHON
+    pass "the downlink on the wire: command/down, devEui, confirmed false, fPort 10, 48-byte tiny"
+else
+    fail "the downlink on the wire: '$(cat "$tmp/down.wire")'"
+fi
+
+ask place0 --place 0 --id 2
+expect place0 "place index 0 (Berlin,DE)" \
+    '^tiny #2 status ok -?[0-9]+\.[0-9]C slot 1 of 1 check [0-9a-f]{8}$'
+
+ask place1 --place 1 --id 3
+expect place1 "place index 1 (52.52,13.41)" \
+    '^tiny #3 status ok -?[0-9]+\.[0-9]C slot 1 of 1 check [0-9a-f]{8}$'
+if [ -n "$(check_of place1)" ] && [ "$(check_of place1)" = "$(check_of coordinates)" ]; then
+    pass "place index 1 is the frame of the coordinates (check $(check_of place1))"
+else
+    fail "place index 1: check '$(check_of place1)', coordinates '$(check_of coordinates)'"
+fi
+
+ask refresh --refresh --id 4
+expect refresh "refresh without a check (the last place again)" \
+    '^tiny #4 status ok -?[0-9]+\.[0-9]C slot 1 of 1 check [0-9a-f]{8}$'
+
+shown="$(check_of refresh)"
+ask unchanged --refresh --id 5 --check "${shown:-00000000}"
+expect unchanged "refresh with the check of the frame shown ($shown)" \
+    '^unchanged #5 profile tiny slot 1 of 1$'
+
+ask unknown-place --place 7 --id 6
+expect unknown-place "place index 7, not configured" \
+    '^tiny #6 status not_found no-temperature slot 1 of 1 check [0-9a-f]{8}$'
+
+# Another FPort is no request: no downlink.
+ask other-port --refresh --id 7 --f-port 99 --timeout 2
+if [ "$(status_of other-port)" = 2 ] && grep -q "no answer" "$tmp/other-port.err" &&
+    [ ! -s "$tmp/other-port.out" ]; then
+    pass "an uplink on FPort 99: no answer, exit status 2 after --timeout"
+else
+    fail "an uplink on FPort 99: status $(status_of other-port), '$(stdout_of other-port)'," \
+        "$(cat "$tmp/other-port.err")"
+fi
+
+reports="$(grep -l -E "AddressSanitizer|LeakSanitizer|runtime error:" "$tmp"/*.err || true)"
+if [ -n "$reports" ]; then
+    fail "sanitizer reports in: $(xargs -n1 basename <<<"$reports" | tr '\n' ' ')"
+else
+    pass "no sanitizer reports in any run"
+fi
+
+exit 0
