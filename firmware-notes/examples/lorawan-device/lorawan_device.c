@@ -1,23 +1,34 @@
 /*
- * lorawan_device.c - a LoRaWAN display played behind ChirpStack v4's MQTT integration, for
- * test.sh (schemas/lorawan-uplink-v1.md).
+ * lorawan_device.c - a LoRaWAN display played behind ChirpStack v4's MQTT integration or The
+ * Things Stack's MQTT server (--server things-stack), for test.sh (schemas/lorawan-uplink-v1.md).
  *
  * It writes the uplink request with skyframe_uplink_coordinates() / _place() / _refresh(),
  * publishes it base64-encoded in ChirpStack v4's uplink event JSON (the shape of
  * Tests/SkyframeGatewayTests/LoRaWANFixtures.swift) on application/{app}/device/{devEui}/event/up,
  * waits for the gateway's downlink on application/{app}/device/{devEui}/command/down, takes the
  * base64 "data" out of its JSON and decodes it with skyframe_message_kind() and
- * skyframe_tiny_decode() / skyframe_unchanged_decode(). One line per answer on stdout:
+ * skyframe_tiny_decode() / skyframe_unchanged_decode().
+ *
+ * With --server things-stack it publishes The Things Stack's v3.ApplicationUp JSON (snake_case,
+ * EUIs in upper case, settings.data_rate.lora with the spreading factor of --dr, frequency as a
+ * string; the shape of LoRaWANFixtures.thingsStackUplink) on
+ * v3/{app}@{tenant}/devices/{device id}/up and reads the downlink from
+ * v3/{app}@{tenant}/devices/{device id}/down/push ({"downlinks":[{"f_port":N,"frm_payload":...}]}),
+ * decoded as for ChirpStack. One line per answer on stdout:
  *
  *   tiny #1 status ok 21.5C slot 1 of 1 check 0c1f22aa
  *   unchanged #5 profile tiny slot 1 of 1
  *
- * Usage: lorawan_device [--host H] [--port P] [--application ID] [--dev-eui HEX] [--f-port N]
- *                       [--dr N] [--id N] [--check HEX] [--timeout S]
+ * Usage: lorawan_device [--server chirpstack|things-stack] [--host H] [--port P]
+ *                       [--application ID] [--tenant T] [--device-id ID] [--dev-eui HEX]
+ *                       [--f-port N] [--dr N] [--id N] [--check HEX] [--timeout S]
  *                       (--coordinates LAT,LON | --place INDEX | --refresh)
  * Exit status: 0 an answer decoded; 1 usage; 2 no answer within --timeout (or no broker);
- * 3 an answer that does not decode. An answer whose request id is another (a late answer to an
- * earlier ask, delivered after this uplink as in class A) is reported on stderr and skipped.
+ * 3 an answer that does not decode. --application defaults to 17c82e96-... for chirpstack and
+ * weather-displays for things-stack; --tenant (things-stack only, "" for none) to ttn;
+ * --device-id (things-stack only) to hall-display. An answer whose request id is another (a late
+ * answer to an earlier ask, delivered after this uplink as in class A) is reported on stderr and
+ * skipped.
  *
  * Build: cc -std=c99 -Wall -Wextra -Werror -pedantic -I../.. lorawan_device.c \
  *        $(pkg-config --cflags --libs libmosquitto)
@@ -45,6 +56,7 @@ typedef struct device {
     char down_topic[256];
     char uplink_json[2048];
     int f_port;
+    int things_stack;
     int answered; /* 0 waiting, else the exit status */
 } device;
 
@@ -109,7 +121,8 @@ static long base64_decode(const char *in, size_t n, uint8_t *out, size_t cap) {
     return (long)o;
 }
 
-/* ---- The downlink JSON: {"devEui":"...","confirmed":false,"fPort":10,"data":"<base64>"} ------ */
+/* ---- The downlink JSON: ChirpStack {"devEui":"...","confirmed":false,"fPort":10,"data":"..."},
+ * The Things Stack {"downlinks":[{"f_port":10,"frm_payload":"...","priority":"NORMAL"}]} ------- */
 /* Finds "key": in json and returns a pointer to the value after it (spaces skipped), or NULL. */
 static const char *json_value(const char *json, size_t len, const char *key) {
     char needle[64];
@@ -218,10 +231,10 @@ static void on_message(struct mosquitto *m, void *obj, const struct mosquitto_me
     (void)m;
     if (d->answered != 0 || strcmp(msg->topic, d->down_topic) != 0 || msg->payloadlen <= 0)
         return;
-    data = json_value(json, (size_t)msg->payloadlen, "data");
-    port = json_value(json, (size_t)msg->payloadlen, "fPort");
+    data = json_value(json, (size_t)msg->payloadlen, d->things_stack ? "frm_payload" : "data");
+    port = json_value(json, (size_t)msg->payloadlen, d->things_stack ? "f_port" : "fPort");
     if (data == NULL || *data != '"' || port == NULL || atoi(port) != d->f_port) {
-        fprintf(stderr, "lorawan_device: a downlink without \"data\" or on another fPort: %.*s\n",
+        fprintf(stderr, "lorawan_device: a downlink without its data or on another port: %.*s\n",
                 msg->payloadlen, json);
         d->answered = EXIT_UNDECODABLE;
         return;
@@ -264,16 +277,20 @@ static int parse_e5(const char *s, int32_t *out) { /* "52.52" -> 5252000, "-0.12
 
 static int usage(void) {
     fprintf(stderr,
-            "usage: lorawan_device [--host H] [--port P] [--application ID] [--dev-eui HEX]\n"
-            "                      [--f-port N] [--dr N] [--id N] [--check HEX] [--timeout S]\n"
+            "usage: lorawan_device [--server chirpstack|things-stack] [--host H] [--port P]\n"
+            "                      [--application ID] [--tenant T] [--device-id ID]\n"
+            "                      [--dev-eui HEX] [--f-port N] [--dr N] [--id N] [--check HEX]\n"
+            "                      [--timeout S]\n"
             "                      (--coordinates LAT,LON | --place INDEX | --refresh)\n");
     return EXIT_USAGE;
 }
 
 int main(int argc, char **argv) {
     static device d;
-    const char *host = "127.0.0.1", *application = "17c82e96-be03-4f38-aef3-f83d48582d97";
+    const char *host = "127.0.0.1", *application = NULL, *tenant = "ttn";
+    const char *device_id = "hall-display";
     const char *dev_eui = "70b3d57ed0012345", *coordinates = NULL;
+    char dev_eui_upper[32], user[160];
     int port = 1883, dr = 5, timeout = 10, place = -1, refresh = 0, rc, status, i;
     unsigned long id = 1;
     uint32_t check = 0;
@@ -298,6 +315,12 @@ int main(int argc, char **argv) {
         if (strcmp(arg, "--host") == 0) host = value;
         else if (strcmp(arg, "--port") == 0) port = (int)strtol(value, &end, 10);
         else if (strcmp(arg, "--application") == 0) application = value;
+        else if (strcmp(arg, "--server") == 0) {
+            if (strcmp(value, "things-stack") == 0) d.things_stack = 1;
+            else if (strcmp(value, "chirpstack") == 0) d.things_stack = 0;
+            else return usage();
+        } else if (strcmp(arg, "--tenant") == 0) tenant = value;
+        else if (strcmp(arg, "--device-id") == 0) device_id = value;
         else if (strcmp(arg, "--dev-eui") == 0) dev_eui = value;
         else if (strcmp(arg, "--f-port") == 0) d.f_port = (int)strtol(value, &end, 10);
         else if (strcmp(arg, "--dr") == 0) dr = (int)strtol(value, &end, 10);
@@ -316,6 +339,15 @@ int main(int argc, char **argv) {
         if ((end != NULL && *end != '\0') || errno != 0) return usage();
     }
     if ((coordinates != NULL) + (place >= 0) + refresh != 1) return usage();
+    if (application == NULL)
+        application = d.things_stack ? "weather-displays" : "17c82e96-be03-4f38-aef3-f83d48582d97";
+    if (strlen(dev_eui) >= sizeof dev_eui_upper) return usage();
+    for (i = 0; dev_eui[i] != '\0'; i++)
+        dev_eui_upper[i] = (char)(dev_eui[i] >= 'a' && dev_eui[i] <= 'z' ? dev_eui[i] - 32
+                                                                          : dev_eui[i]);
+    dev_eui_upper[i] = '\0';
+    if (*tenant != '\0') snprintf(user, sizeof user, "%s@%s", application, tenant);
+    else snprintf(user, sizeof user, "%s", application);
 
     if (coordinates != NULL) {
         int32_t lat = 0, lon = 0;
@@ -337,30 +369,66 @@ int main(int argc, char **argv) {
     base64_encode(payload, (size_t)rc, data);
     d.request_id = (unsigned)id;
 
-    snprintf(d.up_topic, sizeof d.up_topic, "application/%s/device/%s/event/up", application,
-             dev_eui);
-    snprintf(d.down_topic, sizeof d.down_topic, "application/%s/device/%s/command/down",
-             application, dev_eui);
-    /* ChirpStack v4's integration.UplinkEvent in its JSON mapping (LoRaWANFixtures.swift). */
-    snprintf(d.uplink_json, sizeof d.uplink_json,
-             "{\"deduplicationId\":\"3ac7e3c4-4401-4b8d-9386-a5c902f9202d\","
-             "\"time\":\"2025-03-02T09:21:53.107+00:00\","
-             "\"deviceInfo\":{\"tenantId\":\"52f14cd4-c6f1-4fbd-8f87-4025e1d49242\","
-             "\"tenantName\":\"ChirpStack\",\"applicationId\":\"%s\","
-             "\"applicationName\":\"Weather displays\","
-             "\"deviceProfileId\":\"14855bf7-d10d-4aee-b618-ebfcb64dc7ad\","
-             "\"deviceProfileName\":\"EU868 class A\",\"deviceName\":\"hall-display\","
-             "\"devEui\":\"%s\",\"deviceClassEnabled\":\"CLASS_A\",\"tags\":{}},"
-             "\"devAddr\":\"00e1cb2e\",\"adr\":false,\"dr\":%d,\"fCnt\":%lu,\"fPort\":%d,"
-             "\"confirmed\":false,\"data\":\"%s\","
-             "\"rxInfo\":[{\"gatewayId\":\"0016c001ff10a235\",\"uplinkId\":4217106255,"
-             "\"gwTime\":\"2025-03-02T09:21:53.107+00:00\","
-             "\"nsTime\":\"2025-03-02T09:21:53.118+00:00\",\"rssi\":-36,\"snr\":10.5,"
-             "\"channel\":2,\"location\":{\"latitude\":52.5163,\"longitude\":13.3777,"
-             "\"altitude\":40},\"context\":\"EFwMtA==\",\"crcStatus\":\"CRC_OK\"}],"
-             "\"txInfo\":{\"frequency\":868500000,\"modulation\":{\"lora\":{\"bandwidth\":125000,"
-             "\"spreadingFactor\":%d,\"codeRate\":\"CR_4_5\"}}},\"regionConfigId\":\"eu868\"}",
-             application, dev_eui, dr, id, d.f_port, data, dr <= 5 ? 12 - dr : 7);
+    if (d.things_stack) {
+        char count[32] = ""; /* f_cnt is left out when 0, as The Things Stack does */
+        if (id != 0) snprintf(count, sizeof count, "\"f_cnt\":%lu,", id);
+        snprintf(d.up_topic, sizeof d.up_topic, "v3/%s/devices/%s/up", user, device_id);
+        snprintf(d.down_topic, sizeof d.down_topic, "v3/%s/devices/%s/down/push", user,
+                 device_id);
+        /* The Things Stack's v3.ApplicationUp in its JSON (LoRaWANFixtures.thingsStackUplink):
+         * snake_case, zero values omitted, EUIs in upper case, frequency as a string. */
+        snprintf(d.uplink_json, sizeof d.uplink_json,
+                 "{\"end_device_ids\":{\"device_id\":\"%s\","
+                 "\"application_ids\":{\"application_id\":\"%s\"},"
+                 "\"dev_eui\":\"%s\",\"join_eui\":\"70B3D57ED0000000\","
+                 "\"dev_addr\":\"260B1234\"},"
+                 "\"correlation_ids\":[\"gs:uplink:01JNAX9G5V2M3Q8W7E6R5T4Y3U\"],"
+                 "\"received_at\":\"2025-03-02T09:21:53.312Z\","
+                 "\"uplink_message\":{\"session_key_id\":\"AZVAZ9dwk2Xb0ZQ1Qb3E6A==\","
+                 "\"f_port\":%d,%s\"frm_payload\":\"%s\","
+                 "\"rx_metadata\":[{\"gateway_ids\":{\"gateway_id\":\"home-gw\","
+                 "\"eui\":\"B827EBFFFE123456\"},\"time\":\"2025-03-02T09:21:53.100Z\","
+                 "\"timestamp\":2887281107,\"rssi\":-42,\"channel_rssi\":-42,\"snr\":9.5,"
+                 "\"location\":{\"latitude\":52.5163,\"longitude\":13.3777,\"altitude\":40,"
+                 "\"source\":\"SOURCE_REGISTRY\"},\"uplink_token\":\"ChIKEAoOaG9tZS1ndxII\","
+                 "\"received_at\":\"2025-03-02T09:21:53.150Z\"}],"
+                 "\"settings\":{\"data_rate\":{\"lora\":{\"bandwidth\":125000,"
+                 "\"spreading_factor\":%d,\"coding_rate\":\"4/5\"}},"
+                 "\"frequency\":\"868100000\",\"timestamp\":2887281107},"
+                 "\"received_at\":\"2025-03-02T09:21:53.160Z\","
+                 "\"consumed_airtime\":\"0.056576s\","
+                 "\"network_ids\":{\"net_id\":\"000013\",\"ns_id\":\"EC656E0000000181\","
+                 "\"tenant_id\":\"%s\",\"cluster_id\":\"eu1\","
+                 "\"cluster_address\":\"eu1.cloud.thethings.network\"}}}",
+                 device_id, application, dev_eui_upper, d.f_port, count, data,
+                 dr >= 0 && dr <= 5 ? 12 - dr : 7, *tenant != '\0' ? tenant : "default");
+    } else {
+        snprintf(d.up_topic, sizeof d.up_topic, "application/%s/device/%s/event/up", application,
+                 dev_eui);
+        snprintf(d.down_topic, sizeof d.down_topic, "application/%s/device/%s/command/down",
+                 application, dev_eui);
+        /* ChirpStack v4's integration.UplinkEvent in its JSON mapping (LoRaWANFixtures.swift). */
+        snprintf(d.uplink_json, sizeof d.uplink_json,
+                 "{\"deduplicationId\":\"3ac7e3c4-4401-4b8d-9386-a5c902f9202d\","
+                 "\"time\":\"2025-03-02T09:21:53.107+00:00\","
+                 "\"deviceInfo\":{\"tenantId\":\"52f14cd4-c6f1-4fbd-8f87-4025e1d49242\","
+                 "\"tenantName\":\"ChirpStack\",\"applicationId\":\"%s\","
+                 "\"applicationName\":\"Weather displays\","
+                 "\"deviceProfileId\":\"14855bf7-d10d-4aee-b618-ebfcb64dc7ad\","
+                 "\"deviceProfileName\":\"EU868 class A\",\"deviceName\":\"hall-display\","
+                 "\"devEui\":\"%s\",\"deviceClassEnabled\":\"CLASS_A\",\"tags\":{}},"
+                 "\"devAddr\":\"00e1cb2e\",\"adr\":false,\"dr\":%d,\"fCnt\":%lu,\"fPort\":%d,"
+                 "\"confirmed\":false,\"data\":\"%s\","
+                 "\"rxInfo\":[{\"gatewayId\":\"0016c001ff10a235\",\"uplinkId\":4217106255,"
+                 "\"gwTime\":\"2025-03-02T09:21:53.107+00:00\","
+                 "\"nsTime\":\"2025-03-02T09:21:53.118+00:00\",\"rssi\":-36,\"snr\":10.5,"
+                 "\"channel\":2,\"location\":{\"latitude\":52.5163,\"longitude\":13.3777,"
+                 "\"altitude\":40},\"context\":\"EFwMtA==\",\"crcStatus\":\"CRC_OK\"}],"
+                 "\"txInfo\":{\"frequency\":868500000,"
+                 "\"modulation\":{\"lora\":{\"bandwidth\":125000,"
+                 "\"spreadingFactor\":%d,\"codeRate\":\"CR_4_5\"}}},\"regionConfigId\":\"eu868\"}",
+                 application, dev_eui, dr, id, d.f_port, data, dr <= 5 ? 12 - dr : 7);
+    }
 
     mosquitto_lib_init();
     snprintf(client_id, sizeof client_id, "lorawan-device-%s-%lu", dev_eui, id);

@@ -1,19 +1,27 @@
 #!/usr/bin/env bash
-# End-to-end test of a LoRaWAN display behind ChirpStack v4 (lorawan_device.c), on 127.0.0.1 only:
+# End-to-end test of a LoRaWAN display behind ChirpStack v4 and behind The Things Stack
+# (lorawan_device.c), on 127.0.0.1 only:
 #   1. builds the device twice into a temp dir: -O2 with -Werror (C99, pedantic), and with ASan +
 #      UBSan for every run below;
-#   2. starts mosquitto on a free port (it plays ChirpStack's MQTT integration), the Open-Meteo
-#      stand-in of the virtual display (../virtual-display/open_meteo_stub.py and its fixtures)
-#      and the gateway ($SKYFRAME_BIN, default .build/debug/skyframe of this repo) with a
-#      `lorawan` section: one chirpstack server on that mosquitto, EU868, f-port 10, the device
-#      70B3D57ED0012345 with the places ["Berlin,DE", "52.52,13.41"];
+#   2. starts mosquitto on a free port (it plays ChirpStack's MQTT integration and The Things
+#      Stack's MQTT server), the Open-Meteo stand-in of the virtual display
+#      (../virtual-display/open_meteo_stub.py and its fixtures) and the gateway ($SKYFRAME_BIN,
+#      default .build/debug/skyframe of this repo) with a `lorawan` section: a chirpstack server
+#      (cs) and a things-stack server (ttn: application weather-displays, tenant ttn) on that
+#      mosquitto, both EU868, f-port 10; the devices 70B3D57ED0012345 (behind cs) and
+#      70B3D57ED0012346 (behind ttn as device id hall-display), each with the places
+#      ["Berlin,DE", "52.52,13.41"];
 #   3. asks like the device, each uplink written with skyframe_uplink_*() and published in
 #      ChirpStack's uplink JSON, each downlink's base64 data decoded with the C header: by
 #      coordinates at DR0 (tiny with a temperature; the downlink JSON checked on the wire with
 #      mosquitto_sub), by place index 0 and 1 (the same frame as the coordinates), refresh
 #      (tiny), refresh with the check of the frame shown (unchanged), an index the device has no
 #      place for (a tiny not_found error frame), and an uplink on another FPort (no answer: exit
-#      status 2).
+#      status 2);
+#   4. asks behind The Things Stack, each uplink in its v3 uplink JSON on
+#      v3/weather-displays@ttn/devices/hall-display/up, each answer read from .../down/push: by
+#      coordinates at DR0 (tiny; the down/push JSON checked on the wire), by place index 0
+#      (tiny), refresh with the check of the frame shown (unchanged).
 # Every process it starts is stopped on exit. Needs cc, pkg-config, libmosquitto-dev, mosquitto,
 # mosquitto-clients and python3. Last line: "lorawan-device: N passed, M failed"; the exit status
 # is non-zero on any failure.
@@ -26,6 +34,10 @@ stub_dir="$repo/firmware-notes/examples/virtual-display"
 CC="${CC:-cc}"
 application="17c82e96-be03-4f38-aef3-f83d48582d97"
 dev_eui="70b3d57ed0012345"
+tts_application="weather-displays"
+tts_tenant="ttn"
+tts_device="hall-display"
+tts_dev_eui="70b3d57ed0012346"
 
 tmp="$(mktemp -d)"
 pids=()
@@ -68,6 +80,17 @@ ask() {
     set +e
     "$tmp/lorawan_device" --port "$mqtt_port" --application "$application" --dev-eui "$dev_eui" \
         "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+    echo $? >"$tmp/$name.status"
+    set -e
+}
+# ask_tts NAME ARGS...: the same, the device behind The Things Stack.
+ask_tts() {
+    local name="$1"
+    shift
+    set +e
+    "$tmp/lorawan_device" --server things-stack --port "$mqtt_port" \
+        --application "$tts_application" --tenant "$tts_tenant" --device-id "$tts_device" \
+        --dev-eui "$tts_dev_eui" "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
     echo $? >"$tmp/$name.status"
     set -e
 }
@@ -175,7 +198,7 @@ locations:
 lorawan:
   unknown-devices: refuse
   servers:
-    names: [cs]
+    names: [cs, ttn]
     cs:
       kind: chirpstack
       host: 127.0.0.1
@@ -183,9 +206,19 @@ lorawan:
       application: $application
       f-port: 10
       band: eu868
+    ttn:
+      kind: things-stack
+      host: 127.0.0.1
+      port: $mqtt_port
+      application: $tts_application
+      tenant: $tts_tenant
+      f-port: 10
+      band: eu868
   devices:
-    euis: ["70B3D57ED0012345"]
+    euis: ["70B3D57ED0012345", "70B3D57ED0012346"]
     70B3D57ED0012345:
+      places: ["Berlin,DE", "52.52,13.41"]
+    70B3D57ED0012346:
       places: ["Berlin,DE", "52.52,13.41"]
 END_OF_CONFIG
 
@@ -198,17 +231,19 @@ env "${unset_skyframe[@]+"${unset_skyframe[@]}"}" "$bin" run --config "$tmp/gate
     >"$tmp/gateway.log" 2>&1 &
 pids+=($!)
 gateway_pid=$!
-for _ in $(seq 200); do
-    grep -q "connected to network server cs" "$tmp/gateway.log" && break
-    kill -0 "$gateway_pid" 2>/dev/null || break
-    sleep 0.1
+for server in cs ttn; do
+    for _ in $(seq 200); do
+        grep -q "connected to network server $server" "$tmp/gateway.log" && break
+        kill -0 "$gateway_pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if grep -q "connected to network server $server" "$tmp/gateway.log"; then
+        pass "the gateway is connected to network server $server"
+    else
+        fail "the gateway did not connect to network server $server within 20 s"
+        exit 1
+    fi
 done
-if grep -q "connected to network server cs" "$tmp/gateway.log"; then
-    pass "the gateway is connected to network server cs"
-else
-    fail "the gateway did not connect to network server cs within 20 s"
-    exit 1
-fi
 
 # ---- 3. The device asks -----------------------------------------------------------------------
 # By coordinates at EU868 DR0, the downlink's JSON seen on the wire too.
@@ -270,6 +305,41 @@ else
     fail "an uplink on FPort 99: status $(status_of other-port), '$(stdout_of other-port)'," \
         "$(cat "$tmp/other-port.err")"
 fi
+
+# ---- 4. The device asks behind The Things Stack ----------------------------------------------
+mosquitto_sub -h 127.0.0.1 -p "$mqtt_port" -t "v3/+/devices/+/down/push" -v -C 1 \
+    -W 15 >"$tmp/tts-down.wire" 2>/dev/null &
+wire_pid=$!
+pids+=("$wire_pid")
+sleep 0.5
+ask_tts tts-coordinates --coordinates 52.52,13.41 --id 11 --dr 0
+expect tts-coordinates "things-stack: by coordinates (52.52,13.41, SF12/125 kHz)" \
+    '^tiny #11 status ok 21\.5C slot 1 of 1 check [0-9a-f]{8}$'
+wait "$wire_pid" 2>/dev/null || true
+tts_user="$tts_application@$tts_tenant"
+if python3 - "$tmp/tts-down.wire" "$tts_user" "$tts_device" <<'END_OF_PYTHON'; then
+import base64, json, sys
+topic, _, body = open(sys.argv[1]).read().strip().partition(" ")
+down = json.loads(body)
+assert topic == "v3/%s/devices/%s/down/push" % (sys.argv[2], sys.argv[3]), topic
+[one] = down["downlinks"]
+assert one["f_port"] == 10 and one["priority"] == "NORMAL", one
+data = base64.b64decode(one["frm_payload"], validate=True)
+assert len(data) == 48 and data[:3] == b"SF\x21", data.hex()
+END_OF_PYTHON
+    pass "things-stack: the downlink on the wire: down/push, f_port 10, NORMAL, 48-byte tiny"
+else
+    fail "things-stack: the downlink on the wire: '$(cat "$tmp/tts-down.wire")'"
+fi
+
+ask_tts tts-place0 --place 0 --id 12
+expect tts-place0 "things-stack: place index 0 (Berlin,DE)" \
+    '^tiny #12 status ok -?[0-9]+\.[0-9]C slot 1 of 1 check [0-9a-f]{8}$'
+
+tts_shown="$(check_of tts-place0)"
+ask_tts tts-unchanged --refresh --id 13 --check "${tts_shown:-00000000}"
+expect tts-unchanged "things-stack: refresh with the check of the frame shown ($tts_shown)" \
+    '^unchanged #13 profile tiny slot 1 of 1$'
 
 reports="$(grep -l -E "AddressSanitizer|LeakSanitizer|runtime error:" "$tmp"/*.err || true)"
 if [ -n "$reports" ]; then
