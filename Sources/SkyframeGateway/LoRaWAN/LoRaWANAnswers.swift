@@ -62,17 +62,7 @@ final class LoRaWANAnswers: Sendable {
     @Sendable () async -> Void
   )? {
     let server = connection.server
-    let serverLog = DeviceLog(
-      logger: logger, device: "(lorawan \(server.name))", limiter: handler.logLimiter)
-    let uplink: LoRaWANUplink
-    do throws(UplinkRefusal) {
-      uplink = try connection.dialect.uplink(
-        topic: message.topic, json: message.payload, band: server.band)
-    } catch {
-      metrics.uplink(server.name, error.reason)
-      serverLog.warning("ignored a message on \(message.topic.prefix(120)): \(error)")
-      return nil
-    }
+    guard let uplink = uplink(in: message, from: connection) else { return nil }
     let log = DeviceLog(logger: logger, device: uplink.devEUI, limiter: handler.logLimiter)
     guard uplink.payload.count <= UplinkRequest.linkLimit else {
       // No request of any version is this long (§1): not a Skyframe device, not answered.
@@ -120,36 +110,17 @@ final class LoRaWANAnswers: Sendable {
     let admission = devices.admit(
       uplink.devEUI, minute: minute, perMinute: settings.perDevicePerMinute,
       frameTopic: { _ in "" })
-    let dialect = connection.dialect
-    let client = connection.client
-    let metrics = metrics
     guard
-      let key = sink.expect({ [metrics] payload in
-        guard payload.count <= limit else {
-          Self.withheld(
-            metrics, server: server, limit: limit, dataRate: dataRate, size: payload.count,
-            log: log)
-          return
-        }
-        let (topic, json) = dialect.downlink(
-          to: uplink.replyDevice, fPort: server.fPort, payload: payload)
-        do throws(MQTTError) {
-          try client.publish(topic, payload: json, qos: dialect.qos)
-          let kind =
-            payload.count == UnchangedLayout.size
-            ? "unchanged" : FrameStatus(rawValue: payload[3]).carriesWeather ? "tiny" : "error"
-          metrics.downlink(server.name, kind)
-        } catch {
-          metrics.withheld(server.name, "publish_failed")
-          log.warning("downlink to \(topic) not queued: \(error)")
-        }
-      })
+      let key = sink.expect(
+        downlink(
+          to: uplink, through: connection, limit: limit, dataRate: dataRate, log: log))
     else {
       metrics.withheld(server.name, "busy")
       log.warning("too many answers in flight: answer withheld")
       return nil
     }
-    let reply = RequestHandler.Reply(topic: key, correlationData: nil, qos: dialect.qos)
+    let reply = RequestHandler.Reply(
+      topic: key, correlationData: nil, qos: connection.dialect.qos)
 
     func refuse(_ status: FrameStatus, _ text: String) {
       handler.publish(
@@ -170,31 +141,22 @@ final class LoRaWANAnswers: Sendable {
       refuse(error.frameStatus, "\(error)")
       return nil
     }
-    let query: LocationQuery
-    switch request.body {
-    case .coordinates(let coordinates):
-      query = .coordinates(coordinates)
-      devices.remember(LocationList([query]), profile: .tiny, for: uplink.devEUI)
-    case .place(let index):
-      query = places[Int(index)]
-      devices.remember(LocationList([query]), profile: .tiny, for: uplink.devEUI)
-    case .refresh:
-      if let last = devices.lastPlaces(of: uplink.devEUI), let first = last.first {
-        query = first
-      } else if let first = places.first {
-        query = first
-      } else if let location = uplink.gatewayLocation {
-        // The receiving gateway's position, at the uplink's 0.01 degrees (§6.3).
-        query = .coordinates(
-          Coordinates(
-            latitude: Int32((location.latitude * 100).rounded()) * 1_000,
-            longitude: Int32((location.longitude * 100).rounded()) * 1_000))
-      } else {
-        log.info("refresh with nothing remembered, no place configured and no gateway location")
-        refuse(.notFound, "refresh: no place known")
-        return nil
-      }
+    guard let query = place(of: request, from: uplink, configured: places) else {
+      log.info("refresh with nothing remembered, no place configured and no gateway location")
+      refuse(.notFound, "refresh: no place known")
+      return nil
     }
+    return answer(
+      query, to: request, from: uplink.devEUI, reply: reply, log: log,
+      deadlineMilliseconds: settings.deadlineMilliseconds)
+  }
+
+  /// Answers `request` for `query` at once from the cache, or returns the work that waits for
+  /// the weather (at most `maximumWaiting` at a time; past it, `rate_limited`).
+  private func answer(
+    _ query: LocationQuery, to request: DeviceUplink, from eui: String,
+    reply: RequestHandler.Reply, log: DeviceLog, deadlineMilliseconds: Int
+  ) -> (@Sendable () async -> Void)? {
     var checks = ContentChecks()
     checks.append(request.check)
     let answering = RequestHandler.Answering(profile: .tiny, checks: checks)
@@ -208,18 +170,91 @@ final class LoRaWANAnswers: Sendable {
     }
     guard waiting.add(1, ordering: .relaxed).newValue <= Self.maximumWaiting else {
       waiting.subtract(1, ordering: .relaxed)
-      refuse(.rateLimited, "gateway busy")
+      handler.publish(
+        .failure(.rateLimited, name: FrameName(truncating: "gateway busy")), requestID: id,
+        slot: 0, of: 1, to: reply, logger: log, answering: RequestHandler.Answering(profile: .tiny))
       return nil
     }
     let deadline =
-      settings.deadlineMilliseconds > 0
-      ? ContinuousClock.now + .milliseconds(settings.deadlineMilliseconds) : nil
-    let eui = uplink.devEUI
+      deadlineMilliseconds > 0 ? ContinuousClock.now + .milliseconds(deadlineMilliseconds) : nil
     return { [self] in
       let outcome = await handler.resolve(query, for: .device(eui), answerBy: deadline)
       handler.publish(
         outcome, requestID: id, slot: 0, of: 1, to: reply, logger: log, answering: answering)
       waiting.subtract(1, ordering: .relaxed)
+    }
+  }
+
+  /// The uplink in `message`, or nil (counted and logged) when it is none.
+  private func uplink(in message: MQTTMessage, from connection: NetworkServerConnection)
+    -> LoRaWANUplink?
+  {
+    let server = connection.server
+    do throws(UplinkRefusal) {
+      return try connection.dialect.uplink(
+        topic: message.topic, json: message.payload, band: server.band)
+    } catch {
+      metrics.uplink(server.name, error.reason)
+      DeviceLog(logger: logger, device: "(lorawan \(server.name))", limiter: handler.logLimiter)
+        .warning("ignored a message on \(message.topic.prefix(120)): \(error)")
+      return nil
+    }
+  }
+
+  /// What the request asks for: its coordinates or configured place (remembered for a
+  /// refresh); for a refresh the place remembered, else the first configured, else the
+  /// receiving gateway's position at the uplink's 0.01 degrees (§6.3); nil when none is known.
+  private func place(
+    of request: DeviceUplink, from uplink: LoRaWANUplink, configured places: [LocationQuery]
+  ) -> LocationQuery? {
+    switch request.body {
+    case .coordinates(let coordinates):
+      let query = LocationQuery.coordinates(coordinates)
+      devices.remember(LocationList([query]), profile: .tiny, for: uplink.devEUI)
+      return query
+    case .place(let index):
+      let query = places[Int(index)]
+      devices.remember(LocationList([query]), profile: .tiny, for: uplink.devEUI)
+      return query
+    case .refresh:
+      if let last = devices.lastPlaces(of: uplink.devEUI), let first = last.first { return first }
+      if let first = places.first { return first }
+      guard let location = uplink.gatewayLocation else { return nil }
+      return .coordinates(
+        Coordinates(
+          latitude: Int32((location.latitude * 100).rounded()) * 1_000,
+          longitude: Int32((location.longitude * 100).rounded()) * 1_000))
+    }
+  }
+
+  /// What the answer's message becomes: the server's downlink JSON, published on the
+  /// connection, when it fits `limit`; else withheld and counted.
+  private func downlink(
+    to uplink: LoRaWANUplink, through connection: NetworkServerConnection, limit: Int,
+    dataRate: Int, log: DeviceLog
+  ) -> DownlinkSink.Send {
+    let (server, dialect, client, metrics) = (
+      connection.server, connection.dialect, connection.client, metrics
+    )
+    return { payload in
+      guard payload.count <= limit else {
+        Self.withheld(
+          metrics, server: server, limit: limit, dataRate: dataRate, size: payload.count,
+          log: log)
+        return
+      }
+      let (topic, json) = dialect.downlink(
+        to: uplink.replyDevice, fPort: server.fPort, payload: payload)
+      do throws(MQTTError) {
+        try client.publish(topic, payload: json, qos: dialect.qos)
+        let kind =
+          payload.count == UnchangedLayout.size
+          ? "unchanged" : FrameStatus(rawValue: payload[3]).carriesWeather ? "tiny" : "error"
+        metrics.downlink(server.name, kind)
+      } catch {
+        metrics.withheld(server.name, "publish_failed")
+        log.warning("downlink to \(topic) not queued: \(error)")
+      }
     }
   }
 
