@@ -140,19 +140,11 @@ struct ChirpStackV4: NetworkServerDialect {
   private struct Event: Decodable {
     struct DeviceInfo: Decodable { var devEui: String }
     struct RxInfo: Decodable {
-      struct Location: Decodable {
-        var latitude: Double?
-        var longitude: Double?
-      }
-      var location: Location?
+      var location: ReceptionLocation?
     }
     struct TxInfo: Decodable {
       struct Modulation: Decodable {
-        struct LoRa: Decodable {
-          var bandwidth: Int?
-          var spreadingFactor: Int?
-        }
-        var lora: LoRa?
+        var lora: LoRaModulation?
       }
       var modulation: Modulation?
     }
@@ -216,20 +208,12 @@ struct ThingsStack: NetworkServerDialect {
     }
     struct Uplink: Decodable {
       struct Metadata: Decodable {
-        struct Location: Decodable {
-          var latitude: Double?
-          var longitude: Double?
-        }
-        var location: Location?
+        var location: ReceptionLocation?
       }
       struct Settings: Decodable {
         struct DataRate: Decodable {
-          struct LoRa: Decodable {
-            var bandwidth: Int?
-            var spreadingFactor: Int?
-          }
           struct FSK: Decodable {}
-          var lora: LoRa?
+          var lora: LoRaModulation?
           var fsk: FSK?
         }
         var dataRate: DataRate?
@@ -291,4 +275,18 @@ extension LoRaWANSettings.Server {
     case .thingsStack: ThingsStack(user: thingsStackUser)
     }
   }
+}
+
+/// A receiving gateway's position in either server's uplink (`rxInfo[].location`,
+/// `rx_metadata[].location`).
+private struct ReceptionLocation: Decodable {
+  var latitude: Double?
+  var longitude: Double?
+}
+
+/// The LoRa modulation in either server's uplink (`txInfo.modulation.lora`,
+/// `settings.data_rate.lora`).
+private struct LoRaModulation: Decodable {
+  var bandwidth: Int?
+  var spreadingFactor: Int?
 }
