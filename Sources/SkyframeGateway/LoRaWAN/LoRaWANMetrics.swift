@@ -9,12 +9,12 @@ import class Prometheus.PrometheusCollectorRegistry
 /// `skyframe_lorawan_uplinks_total{server,outcome}`, `skyframe_lorawan_downlinks_total{server,kind}`
 /// (`tiny`, `unchanged`, `error`), `skyframe_lorawan_downlinks_withheld_total{server,reason}`
 /// (`size`, `data_rate`, `busy`, `publish_failed`) and `skyframe_lorawan_connected{server}`
-/// (1 while connected). Totals are kept beside them for tests and the log.
+/// (1 while connected). The series are keyed by configured server names and fixed label
+/// values only (nothing an uplink carries), so the tables hold at most servers × labels.
 final class LoRaWANMetrics: Sendable {
   private let registry: PrometheusCollectorRegistry
   private let counters = Mutex<[String: Counter]>([:])
   private let gauges = Mutex<[String: Gauge]>([:])
-  private let totals = Mutex<[String: Int]>([:])
 
   init(registry: PrometheusCollectorRegistry) {
     self.registry = registry
@@ -44,12 +44,7 @@ final class LoRaWANMetrics: Sendable {
       return gauge
     }
     gauge.set(up ? 1.0 : 0.0)
-    totals.withLock { $0["connected/\(server)"] = up ? 1 : 0 }
   }
-
-  /// The running total of one series: `uplinks/{server}/{outcome}`,
-  /// `downlinks/{server}/{kind}`, `withheld/{server}/{reason}`, `connected/{server}`.
-  func total(_ key: String) -> Int { totals.withLock { $0[key] ?? 0 } }
 
   private func count(_ name: String, _ server: String, _ label: String, _ value: String) {
     let key = "\(name)/\(server)/\(value)"
@@ -62,7 +57,5 @@ final class LoRaWANMetrics: Sendable {
       return counter
     }
     counter.increment()
-    let short = name.dropFirst("skyframe_lorawan_".count).split(separator: "_").first ?? ""
-    totals.withLock { $0["\(short)/\(server)/\(value)", default: 0] += 1 }
   }
 }
