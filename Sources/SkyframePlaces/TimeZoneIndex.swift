@@ -80,21 +80,12 @@ public struct TimeZoneIndex: Sendable {
     guard latitude.isFinite, longitude.isFinite else { return nil }
     var best: (index: Int, metres: Double)?
     for (index, zone) in zones.enumerated() {
-      let metres = Self.distance(latitude, longitude, zone.latitude, zone.longitude)
+      let metres = GeoNamesIndex.haversineMetres(
+        fromLatitude: latitude, longitude: longitude, toLatitude: zone.latitude,
+        longitude: zone.longitude)
       if metres < best?.metres ?? Self.seaMetres { best = (index, metres) }
     }
     return best?.index
-  }
-
-  /// Great-circle distance in metres (haversine, mean Earth radius).
-  static func distance(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-    let radians = Double.pi / 180
-    let dLat = (lat2 - lat1) * radians
-    let dLon = (lon2 - lon1) * radians
-    let a =
-      sin(dLat / 2) * sin(dLat / 2)
-      + cos(lat1 * radians) * cos(lat2 * radians) * sin(dLon / 2) * sin(dLon / 2)
-    return 2 * GeoNamesIndex.earthRadiusMetres * asin(min(1, sqrt(a)))
   }
 
   /// `+5230+01322` (degrees and minutes) or `-013230+0365500` (with seconds).
