@@ -31,6 +31,12 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let clock: GatewayClock
   /// LoRaWAN network server connections (`lorawan.servers`); nil without any.
   let lorawan: LoRaWANGateway?
+  /// What every named place's and watched place's displays show (the status page's pictures).
+  let board: DisplayBoard
+  /// Home Assistant MQTT discovery of the board's displays and of the gateway.
+  let homeAssistant: HomeAssistantPublisher
+  /// Answers per minute, from samples of the answer count.
+  let answerRate = AnswerRate()
   private let router: Router
   private let connected = Mutex(false)
   /// The cluster's live members; nil when the gateway runs alone.
@@ -71,13 +77,21 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       configuration: configuration, desk: desk, sink: client, queue: queue, metrics: metrics,
       clock: clock, logger: logger)
     workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
+    let services = services
+    homeAssistant = HomeAssistantPublisher(
+      configuration: configuration, clientID: configuration.mqttConfiguration.clientID,
+      sink: client, metrics: metrics, logger: logger,
+      services: { services.status.map(\.name) })
+    board = DisplayBoard(
+      capacity: Self.boardCapacity(configuration), listener: homeAssistant)
     locations = NamedLocationPublisher(
       locations: configuration.locations, handler: handler, topics: configuration.topics,
-      clock: clock, scheduled: services.scheduled, members: members, logger: logger)
+      clock: clock, scheduled: services.scheduled, members: members, board: board,
+      logger: logger)
     watches = WatchScheduler(
       handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
-      members: members, logger: logger)
-    router = Router(topics: configuration.topics)
+      members: members, board: board, logger: logger)
+    router = Router(topics: configuration.topics, homeAssistant: configuration.homeAssistant)
     lorawan = try LoRaWANGateway.make(
       configuration: configuration, desk: desk, metrics: metrics, clock: clock, logger: logger)
     sharedCache = configuration.cluster.key.flatMap { key in
@@ -115,6 +129,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     }
   }
 
+  /// Every named place and every watched place (up to `watches.maximum` of them).
+  static func boardCapacity(_ configuration: GatewayConfiguration) -> Int {
+    configuration.locations.count + configuration.watches.maximumWatches
+  }
+
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
   var parts: [any Service] {
     [self, workers, locations, watches] + (lorawan?.connections ?? [])
@@ -133,6 +152,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       ("metrics.host", old.metrics.host != new.metrics.host),
       ("metrics.port", old.metrics.port != new.metrics.port),
       ("cluster", old.cluster != new.cluster),
+      (
+        "homeassistant.discovery-prefix",
+        old.homeAssistant.discoveryPrefix != new.homeAssistant.discoveryPrefix
+      ),
     ]
     let changed = restartOnly.filter(\.1).map(\.0)
     if !changed.isEmpty {
@@ -145,6 +168,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       new.metrics.host = old.metrics.host
       new.metrics.port = old.metrics.port
       new.cluster = old.cluster
+      new.homeAssistant.discoveryPrefix = old.homeAssistant.discoveryPrefix
     }
     if old.logLevel != new.logLevel, let level = Logger.Level(rawValue: new.logLevel) {
       LogLevelSwitch.shared.level = level
@@ -153,8 +177,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     configuration.withLock { $0 = new }
     desk.update(services.settings(for: new))
     handler.update(new)
+    board.resize(Self.boardCapacity(new))
     locations.update(new)
     watches.update(new)
+    homeAssistant.update(new, entries: board.entries)
     lorawan?.update(new)
     logger.info("configuration reloaded", metadata: ["locations": "\(new.locations.count)"])
     if isConnected { publishInfo() }
@@ -239,6 +265,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         DeviceLog(logger: logger, device: "(shared cache)", limiter: handler.logLimiter).warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
       }
+    case .homeAssistantStatus:
+      // Home Assistant (re)started: it forgets devices whose discovery messages are not
+      // retained, so every one goes out again.
+      guard message.payload.elementsEqual("online".utf8) else { return }
+      homeAssistant.announceAll(board.entries)
     case .invalidDevice:
       // All invalid ids share one key (no valid id has a space): one line a minute for all.
       DeviceLog(logger: logger, device: "(invalid ids)", limiter: handler.logLimiter).warning(
@@ -254,6 +285,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     client.deliverMessages(to: self)
     try client.subscribe(cluster.requestFilter(topics), qos: 1)
     try client.subscribe(topics.watches, qos: 1)
+    try client.subscribe(
+      HomeAssistantPublisher.statusTopic(configuration.withLock { $0.homeAssistant }), qos: 1)
     if members != nil {
       try client.subscribe(topics.instances, qos: 1)
       try client.subscribe(topics.state, qos: 1)
@@ -290,6 +323,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
           logger.error("could not publish the online state: \(error)")
         }
         publishInfo()
+        homeAssistant.announceAll(board.entries)
         locations.publishAllSoon()
       case .disconnected(let code):
         connected.withLock { $0 = false }

@@ -275,6 +275,7 @@ extension GatewayConfiguration {
       "log.level", logLevel, ["trace", "debug", "info", "notice", "warning", "error", "critical"])
 
     lorawan = LoRaWANSettings(reading: keys)
+    homeAssistant = HomeAssistantSettings(reading: keys)
     locations = Self.readLocations(keys)
     if !keys.errors.isEmpty { throw ConfigurationErrors(errors: keys.errors) }
   }

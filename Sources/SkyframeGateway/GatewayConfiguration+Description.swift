@@ -115,6 +115,7 @@ extension GatewayConfiguration {
       lines.append("    profiles: \(location.profiles.map { "\($0.name)" }.joined(separator: ","))")
     }
     lines += lorawan.describedLines
+    lines += homeAssistant.describedLines
     return lines.joined(separator: "\n")
   }
 }

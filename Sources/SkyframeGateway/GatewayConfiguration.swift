@@ -22,6 +22,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var cluster = ClusterSettings()
   /// LoRaWAN displays through network servers' MQTT integrations (`lorawan` section).
   public var lorawan = LoRaWANSettings()
+  /// Home Assistant MQTT discovery (`homeassistant` section).
+  public var homeAssistant = HomeAssistantSettings()
 
   /// Weather alerts in frames (v1.1): from the weather service's own answer where it has them
   /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call; for places in the
@@ -115,6 +117,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
     public var state: String { "\(base)/v1/gateway/state" }
     public var stats: String { "\(base)/v1/gateway/stats" }
+    /// A named place's or watched place's state for Home Assistant: `{base}/v1/state/{path}`.
+    public func displayState(_ path: String) -> String { "\(base)/v1/state/\(path)" }
     public var info: String { "\(base)/v1/gateway/info" }
     /// A cluster member's retained presence.
     public func instance(_ id: String) -> String { "\(base)/v1/gateway/instances/\(id)" }

@@ -23,12 +23,16 @@ final class NamedLocationPublisher: Service, Sendable {
   private let scheduled: ScheduledWork?
   /// In a cluster, only the places this instance owns are refreshed here.
   private let members: ClusterMembers?
+  /// What each place's displays show, for the status page and Home Assistant.
+  private let board: DisplayBoard?
 
   init(
     locations: [GatewayConfiguration.NamedLocation], handler: RequestHandler,
     topics: GatewayConfiguration.Topics, clock: GatewayClock, scheduled: ScheduledWork? = nil,
-    members: ClusterMembers? = nil, logger: Logger, tick: Duration = .milliseconds(250)
+    members: ClusterMembers? = nil, board: DisplayBoard? = nil, logger: Logger,
+    tick: Duration = .milliseconds(250)
   ) {
+    self.board = board
     self.scheduled = scheduled
     self.members = members
     self.handler = handler
@@ -46,6 +50,10 @@ final class NamedLocationPublisher: Service, Sendable {
   /// New places start at once; places that stay keep their schedule.
   func replace(_ locations: [GatewayConfiguration.NamedLocation]) {
     scheduled?.setLocations(locations.count)
+    let names = Set(locations.map(\.name))
+    board?.remove { key in
+      if case .place(let name) = key { !names.contains(name) } else { false }
+    }
     state.withLock { state in
       let old = Dictionary(uniqueKeysWithValues: state.locations.map { ($0.name, $0) })
       state.locations = locations
@@ -101,6 +109,9 @@ final class NamedLocationPublisher: Service, Sendable {
         to: RequestHandler.Reply(topic: topics.location(name: location.name, profile: profile)),
         logger: logger, retain: true, answering: RequestHandler.Answering(profile: profile))
     }
+    board?.record(
+      .place(location.name), frame: handler.standardFrame(of: outcome, slot: 0, of: 1),
+      at: clock.unixTime())
     logger.debug("published named location")
   }
 }

@@ -561,6 +561,18 @@ final class RequestHandler: Sendable {
     }
   }
 
+  /// The standard frame a retained publish of `outcome` carries, for the display board.
+  func standardFrame(of outcome: Outcome, slot: Int, of count: Int) -> [UInt8] {
+    let ttl = settings.withLock { $0.cacheTTLSeconds }
+    let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
+    return [UInt8](unsafeUninitializedCapacity: WeatherFrame.size) { buffer, written in
+      Self.write(
+        outcome, requestID: 0, slot: slot, of: count, nextUpdate: hint,
+        into: UnsafeMutableRawBufferPointer(buffer))
+      written = WeatherFrame.size
+    }
+  }
+
   /// The large frame for `outcome`, given the standard frame just written: the cached large frame
   /// rewritten for this answer when the cache has one, else derived from the standard frame (what
   /// that holds, the rest missing).

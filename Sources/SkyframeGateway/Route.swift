@@ -10,6 +10,8 @@ enum Route: Equatable, Sendable {
   case want(owner: Substring)
   /// An entry of the cluster's shared cache (`{base}/v1/gateway/cache/{row}_{column}`).
   case cacheEntry(cell: Substring)
+  /// Home Assistant's birth and last-will messages (`{discovery-prefix}/status`).
+  case homeAssistantStatus
   /// A request or watch topic whose device id is not 1–32 characters of a-z A-Z 0-9 - _ .
   case invalidDevice
   /// Not a topic the gateway answers.
@@ -25,8 +27,10 @@ struct Router: Sendable {
   private let cache: [UInt8]
   private let state: [UInt8]
   private let want: [UInt8]
+  private let homeAssistantStatus: [UInt8]
 
-  init(topics: GatewayConfiguration.Topics) {
+  init(topics: GatewayConfiguration.Topics, homeAssistant: HomeAssistantSettings = .init()) {
+    homeAssistantStatus = Array(HomeAssistantPublisher.statusTopic(homeAssistant).utf8)
     request = Array("\(topics.base)/v1/req/".utf8)
     watch = Array("\(topics.base)/v1/watch/".utf8)
     instance = Array("\(topics.base)/v1/gateway/instances/".utf8)
@@ -50,6 +54,7 @@ struct Router: Sendable {
       return .instance(id: String(decoding: id, as: UTF8.self))
     }
     if topic.elementsEqual(state) { return .state }
+    if topic.elementsEqual(homeAssistantStatus) { return .homeAssistantStatus }
     if let owner = Self.rest(of: topic, after: want) {
       return .want(owner: Substring(String(decoding: owner, as: UTF8.self)))
     }

@@ -56,11 +56,15 @@ final class WatchScheduler: Service, Sendable {
   private let scheduled: ScheduledWork?
   /// In a cluster, only the watches this instance owns are pushed here.
   private let members: ClusterMembers?
+  /// What each watched place's displays show, for the status page and Home Assistant.
+  private let board: DisplayBoard?
 
   init(
     handler: RequestHandler, configuration: GatewayConfiguration, clock: GatewayClock,
-    scheduled: ScheduledWork? = nil, members: ClusterMembers? = nil, logger: Logger
+    scheduled: ScheduledWork? = nil, members: ClusterMembers? = nil, board: DisplayBoard? = nil,
+    logger: Logger
   ) {
+    self.board = board
     self.scheduled = scheduled
     self.members = members
     self.handler = handler
@@ -123,6 +127,7 @@ final class WatchScheduler: Service, Sendable {
         return state.watches.count
       }
       scheduled?.setWatches(count)
+      board?.removeWatch(device)
       log.info("watch removed")
       return
     }
@@ -181,6 +186,7 @@ final class WatchScheduler: Service, Sendable {
     // retained frame now would outlive the watch.
     guard state.withLock({ $0.watches[device] == watch }) else { return }
     let base = topics.frame(device: device)
+    board?.removeWatch(device, keeping: outcomes.count)
     for (slot, outcome) in outcomes.enumerated() {
       // No fresh weather and nothing cached to serve stale: the retained frame the display shows
       // stays; the next push tries again.
@@ -193,6 +199,10 @@ final class WatchScheduler: Service, Sendable {
         outcome, requestID: 0, slot: slot, of: outcomes.count,
         to: RequestHandler.Reply(topic: topic),
         logger: log, retain: true, answering: RequestHandler.Answering(profile: watch.profile))
+      board?.record(
+        .watch(device: device, slot: outcomes.count == 1 ? nil : slot),
+        frame: handler.standardFrame(of: outcome, slot: slot, of: outcomes.count),
+        at: clock.unixTime())
     }
     log.debug("pushed a watch")
   }

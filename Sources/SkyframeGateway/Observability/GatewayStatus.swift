@@ -66,6 +66,8 @@ struct GatewayStatus: Codable, Sendable {
   var services: [Service]
   /// Frames sent in answer to requests, by status.
   var answers: [String: Int]
+  /// Answers of any status in the last minute or so (`AnswerRate`); nil just after the start.
+  var answersPerMinute: Int?
   var queue: Queue
   var cache: Cache
   var upstream: Upstream
@@ -113,6 +115,8 @@ extension Gateway {
         connected: isConnected, reconnects: totals.reconnects,
         lastError: isConnected ? nil : client.lastFailure?.description),
       services: services, answers: GatewayMetrics.byName(totals.answers),
+      answersPerMinute: answerRate.perMinute(
+        total: totals.answers.reduce(0, +), at: clock.unixTime()),
       queue: GatewayStatus.Queue(depth: depth, limit: queue.limit, dropped: totals.queueDropped),
       cache: GatewayStatus.Cache(
         frames: entries.frames, names: entries.names, places: entries.places,

@@ -1,0 +1,242 @@
+import Foundation
+import SkyframeCodec
+
+/// Home Assistant's MQTT discovery messages for Skyframe's devices: one device-based discovery
+/// message per device (`{prefix}/device/{object_id}/config`, retained), its sensors in
+/// `components`, their values read from the device's state topic by templates.
+enum HomeAssistantDiscovery {
+  struct Message: Encodable {
+    var device: Device
+    var origin: Origin
+    var components: [String: Component]
+    var stateTopic: String?
+    var availability: [Availability]
+    var qos = 1
+  }
+
+  struct Device: Encodable {
+    var identifiers: [String]
+    var name: String
+    var manufacturer = "Skyframe"
+    var model: String
+    var swVersion = GatewayInfo.softwareVersion
+    var viaDevice: String?
+  }
+
+  struct Origin: Encodable {
+    var name = "skyframe"
+    var swVersion = GatewayInfo.softwareVersion
+  }
+
+  struct Availability: Encodable {
+    var topic: String
+    var valueTemplate = "{{ value_json.state }}"
+    var payloadAvailable = "online"
+    var payloadNotAvailable = "offline"
+  }
+
+  struct Component: Encodable {
+    var platform = "sensor"
+    var name: String
+    var uniqueId = ""
+    var objectId = ""
+    var deviceClass: String?
+    var unitOfMeasurement: String?
+    var stateClass: String?
+    var options: [String]?
+    var valueTemplate: String
+    var stateTopic: String?
+    var jsonAttributesTopic: String?
+    var jsonAttributesTemplate: String?
+    var payloadOn: String?
+    var payloadOff: String?
+    var entityCategory: String?
+    var icon: String?
+  }
+
+  /// `skyframe_{base}_loc_berlin`: the device's id, its discovery topic's object id and the
+  /// start of its entities' ids. Characters outside A-Z, a-z, 0-9 and '-' are written as '_'
+  /// and two hexadecimal digits, so different names never meet.
+  static func objectID(_ parts: String...) -> String {
+    parts.map(escaped).joined(separator: "_")
+  }
+
+  static func escaped(_ text: String) -> String {
+    var result = ""
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"):
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = String(byte, radix: 16)
+        result += "_" + (hex.count == 1 ? "0" : "") + hex
+      }
+    }
+    return result
+  }
+
+  static func objectID(for key: DisplayBoard.Key, base: String) -> String {
+    switch key {
+    case .place(let name): objectID("skyframe", base, "loc", name)
+    case .watch(let device, nil): objectID("skyframe", base, "watch", device)
+    case .watch(let device, let slot?): objectID("skyframe", base, "watch", device, "\(slot)")
+    }
+  }
+
+  static func gatewayObjectID(base: String, clientID: String) -> String {
+    objectID("skyframe", base, "gateway", clientID)
+  }
+
+  static func configTopic(prefix: String, objectID: String) -> String {
+    "\(prefix)/device/\(objectID)/config"
+  }
+
+  /// The sensors of a named place or watched place, in the order Home Assistant lists them.
+  static let weatherComponents: [(key: String, component: Component)] = [
+    sensor("temperature", "Temperature", "temperature_c", .temperature),
+    sensor("feels_like", "Feels like", "feels_like_c", .temperature),
+    sensor("humidity", "Humidity", "humidity_pct", .init("humidity", "%")),
+    sensor("pressure", "Pressure", "pressure_hpa", .init("atmospheric_pressure", "hPa")),
+    sensor("wind_speed", "Wind speed", "wind_speed_ms", .wind),
+    sensor("wind_gust", "Wind gust", "wind_gust_ms", .wind),
+    sensor("wind_direction", "Wind direction", "wind_direction_deg", .init(nil, "°")),
+    sensor("uv_index", "UV index", "uv_index", .init(nil, nil)),
+    sensor("visibility", "Visibility", "visibility_m", .init("distance", "m")),
+    sensor("precipitation", "Precipitation", "precipitation_mm", .init("precipitation", "mm")),
+    {
+      var aqi = sensor("aqi", "Air quality index", "aqi", .init("aqi", nil))
+      aqi.component.jsonAttributesTemplate = "{{ {'scale': value_json.aqi_scale} | tojson }}"
+      return aqi
+    }(),
+    sensor("alert_count", "Alerts", "alert_count", .init(nil, nil)),
+    enumeration(
+      "alert_severity", "Alert severity", "alert_severity",
+      AlertSummary.Severity.allCases.map { "\($0.name)" }),
+    text("next_hour_precipitation", "Next hour", "precip_next_hour"),
+    enumeration(
+      "moon_phase", "Moon phase", "moon_phase", MoonPhase.Icon.allCases.map { "\($0.name)" }),
+    text("condition", "Condition", "condition"),
+    {
+      var fetched = text("fetched_at", "Fetched", "fetched_at")
+      fetched.component.deviceClass = "timestamp"
+      fetched.component.entityCategory = "diagnostic"
+      return fetched
+    }(),
+    {
+      var status = enumeration(
+        "status", "Frame status", "status",
+        (0...255).compactMap { FrameStatus(rawValue: UInt8($0)).name.map { "\($0)" } })
+      status.component.entityCategory = "diagnostic"
+      return status
+    }(),
+  ]
+
+  struct Measure {
+    var deviceClass: String?
+    var unit: String?
+    init(_ deviceClass: String?, _ unit: String?) {
+      self.deviceClass = deviceClass
+      self.unit = unit
+    }
+    static let temperature = Measure("temperature", "°C")
+    static let wind = Measure("wind_speed", "m/s")
+  }
+
+  private static func sensor(_ key: String, _ name: String, _ field: String, _ measure: Measure)
+    -> (key: String, component: Component)
+  {
+    (
+      key,
+      Component(
+        name: name, deviceClass: measure.deviceClass, unitOfMeasurement: measure.unit,
+        stateClass: "measurement", valueTemplate: "{{ value_json.\(field) }}")
+    )
+  }
+
+  private static func text(_ key: String, _ name: String, _ field: String)
+    -> (key: String, component: Component)
+  {
+    (key, Component(name: name, valueTemplate: "{{ value_json.\(field) }}"))
+  }
+
+  private static func enumeration(
+    _ key: String, _ name: String, _ field: String, _ options: [String]
+  ) -> (key: String, component: Component) {
+    (
+      key,
+      Component(
+        name: name, deviceClass: "enum", options: options,
+        valueTemplate: "{{ value_json.\(field) }}")
+    )
+  }
+
+  /// The discovery message of a named place or watched place.
+  static func display(
+    _ key: DisplayBoard.Key, name: String, topics: GatewayConfiguration.Topics, gatewayID: String
+  ) -> Message {
+    let id = objectID(for: key, base: topics.base)
+    var components: [String: Component] = [:]
+    for (componentKey, template) in weatherComponents {
+      var component = template
+      component.uniqueId = "\(id)_\(componentKey)"
+      component.objectId = "\(id)_\(componentKey)"
+      if componentKey == "aqi" { component.jsonAttributesTopic = topics.displayState(key.path) }
+      components[componentKey] = component
+    }
+    let model = if case .place = key { "named place" } else { "watch" }
+    return Message(
+      device: Device(identifiers: [id], name: name, model: model, viaDevice: gatewayID),
+      origin: Origin(), components: components, stateTopic: topics.displayState(key.path),
+      availability: [Availability(topic: topics.state)])
+  }
+
+  /// The gateway's own device: whether it is connected to the broker, its answers per minute,
+  /// and each service's breaker (`closed`, `open`, `half_open`), from the retained state and
+  /// stats documents.
+  static func gateway(
+    id: String, clientID: String, topics: GatewayConfiguration.Topics, services: [String]
+  ) -> Message {
+    var components: [String: Component] = [:]
+    func add(_ key: String, _ component: Component) {
+      var component = component
+      component.uniqueId = "\(id)_\(key)"
+      component.objectId = "\(id)_\(key)"
+      components[key] = component
+    }
+    add(
+      "broker",
+      Component(
+        platform: "binary_sensor", name: "Broker", deviceClass: "connectivity",
+        valueTemplate: "{{ 'ON' if value_json.state == 'online' else 'OFF' }}",
+        stateTopic: topics.state, payloadOn: "ON", payloadOff: "OFF",
+        entityCategory: "diagnostic"))
+    add(
+      "answers_per_minute",
+      Component(
+        name: "Answers per minute", unitOfMeasurement: "answers/min", stateClass: "measurement",
+        valueTemplate: "{{ value_json.answers_per_minute }}", stateTopic: topics.stats))
+    for service in services {
+      add(
+        "breaker_" + escaped(service),
+        Component(
+          name: "\(service) breaker", deviceClass: "enum",
+          options: ["closed", "open", "half_open"],
+          valueTemplate:
+            "{% set s = value_json.services | selectattr('name', 'eq', '\(service)') | list %}"
+            + "{{ s[0].breaker if s else None }}",
+          stateTopic: topics.stats, entityCategory: "diagnostic"))
+    }
+    return Message(
+      device: Device(identifiers: [id], name: "Skyframe gateway \(clientID)", model: "gateway"),
+      origin: Origin(), components: components, stateTopic: nil,
+      availability: [Availability(topic: topics.state)])
+  }
+
+  static func json(_ message: Message) -> [UInt8] {
+    let encoder = JSONEncoder()
+    encoder.keyEncodingStrategy = .convertToSnakeCase
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(message)).map { [UInt8]($0) } ?? Array("{}".utf8)
+  }
+}

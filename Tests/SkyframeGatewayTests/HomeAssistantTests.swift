@@ -1,0 +1,173 @@
+import Foundation
+import SkyframeCodec
+import SkyframeMQTT
+import SkyframeTestSupport
+import Testing
+
+@testable import SkyframeGateway
+
+/// Home Assistant MQTT discovery as the gateway publishes it, read from a real mosquitto (the
+/// real Home Assistant reads the same messages in `Tests/HomeAssistant/test.sh`).
+@Suite(.serialized) struct HomeAssistantTests {
+  private func json(_ message: MQTTMessage) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
+  }
+
+  @Test func placesWatchesAndTheGatewayAppearAndGo() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.homeAssistant.enabled = true
+      $0.watches.minimumSeconds = 1
+      $0.locations = [
+        .init(
+          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
+          refreshSeconds: 60)
+      ]
+    }
+    defer { Task { await harness.shutdown() } }
+    let listener = try await Device.connect(
+      port: harness.broker.port, id: "ha-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["homeassistant/#", "skyframe/v1/state/#", "skyframe/v1/loc/home"])
+    try await harness.start()
+
+    let gatewayID = "skyframe_skyframe_gateway_" + HomeAssistantDiscovery.escaped(harness.clientID)
+    let gateway = try json(
+      try await listener.next { $0.topic == "homeassistant/device/\(gatewayID)/config" })
+    let gatewayComponents = try #require(gateway["components"] as? [String: [String: Any]])
+    #expect(gatewayComponents["broker"]?["platform"] as? String == "binary_sensor")
+    #expect(
+      gatewayComponents["breaker_open-meteo"]?["state_topic"] as? String
+        == "skyframe/v1/gateway/stats")
+
+    let place = try json(
+      try await listener.next {
+        $0.topic == "homeassistant/device/skyframe_skyframe_loc_home/config"
+      })
+    #expect(place["state_topic"] as? String == "skyframe/v1/state/loc/home")
+    let availability = try #require(place["availability"] as? [[String: Any]])
+    #expect(availability.first?["topic"] as? String == "skyframe/v1/gateway/state")
+    let components = try #require(place["components"] as? [String: [String: Any]])
+    #expect(components.count == HomeAssistantDiscovery.weatherComponents.count)
+    let temperature = try #require(components["temperature"])
+    #expect(temperature["device_class"] as? String == "temperature")
+    #expect(temperature["unit_of_measurement"] as? String == "°C")
+    #expect(temperature["unique_id"] as? String == "skyframe_skyframe_loc_home_temperature")
+    let device = try #require(place["device"] as? [String: Any])
+    #expect(device["identifiers"] as? [String] == ["skyframe_skyframe_loc_home"])
+    #expect(device["via_device"] as? String == gatewayID)
+
+    // The state is the retained frame's weather.
+    let frame = try WeatherFrame(
+      decoding: try await listener.next { $0.topic == "skyframe/v1/loc/home" }.payload)
+    let state = try json(try await listener.next { $0.topic == "skyframe/v1/state/loc/home" })
+    let tenths = try #require(frame.current.temperature)
+    #expect(state["temperature_c"] as? Double == Double(tenths) / 10)
+    #expect(state["status"] as? String == "ok")
+    #expect(state["name"] as? String == "home")
+    #expect(state.keys.contains("aqi"), "absent values are written as null")
+
+    // A watch of two places: one device per place; removing the watch removes both.
+    let pin = try await Device.connect(port: harness.broker.port, id: "pin.ha")
+    try pin.client.publish(
+      "skyframe/v1/watch/pin.ha", payload: Array("52.52,13.41;48.85,2.35 @1".utf8), qos: 1,
+      retain: true)
+    var slots: Set<String> = []
+    while slots.count < 2 {
+      let message = try await listener.next {
+        $0.topic.hasPrefix("homeassistant/device/skyframe_skyframe_watch_pin_2eha_")
+      }
+      if !message.payload.isEmpty { slots.insert(message.topic) }
+    }
+    #expect(
+      slots == [
+        "homeassistant/device/skyframe_skyframe_watch_pin_2eha_0/config",
+        "homeassistant/device/skyframe_skyframe_watch_pin_2eha_1/config",
+      ])
+    try pin.client.publish("skyframe/v1/watch/pin.ha", payload: [], qos: 1, retain: true)
+    var removed: Set<String> = []
+    while removed.count < 2 {
+      let message = try await listener.next {
+        $0.topic.hasPrefix("homeassistant/device/skyframe_skyframe_watch_pin_2eha_")
+      }
+      if message.payload.isEmpty { removed.insert(message.topic) }
+    }
+    #expect(removed == slots)
+
+    // Home Assistant restarted: everything is announced again.
+    try pin.client.publish("homeassistant/status", payload: Array("online".utf8), qos: 1)
+    _ = try await listener.next {
+      $0.topic == "homeassistant/device/skyframe_skyframe_loc_home/config" && !$0.payload.isEmpty
+    }
+    _ = try await listener.next { $0.topic == "homeassistant/device/\(gatewayID)/config" }
+  }
+
+  @Test func withoutTheSectionNothingIsAnnounced() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.locations = [
+        .init(
+          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
+          refreshSeconds: 60)
+      ]
+    }
+    defer { Task { await harness.shutdown() } }
+    let listener = try await Device.connect(
+      port: harness.broker.port, id: "ha-off",
+      subscribe: ["homeassistant/#", "skyframe/v1/state/#", "skyframe/v1/loc/home"])
+    try await harness.start()
+    _ = try await listener.next { $0.topic == "skyframe/v1/loc/home" }
+    #expect(try await listener.expectSilence(for: .milliseconds(700)))
+  }
+
+  @Test func idsEscapeWhatHomeAssistantDoesNotAllow() {
+    #expect(HomeAssistantDiscovery.escaped("berlin-1") == "berlin-1")
+    #expect(HomeAssistantDiscovery.escaped("a_b.c/d") == "a_5fb_2ec_2fd")
+    // "a.b" and "a_2eb" stay apart.
+    #expect(HomeAssistantDiscovery.escaped("a_2eb") != HomeAssistantDiscovery.escaped("a.b"))
+  }
+
+  @Test func theStateCarriesEveryFieldOfAFullFrame() throws {
+    let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .appendingPathComponent("../../schemas/vectors/frames/20-ok-v1-1-berlin-all-fields.json")
+    let vector = try #require(
+      JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
+    let hex = try #require(vector["hex"] as? String)
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+      let next = hex.index(index, offsetBy: 2)
+      bytes.append(try #require(UInt8(hex[index..<next], radix: 16)))
+      index = next
+    }
+    let state = DisplayState(frame: try WeatherFrame(decoding: bytes))
+    let document = try #require(
+      JSONSerialization.jsonObject(with: Data(state.json())) as? [String: Any])
+    let expected = try #require(vector["frame"] as? [String: Any])
+    let current = try #require(expected["current"] as? [String: Any])
+    #expect(document["temperature_c"] as? Double == current["temperature_c"] as? Double)
+    #expect(document["wind_gust_ms"] as? Double == current["wind_gust_ms"] as? Double)
+    #expect(document["visibility_m"] as? Int == current["visibility_m"] as? Int)
+    let air = try #require(expected["air_quality"] as? [String: Any])
+    #expect(document["aqi"] as? Int == air["index"] as? Int)
+    #expect(document["aqi_scale"] as? String == air["scale"] as? String)
+    let alerts = try #require(expected["alerts"] as? [String: Any])
+    #expect(document["alert_count"] as? Int == alerts["count"] as? Int)
+    #expect(document["alert_severity"] as? String == alerts["severity"] as? String)
+    let moon = try #require(expected["moon"] as? [String: Any])
+    #expect(document["moon_phase"] as? String == moon["name"] as? String)
+    #expect(document["precip_next_hour"] as? String == "precipitation in 30 min")
+    let fetched = try #require(expected["fetched_at"] as? Int)
+    let formatter = ISO8601DateFormatter()
+    let fetchedText = try #require(document["fetched_at"] as? String)
+    let date = try #require(formatter.date(from: fetchedText))
+    #expect(Int(date.timeIntervalSince1970) == fetched)
+    #expect(document["condition"] as? String != nil)
+  }
+
+  @Test func theAnswerRateIsPerMinuteOverTheLastMinute() {
+    let rate = AnswerRate()
+    #expect(rate.perMinute(total: 0, at: 1_000) == nil)
+    #expect(rate.perMinute(total: 30, at: 1_030) == 60)
+    #expect(rate.perMinute(total: 60, at: 1_060) == 60)
+    // From the newest sample at least a minute old (t=1030: 30): 90 answers in 60 s.
+    #expect(rate.perMinute(total: 120, at: 1_090) == 90)
+  }
+}
