@@ -60,7 +60,8 @@ final class CellSupplement<Reading: Sendable>: Sendable {
       return cached.reading
     }
     // The frame waits at most this long; a slower answer is cached for the next.
-    let reading = await fetches.run(cell, until: .now + Self.longestWait) { [self] in
+    let reading = await fetches.run(cell, until: clock.now + Self.longestWait, on: clock) {
+      [self] in
       // A failed call is logged by its guard; the frame goes without the field.
       guard case .success(let reading) = await batcher.value(at: center) else { return nil }
       let entry = Entry(reading: reading, expiresAt: clock.unixTime() + settings.ttlSeconds)

@@ -13,20 +13,20 @@ final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     return value
   }
 
-  /// The value if it is there by `deadline`, else nil; the work goes on either way, for whoever
+  /// The value if it is there by `deadline` (a reading of `clock`), else nil; the work goes on either way, for whoever
   /// asks next. Each call adds two short tasks: a timer that ends at the deadline or when the
   /// value comes, and a waiter that ends with the work (an upstream call, bounded by its timeout).
   /// Callers are the request workers (`requests.workers` × the places of one request) and the
   /// air-quality fetches those start, so devices cannot make more of them.
   func run(
-    _ key: Key, until deadline: ContinuousClock.Instant,
+    _ key: Key, until deadline: Duration, on clock: GatewayClock,
     _ work: @escaping @Sendable () async -> Value
   ) async -> Value? {
     let task = start(key, work)
     return await withCheckedContinuation { continuation in
       let pending = PendingAnswer(continuation)
       let timer = Task {
-        try? await Task.sleep(until: deadline, clock: .continuous)
+        try? await clock.sleep(until: deadline)
         pending.resume(returning: nil)
       }
       Task {

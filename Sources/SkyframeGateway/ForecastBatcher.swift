@@ -9,9 +9,11 @@ final class ForecastBatcher: Sendable {
   let provider: any WeatherProvider
   private let batcher: PointBatcher<Forecast>
 
-  init(provider: any WeatherProvider, window: Duration) {
+  init(provider: any WeatherProvider, window: Duration, clock: GatewayClock = .system) {
     self.provider = provider
-    batcher = PointBatcher(maximumBatchSize: provider.maximumBatchSize, window: window) {
+    batcher = PointBatcher(
+      maximumBatchSize: provider.maximumBatchSize, window: window, clock: clock
+    ) {
       points async throws(ProviderError) in try await provider.forecasts(for: points)
     }
   }
@@ -35,12 +37,17 @@ final class PointBatcher<Value: Sendable>: Sendable {
 
   private let maximumBatchSize: Int
   private let window: Duration
+  private let clock: GatewayClock
   private let fetch: Fetch
   private let pending = Mutex<[Waiter]>([])
 
-  init(maximumBatchSize: Int, window: Duration, fetch: @escaping Fetch) {
+  init(
+    maximumBatchSize: Int, window: Duration, clock: GatewayClock = .system,
+    fetch: @escaping Fetch
+  ) {
     self.maximumBatchSize = max(maximumBatchSize, 1)
     self.window = window
+    self.clock = clock
     self.fetch = fetch
   }
 
@@ -58,7 +65,7 @@ final class PointBatcher<Value: Sendable>: Sendable {
       }
       if opensBatch {
         Task {
-          try? await Task.sleep(for: window)
+          try? await clock.sleep(for: window)
           await flush()
         }
       }

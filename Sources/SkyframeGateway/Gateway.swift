@@ -101,7 +101,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       }
     }
     if let sharedCache, let members, configuration.cluster.ownerWaitMilliseconds > 0 {
-      let (client, topics) = (client, configuration.topics)
+      let (client, topics, clock) = (client, configuration.topics, clock)
       let wait = Duration.milliseconds(configuration.cluster.ownerWaitMilliseconds)
       desk.onMiss { [weak desk] cell in
         // The cell's owner fetches it once for the fleet; this member waits for its shared entry
@@ -111,12 +111,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
           return nil
         }
         try? client.publish(topics.wants(owner), payload: Array(key.utf8), qos: 1)
-        let deadline = ContinuousClock.now + wait
-        while ContinuousClock.now < deadline {
-          if let frame = desk.freshFrame(for: cell) { return frame }
-          try? await Task.sleep(for: .milliseconds(10))
-        }
-        return nil
+        return await desk.freshFrame(for: cell, by: clock.now + wait)
       }
     }
     if let sharedCache {

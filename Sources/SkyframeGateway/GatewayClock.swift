@@ -32,4 +32,14 @@ public struct GatewayClock: Sendable {
   public func sleep(for duration: Duration) async throws {
     try await sleeper(duration)
   }
+
+  /// Sleeps until `deadline` on this clock (a `now` reading); returns at once when it has passed.
+  public func sleep(until deadline: Duration) async throws {
+    let wait = deadline - now
+    guard wait > .zero else {
+      try Task.checkCancellation()
+      return
+    }
+    try await sleeper(wait)
+  }
 }

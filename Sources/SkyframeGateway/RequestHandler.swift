@@ -52,7 +52,10 @@ final class RequestHandler: Sendable {
     var requestID: UInt16
     var places: LocationList
     var reply: Reply
+    /// For the request duration metric.
     var arrived: ContinuousClock.Instant
+    /// When it was queued, on the gateway clock: the answer deadline counts from here.
+    var queued: Duration
     var answering = Answering()
   }
 
@@ -231,7 +234,7 @@ final class RequestHandler: Sendable {
     }
     let job = Job(
       device: device, requestID: request.id, places: places, reply: reply, arrived: arrived,
-      answering: answering)
+      queued: clock.now, answering: answering)
     switch queue.offer(job) {
     case .success:
       metrics.queueDepth.record(queue.depth)
@@ -312,7 +315,7 @@ final class RequestHandler: Sendable {
     let logger = DeviceLog(logger: logger, device: job.device, limiter: logLimiter)
     let deadlineMilliseconds = settings.withLock { $0.deadlineMilliseconds }
     let deadline =
-      deadlineMilliseconds > 0 ? job.arrived + .milliseconds(deadlineMilliseconds) : nil
+      deadlineMilliseconds > 0 ? job.queued + .milliseconds(deadlineMilliseconds) : nil
     let outcomes = await resolve(
       job.places, for: .device(job.device), answerBy: deadline,
       large: job.answering.profile == .large)
@@ -330,7 +333,7 @@ final class RequestHandler: Sendable {
   /// weather outcomes hold the large frame (`WeatherDesk.frame(at:answerBy:large:)`).
   func resolve(
     _ places: LocationList, for requester: Requester,
-    answerBy deadline: ContinuousClock.Instant? = nil, large: Bool = false
+    answerBy deadline: Duration? = nil, large: Bool = false
   ) async -> [Outcome] {
     if places.count == 1 {
       return [await resolve(places[0], for: requester, answerBy: deadline, large: large)]
@@ -368,7 +371,7 @@ final class RequestHandler: Sendable {
 
   func resolve(
     _ query: LocationQuery, for requester: Requester,
-    answerBy deadline: ContinuousClock.Instant? = nil, large: Bool = false
+    answerBy deadline: Duration? = nil, large: Bool = false
   ) async -> Outcome {
     if let outcome = resolveNow(query, large: large) {
       metrics.cacheHit()
@@ -383,7 +386,7 @@ final class RequestHandler: Sendable {
 
   /// The part of `resolve` that may call upstream: names, then weather.
   private func fetch(
-    _ query: LocationQuery, for requester: Requester, answerBy deadline: ContinuousClock.Instant?,
+    _ query: LocationQuery, for requester: Requester, answerBy deadline: Duration?,
     large: Bool
   ) async -> Outcome {
     let place: ResolvedPlace

@@ -144,6 +144,8 @@ final class WeatherDesk: Sendable {
   private let frameFetches = Coalescer<Cell, Result<CachedFrame, ProviderError>>()
   private let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
   private let clock: GatewayClock
+  /// Misses waiting for a frame another member fetches (`adopt`).
+  private let arrivals = ArrivalWaiters<Cell, CachedFrame>()
   private let logger: Logger
   private let frameEntries: Gauge?
   private let placeEntries: Gauge?
@@ -256,6 +258,24 @@ final class WeatherDesk: Sendable {
     return cached
   }
 
+  /// The fresh frame of `cell` as soon as one is here (adopted from another member), or nil at
+  /// `deadline` (a reading of the gateway clock).
+  func freshFrame(for cell: Cell, by deadline: Duration) async -> CachedFrame? {
+    if let frame = freshFrame(for: cell) { return frame }
+    let (arrivals, clock) = (arrivals, clock)
+    return await withTaskGroup(of: CachedFrame?.self) { group in
+      group.addTask { await arrivals.wait(for: cell) }
+      group.addTask {
+        try? await clock.sleep(until: deadline)
+        return nil
+      }
+      defer { group.cancelAll() }
+      let first = await group.next() ?? nil
+      // Stored between the first look and the wait's start: the last look finds it.
+      return first ?? freshFrame(for: cell)
+    }
+  }
+
   /// The center of `cell`, a point inside it.
   func center(of cell: Cell) -> GeoPoint {
     settings.withLock { $0.center(of: cell) }
@@ -275,12 +295,13 @@ final class WeatherDesk: Sendable {
     }
     guard let count else { return false }
     frameEntries?.record(count)
+    arrivals.arrived(entry, for: cell)
     return true
   }
 
   /// The frame for the cell that holds `point`: from the cache while fresh, else fetched (one call
   /// per cell however many ask), else the last good one as stale, else the failure. When the
-  /// fetch is still running at `deadline` and the cache has a frame young enough to serve stale,
+  /// fetch is still running at `deadline` (a reading of the gateway clock) and the cache has a frame young enough to serve stale,
   /// that frame is the answer and the fetch goes on for the next asker.
   ///
   /// With `large`, the entry must hold the large frame too: a cell is compacted into it only once
@@ -288,7 +309,7 @@ final class WeatherDesk: Sendable {
   /// and tiny devices ask for holds 192 bytes. The first large request for such a cell fetches it
   /// again, as does one for an entry shared by another cluster member (those carry 192 bytes).
   func frame(
-    at point: GeoPoint, answerBy deadline: ContinuousClock.Instant? = nil, large: Bool = false
+    at point: GeoPoint, answerBy deadline: Duration? = nil, large: Bool = false
   ) async -> FrameLookup {
     let cell = cell(of: point)
     let (ttl, stale) = settings.withLock { ($0.ttlSeconds, $0.staleSeconds) }
@@ -306,7 +327,7 @@ final class WeatherDesk: Sendable {
     }
     var result: Result<CachedFrame, ProviderError>
     if let deadline, let cached, now() - cached.fetchedAt <= stale {
-      guard let finished = await frameFetches.run(cell, until: deadline, work) else {
+      guard let finished = await frameFetches.run(cell, until: deadline, on: clock, work) else {
         return .stale(cached)
       }
       result = finished

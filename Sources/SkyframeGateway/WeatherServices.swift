@@ -142,7 +142,7 @@ final class WeatherServices: Sendable {
     let guarded = airQualityGuard
     let batcher = PointBatcher<AirQualityReading>(
       maximumBatchSize: provider.maximumBatchSize,
-      window: .milliseconds(configuration.weather.batchWindowMilliseconds)
+      window: .milliseconds(configuration.weather.batchWindowMilliseconds), clock: clock
     ) { points async throws(ProviderError) in
       let batch = max(provider.maximumBatchSize, 1)
       return try await guarded.call((points.count + batch - 1) / batch) {
@@ -188,12 +188,12 @@ final class WeatherServices: Sendable {
     var names: [String] = []
     for name in configuration.weather.order {
       if let provider = provider(name) {
-        services.append(ForecastBatcher(provider: provider, window: window))
+        services.append(ForecastBatcher(provider: provider, window: window, clock: clock))
         names.append(name)
       }
     }
     if services.isEmpty, let fallback = provider(OpenMeteoService.name) {
-      services.append(ForecastBatcher(provider: fallback, window: window))
+      services.append(ForecastBatcher(provider: fallback, window: window, clock: clock))
       names.append(OpenMeteoService.name)
     }
     inUse.withLock { $0 = names }

@@ -243,6 +243,9 @@ import Testing
     harness.service.temperature.withLock { $0 = 21.5 }
     clock.advance(by: .seconds(61))
     try device.ask("#2 52.52,13.41")
+    // The deadline is on the gateway clock: nothing comes until the test moves it past 200 ms.
+    #expect(try await device.expectSilence(for: .milliseconds(400)))
+    clock.advance(by: .milliseconds(200))
     // The service has not answered (it answers when released): this is the deadline's doing.
     let stale = try #require(try await device.frames(1).first)
     #expect(stale.status == .stale)

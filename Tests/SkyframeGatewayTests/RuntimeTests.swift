@@ -176,6 +176,8 @@ import Testing
           refreshSeconds: 120)
       ]
       $0.cache.ttlSeconds = 60
+      // The batch window sleeps on the gateway clock too; without one, fetches start at once.
+      $0.weather.batchWindowMilliseconds = 0
     }
     defer { Task { await harness.shutdown() } }
     let display = try await Device.connect(

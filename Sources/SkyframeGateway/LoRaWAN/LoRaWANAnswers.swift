@@ -176,7 +176,7 @@ final class LoRaWANAnswers: Sendable {
       return nil
     }
     let deadline =
-      deadlineMilliseconds > 0 ? ContinuousClock.now + .milliseconds(deadlineMilliseconds) : nil
+      deadlineMilliseconds > 0 ? clock.now + .milliseconds(deadlineMilliseconds) : nil
     return { [self] in
       let outcome = await handler.resolve(query, for: .device(eui), answerBy: deadline)
       handler.publish(

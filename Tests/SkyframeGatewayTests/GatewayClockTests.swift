@@ -1,0 +1,62 @@
+import SkyframeProviders
+import SkyframeTestSupport
+import Synchronization
+import Testing
+
+@testable import SkyframeGateway
+
+/// Batch windows and waits run on the gateway clock: a test moves time instead of sleeping.
+@Suite struct GatewayClockTests {
+  @Test func aBatchWindowEndsWhenTheGatewayClockSaysSo() async throws {
+    let manual = ManualClock()
+    let calls = Mutex<[[GeoPoint]]>([])
+    let batcher = PointBatcher<Int>(
+      maximumBatchSize: 10, window: .milliseconds(50), clock: GatewayClock(manual)
+    ) { points async throws(ProviderError) in
+      calls.withLock { $0.append(points) }
+      return points.map { Int($0.latitude) }
+    }
+    async let first = batcher.value(at: GeoPoint(latitude: 1, longitude: 1))
+    async let second = batcher.value(at: GeoPoint(latitude: 2, longitude: 2))
+    // The window's timer is the one sleeper; until the clock passes 50 ms nothing is fetched.
+    while manual.sleeping == 0 { await Task.yield() }
+    try await Task.sleep(for: .milliseconds(50))
+    #expect(calls.withLock { $0.isEmpty })
+    manual.advance(by: .milliseconds(50))
+    let answers = await [first, second]
+    #expect(answers.map { try? $0.get() } == [1, 2])
+    #expect(calls.withLock { $0.count } == 1)
+  }
+
+  @Test func aWaiterGetsTheArrivalOrNilWhenCancelled() async {
+    let waiters = ArrivalWaiters<Int, String>()
+    async let arrived = waiters.wait(for: 7)
+    while waiters.count == 0 { await Task.yield() }
+    waiters.arrived("frame", for: 8)
+    waiters.arrived("frame", for: 7)
+    #expect(await arrived == "frame")
+    #expect(waiters.count == 0)
+
+    let waiting = Task { await waiters.wait(for: 9) }
+    while waiters.count == 0 { await Task.yield() }
+    waiting.cancel()
+    #expect(await waiting.value == nil)
+    #expect(waiters.count == 0)
+
+    // Cancelled before it began to wait: nil at once, and nothing left behind.
+    let early = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await waiters.wait(for: 10)
+    }
+    #expect(await early.value == nil)
+    #expect(waiters.count == 0)
+  }
+
+  @Test func sleepingUntilAPassedDeadlineReturnsAtOnce() async throws {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual)
+    manual.advance(by: .seconds(5))
+    try await clock.sleep(until: .seconds(3))
+    #expect(manual.sleeping == 0)
+  }
+}
