@@ -5,6 +5,13 @@
 #   2. runs its self-test (error codes, CRC, every single-bit error, helpers, the v1.1 fields,
 #      requests);
 #   3. checks the header also compiles as C++ (Arduino sketches are C++), if c++ exists;
+#   3a. the layout tables against the header (test/layout_check.py writes the C program from
+#      schemas/frame-v1.json, frame-large.json and frame-tiny.json; C99, host only): every field
+#      and array element of each profile written at its table offset, type and byte order into a
+#      valid frame, decoded by the header's decoder and compared with its struct member, then its
+#      sentinel, which the header must report missing; magic, kind byte, CRC and length refused
+#      when wrong; every size/count constant equal to the table's. One line per profile;
+#      SKYFRAME_SCHEMAS=/dir overrides the folder of the tables (as for compare.py);
 #   4. decodes every golden vector schemas/vectors/frames/*.json and compares every field, the
 #      v1.1 ones included (test/compare.py), and nine corrupted copies of each, which must be
 #      rejected with the exact error (compare.py --corrupt). Zero vectors is a failure. The valid
@@ -150,6 +157,20 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1; then
   fi
 else
   echo "skip (no C++ compiler)"
+fi
+
+echo "== layout tables against the header (test/layout_check.py)"
+rc=0
+if python3 "$here/layout_check.py" --schemas "${SKYFRAME_SCHEMAS:-$repo/schemas}" \
+    --header "$here/../skyframe_frame.h" "$tmp/layout_check.c" &&
+    "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -o "$tmp/layout_check" "$tmp/layout_check.c"
+then
+  out="$("$tmp/layout_check" 2>&1)" || rc=$?
+  printf '%s\n' "$out"
+  tally "$out" "$rc" "layout"
+else
+  echo "FAIL layout: test/layout_check.py's program could not be generated or compiled"
+  failed=$((failed + 1))
 fi
 
 echo "== vectors ($vectors)"
