@@ -47,6 +47,12 @@ let package = Package(
     // building a second crypto library (swift-crypto's BoringSSL) on every fresh machine.
     .systemLibrary(
       name: "COpenSSLCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
+    // The one renderer: a frame drawn as its display shows it, as PNG (C, shared with the
+    // virtual display in firmware-notes/examples/virtual-display). It decodes with
+    // firmware-notes/skyframe_frame.h, found through the header search path (no second copy).
+    .target(
+      name: "CSkyframeRender",
+      cSettings: [.headerSearchPath("../../firmware-notes")]),
     .target(
       name: "SkyframeMQTT",
       dependencies: ["CMosquitto", log],
@@ -82,7 +88,7 @@ let package = Package(
         "SkyframePlaces", log,
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        "COpenSSLCrypto",
+        "COpenSSLCrypto", "CSkyframeRender",
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "Yams", package: "Yams"),
         .product(name: "SystemPackage", package: "swift-system"),

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# End-to-end test of the virtual display (virtual_display.c), on 127.0.0.1 only:
+# End-to-end test of the virtual display (virtual_display.c with the renderer it draws with,
+# Sources/CSkyframeRender/render.c), on 127.0.0.1 only:
 #   1. builds it twice into a temp dir: -O2 with -Werror (C99, pedantic), and with ASan + UBSan
 #      for every run below;
 #   2. offline: draws golden vectors with --frame-hex (PNG and PBM, checked byte by byte), every
@@ -126,18 +127,20 @@ status_of() { cat "$tmp/$1.status"; }
 stdout_of() { cat "$tmp/$1.out"; }
 
 # ---- 1. Build -------------------------------------------------------------------------------
-flags=(-std=c99 -Wall -Wextra -Werror -pedantic -I"$here/../..")
+render="$repo/Sources/CSkyframeRender"
+flags=(-std=c99 -Wall -Wextra -Werror -pedantic -I"$here/../.." -I"$render/include")
 read -r -a mosquitto_cflags <<<"$(pkg-config --cflags libmosquitto)"
 read -r -a mosquitto_libs <<<"$(pkg-config --libs libmosquitto)"
 if "$CC" "${flags[@]}" -O2 "${mosquitto_cflags[@]+"${mosquitto_cflags[@]}"}" \
-    -o "$tmp/virtual_display_O2" "$here/virtual_display.c" "${mosquitto_libs[@]}"; then
+    -o "$tmp/virtual_display_O2" "$here/virtual_display.c" "$render/render.c" \
+    "${mosquitto_libs[@]}"; then
     pass "builds with -std=c99 -Wall -Wextra -Werror -pedantic -O2"
 else
     fail "builds with -std=c99 -Wall -Wextra -Werror -pedantic -O2"
 fi
 if "$CC" "${flags[@]}" -g -O1 -fsanitize=address,undefined -fno-omit-frame-pointer \
     "${mosquitto_cflags[@]+"${mosquitto_cflags[@]}"}" -o "$tmp/virtual_display" \
-    "$here/virtual_display.c" "${mosquitto_libs[@]}"; then
+    "$here/virtual_display.c" "$render/render.c" "${mosquitto_libs[@]}"; then
     pass "builds with ASan and UBSan"
 else
     fail "builds with ASan and UBSan"
