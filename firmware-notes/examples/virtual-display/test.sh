@@ -6,7 +6,7 @@
 #   2. offline: draws golden vectors with --frame-hex (PNG and PBM, checked byte by byte), every
 #      golden vector once (standard 296x128, large 800x480, tiny 128x64; `unchanged` messages
 #      are reported, exit status 4), and refuses corrupted standard, large and tiny frames and a
-#      truncated frame with exit status 3;
+#      truncated frame with exit status 3; render_check.c calls the renderer's API directly;
 #   3. live: starts mosquitto on a free port, the Open-Meteo stand-in (open_meteo_stub.py, answers
 #      from fixtures/) and the gateway ($SKYFRAME_BIN, default .build/debug/skyframe of this repo)
 #      with a configuration pointing at both, then asks like a device: by coordinates (named by
@@ -291,6 +291,31 @@ if [ "$(status_of short)" = 3 ] && grep -q truncated "$tmp/short.err"; then
     pass "a truncated frame: exit status 3, truncated"
 else
     fail "a truncated frame: status $(status_of short), '$(cat "$tmp/short.err")'"
+fi
+
+# The renderer's API as the gateway calls it (render_check.c): many drawings in one process,
+# each the same as the virtual display's; refusals return 0 and NULL. ASan and UBSan.
+hex_of() { python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["hex"])' "$1"; }
+if "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -I"$render/include" -I"$here/../.." -g -O1 \
+    -fsanitize=address,undefined -fno-omit-frame-pointer -o "$tmp/render_check" \
+    "$here/render_check.c" "$render/render.c"; then
+    set +e
+    "$tmp/render_check" "$(hex_of "$berlin")" \
+        "$(hex_of "$repo/schemas/vectors/large/01-ok-berlin-48h.json")" \
+        "$(hex_of "$repo/schemas/vectors/tiny/01-ok-berlin.json")" \
+        "$(hex_of "$repo/schemas/vectors/unchanged/01-standard.json")" \
+        "$here/berlin.png" >"$tmp/render_check.out" 2>"$tmp/render_check.err"
+    status=$?
+    set -e
+    while read -r word what; do
+        if [ "$word" = ok ]; then pass "renderer API: $what"; else fail "renderer API: $what"; fi
+    done <"$tmp/render_check.out"
+    if [ "$status" -ne 0 ] && ! grep -q '^FAIL' "$tmp/render_check.out"; then
+        fail "renderer API: render_check stopped with status $status: $(head -c 600 \
+            "$tmp/render_check.err")"
+    fi
+else
+    fail "render_check.c builds with ASan and UBSan"
 fi
 
 # ---- 3. Live: mosquitto, the Open-Meteo stand-in, the gateway ---------------------------------
