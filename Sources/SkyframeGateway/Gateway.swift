@@ -35,6 +35,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let board: DisplayBoard
   /// Home Assistant MQTT discovery of the board's displays and of the gateway.
   let homeAssistant: HomeAssistantPublisher
+  /// The gateway's own messages go out here: failures counted and logged.
+  let own: OwnMessages
   /// Answers per minute, from samples of the answer count.
   let answerRate = AnswerRate()
   private let router: Router
@@ -77,10 +79,13 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       configuration: configuration, desk: desk, sink: client, queue: queue, metrics: metrics,
       clock: clock, logger: logger)
     workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
+    let own = OwnMessages(
+      sink: client, metrics: metrics, logger: logger, limiter: handler.logLimiter)
+    self.own = own
     let services = services
     homeAssistant = HomeAssistantPublisher(
       configuration: configuration, clientID: configuration.mqttConfiguration.clientID,
-      sink: client, metrics: metrics, logger: logger,
+      own: own, logger: logger,
       services: { services.status.map(\.name) })
     board = DisplayBoard(
       capacity: Self.boardCapacity(configuration), listener: homeAssistant)
@@ -101,7 +106,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       }
     }
     if let sharedCache, let members, configuration.cluster.ownerWaitMilliseconds > 0 {
-      let (client, topics, clock) = (client, configuration.topics, clock)
+      let (topics, clock) = (configuration.topics, clock)
       let wait = Duration.milliseconds(configuration.cluster.ownerWaitMilliseconds)
       desk.onMiss { [weak desk] cell in
         // The cell's owner fetches it once for the fleet; this member waits for its shared entry
@@ -110,7 +115,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
           return nil
         }
-        try? client.publish(topics.wants(owner), payload: Array(key.utf8), qos: 1)
+        own.send(topics.wants(owner), Array(key.utf8), retain: false)
         return await desk.freshFrame(for: cell, by: clock.now + wait)
       }
     }
@@ -184,11 +189,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// Version, frame version and the services in use with their credits, retained.
   private func publishInfo() {
     let (topic, info) = configuration.withLock { ($0.topics.info, GatewayInfo($0)) }
-    do {
-      try client.publish(topic, payload: info.json(), qos: 1, retain: true)
-    } catch {
-      logger.warning("could not publish the gateway info: \(error)")
-    }
+    own.send(topic, info.json())
   }
 
   var isConnected: Bool { connected.withLock { $0 } }
@@ -201,7 +202,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     logger.info("cluster members changed", metadata: ["live": "\(live.joined(separator: ","))"])
     guard members.owns("state"), isConnected else { return }
     let topic = configuration.withLock { $0.topics.state }
-    try? client.publish(topic, payload: FleetState.online(live), qos: 1, retain: true)
+    own.send(topic, FleetState.online(live))
   }
 
   /// Runs on the MQTT network thread for every message: the one way in.
@@ -219,7 +220,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         // Cleared by a member that took an earlier incarnation of this one for dead: say again
         // that this one lives.
         let topic = configuration.withLock { $0.topics.instance(id) }
-        try? client.publish(topic, payload: Self.online, qos: 1, retain: true)
+        own.send(topic, Self.online)
       }
     case .state:
       // A member's last will: it is gone. The owner of the fleet state clears its presence.
@@ -230,7 +231,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       membersChanged(members)
       if members.owns("state") {
         let topic = configuration.withLock { $0.topics.instance(gone) }
-        try? client.publish(topic, payload: [], qos: 1, retain: true)
+        own.send(topic, [])
       }
     case .want(let owner):
       guard let members, let sharedCache, owner == members.own,
@@ -305,17 +306,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
         connected.withLock { $0 = true }
         metrics.connected()
-        do {
-          if let members {
-            try client.publish(
-              topics.instance(members.own), payload: Self.online, qos: 1, retain: true)
-            try client.publish(
-              topics.state, payload: FleetState.online(members.live), qos: 1, retain: true)
-          } else {
-            try client.publish(topics.state, payload: Self.online, qos: 1, retain: true)
-          }
-        } catch {
-          logger.error("could not publish the online state: \(error)")
+        if let members {
+          own.send(topics.instance(members.own), Self.online)
+          own.send(topics.state, FleetState.online(members.live))
+        } else {
+          own.send(topics.state, Self.online)
         }
         publishInfo()
         homeAssistant.announceAll(board.entries)
@@ -334,13 +329,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     if let members {
       // Other members may still serve: this instance's presence goes, and they write the fleet
       // state when they see it go. The last one leaves the fleet offline.
-      try? client.publish(topics.instance(members.own), payload: [], qos: 1, retain: true)
-      if members.live == [members.own] {
-        try? client.publish(
-          topics.state, payload: FleetState.offline(members.own), qos: 1, retain: true)
-      }
+      own.send(topics.instance(members.own), [])
+      if members.live == [members.own] { own.send(topics.state, FleetState.offline(members.own)) }
     } else {
-      try? client.publish(topics.state, payload: Self.offline, qos: 1, retain: true)
+      own.send(topics.state, Self.offline)
     }
     await client.disconnect()
     connected.withLock { $0 = false }

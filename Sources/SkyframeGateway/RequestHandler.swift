@@ -658,7 +658,11 @@ final class RequestHandler: Sendable {
   private func publishJSON(of bytes: UnsafeRawBufferPointer, topic: String, retain: Bool) {
     guard let json = try? FrameDocument.json(of: bytes) else { return }
     [UInt8](json).withUnsafeBytes { bytes in
-      try? sink.publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
+      do throws(MQTTError) {
+        try sink.publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
+      } catch {
+        metrics.publishFailed()
+      }
     }
   }
 }

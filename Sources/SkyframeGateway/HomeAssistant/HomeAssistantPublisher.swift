@@ -17,8 +17,7 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
   private let settings: Mutex<Settings>
   /// Displays whose discovery message is out: a subset of the board's keys, so bounded as it is.
   private let announced = Mutex<Set<DisplayBoard.Key>>([])
-  private let sink: any FrameSink
-  private let metrics: GatewayMetrics
+  private let own: OwnMessages
   private let logger: Logger
   /// The MQTT client id: names the gateway's own device.
   private let clientID: String
@@ -26,14 +25,13 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
   private let services: @Sendable () -> [String]
 
   init(
-    configuration: GatewayConfiguration, clientID: String, sink: any FrameSink,
-    metrics: GatewayMetrics, logger: Logger, services: @escaping @Sendable () -> [String]
+    configuration: GatewayConfiguration, clientID: String, own: OwnMessages, logger: Logger,
+    services: @escaping @Sendable () -> [String]
   ) {
     settings = Mutex(
       Settings(homeAssistant: configuration.homeAssistant, topics: configuration.topics))
     self.clientID = clientID
-    self.sink = sink
-    self.metrics = metrics
+    self.own = own
     self.logger = logger
     self.services = services
   }
@@ -115,20 +113,9 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
       HomeAssistantDiscovery.json(message))
   }
 
-  /// Retained, QoS 1. A failure is counted and logged; the next publish or announcement sends
-  /// the message again.
+  /// Retained, QoS 1, through the gateway's own messages (a failure is counted and logged);
+  /// the next publish or announcement sends it again.
   private func publish(_ topic: String, _ payload: [UInt8]) {
-    let failure = payload.withUnsafeBytes { bytes -> MQTTError? in
-      do throws(MQTTError) {
-        try sink.publish(topic, payload: bytes, qos: 1, retain: true, correlationData: nil)
-        return nil
-      } catch {
-        return error
-      }
-    }
-    if let failure {
-      metrics.publishFailed()
-      logger.warning("Home Assistant: publish to \(topic) failed: \(failure)")
-    }
+    own.send(topic, payload)
   }
 }

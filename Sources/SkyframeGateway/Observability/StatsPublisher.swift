@@ -26,11 +26,7 @@ final class StatsPublisher: Service, Sendable {
       }
       // 0 turns it off; a reload may turn it on again.
       if seconds > 0, gateway.isConnected {
-        do {
-          try gateway.client.publish(topic, payload: gateway.status().json(), qos: 1, retain: true)
-        } catch {
-          logger.warning("could not publish the stats: \(error)")
-        }
+        gateway.own.send(topic, gateway.status().json())
       }
       try? await gateway.clock.sleep(for: .seconds(seconds > 0 ? seconds : 60))
     }
