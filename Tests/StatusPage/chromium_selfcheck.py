@@ -23,6 +23,7 @@ import tempfile
 import time
 import zlib
 
+sys.dont_write_bytecode = True  # no __pycache__ in the checkout
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from chromium import Chromium, JavaScriptError, NavigationError, WaitTimeout  # noqa: E402
 
