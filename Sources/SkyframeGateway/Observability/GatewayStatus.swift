@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import SkyframeMQTT
+import Synchronization
 
 /// How the gateway is doing, in one document: what `/health` answers and what goes retained to
 /// `{base}/v1/gateway/stats`. Times are Unix seconds.
@@ -127,5 +128,14 @@ extension Gateway {
       devices: handler.rememberedDevices, watches: watches.count,
       publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused,
       lorawan: lorawan?.connections.map(\.status))
+  }
+}
+
+extension Gateway {
+  /// What the status page shows now.
+  func statusSnapshot() -> StatusPage.Snapshot {
+    StatusPage.Snapshot(
+      status: status(), displays: board.entries, members: members?.live,
+      instance: configuration.withLock { $0.mqttConfiguration.clientID })
   }
 }

@@ -9,9 +9,10 @@ import Synchronization
   import Glibc
 #endif
 
-/// The operator's side door: `GET /metrics` (Prometheus text format) and `GET /health` (the
-/// status document; 200 while the broker is connected, 503 otherwise) on `metrics.host` and
-/// `metrics.port`. Nothing on the request path waits for it.
+/// The operator's side door on `metrics.host` and `metrics.port`: `GET /` (the status page,
+/// `StatusPage`, with its pictures under `/display/`), `GET /metrics` (Prometheus text format)
+/// and `GET /health` (the status document; 200 while the broker is connected, 503 otherwise).
+/// Nothing on the request path waits for it.
 final class MetricsServer: Service, Sendable {
   private let host: String
   private let port: Int
@@ -40,8 +41,24 @@ final class MetricsServer: Service, Sendable {
         return (
           status.healthy ? .ok : .serviceUnavailable, "application/json", status.json()
         )
+      case "/":
+        return (.ok, "text/html; charset=utf-8", StatusPage.page(gateway.statusSnapshot()))
+      case "/status/live":
+        return (
+          .ok, "text/html; charset=utf-8", Array(StatusPage.live(gateway.statusSnapshot()).utf8)
+        )
+      case let picture where picture.hasPrefix("/display/") && picture.hasSuffix(".png"):
+        let path = picture.dropFirst("/display/".count).dropLast(".png".count)
+        guard let entry = gateway.board.entries.first(where: { $0.key.path == path }),
+          let png = DisplayPicture.png(of: entry.frame, now: gateway.clock.unixTime())
+        else {
+          return (.notFound, "text/plain; charset=utf-8", Array("no such display\n".utf8))
+        }
+        return (.ok, "image/png", png)
       default:
-        return (.notFound, "text/plain; charset=utf-8", Array("try /metrics or /health\n".utf8))
+        return (
+          .notFound, "text/plain; charset=utf-8", Array("try /, /metrics or /health\n".utf8)
+        )
       }
     }
     do {

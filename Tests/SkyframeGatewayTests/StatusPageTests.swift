@@ -1,0 +1,70 @@
+import Foundation
+import SkyframeCodec
+import SkyframeMQTT
+import SkyframeTestSupport
+import Testing
+
+@testable import SkyframeGateway
+
+/// The status page over real HTTP (the browser's view is `Tests/StatusPage/test.sh`).
+@Suite(.serialized) struct StatusPageTests {
+  @Test func thePageShowsServicesAndEveryPlaceWithItsPicture() async throws {
+    let port = try MosquittoBroker.freeLoopbackPort()
+    let harness = try await GatewayHarness.make {
+      $0.metrics.port = port
+      $0.watches.minimumSeconds = 1
+      $0.locations = [
+        .init(
+          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
+          refreshSeconds: 60)
+      ]
+    }
+    defer { Task { await harness.shutdown() } }
+    let display = try await Device.connect(
+      port: harness.broker.port, id: "wall", subscribe: ["skyframe/v1/loc/home"])
+    try await harness.start()
+    let frame = try WeatherFrame(decoding: try await display.next().payload)
+
+    let page = try MosquittoBroker.httpGet(port: port, path: "/")
+    #expect(page.status == 200)
+    #expect(page.body.hasPrefix("<!doctype html>"))
+    #expect(page.body.contains(#"data-service="open-meteo""#))
+    #expect(page.body.contains(#"<td class="breaker ok">closed</td>"#))
+    #expect(page.body.contains(#"data-display="loc/home""#))
+    #expect(page.body.contains(#"src="/display/loc/home.png?v="#))
+    let temperature = String(
+      format: "%.1f °C", Double(try #require(frame.current.temperature)) / 10)
+    #expect(page.body.contains(temperature))
+    // Nothing from elsewhere: no external script, style, font or picture.
+    #expect(!page.body.contains("https://"))
+
+    let live = try MosquittoBroker.httpGet(port: port, path: "/status/live")
+    #expect(live.status == 200)
+    #expect(live.body.contains(#"data-display="loc/home""#))
+    #expect(!live.body.contains("<script"))
+
+    let picture = try MosquittoBroker.httpGet(port: port, path: "/display/loc/home.png")
+    #expect(picture.status == 200)
+    #expect(picture.body.contains("IHDR") && picture.body.contains("IEND"))
+    #expect(try MosquittoBroker.httpGet(port: port, path: "/display/loc/nowhere.png").status == 404)
+    #expect(try MosquittoBroker.httpGet(port: port, path: "/display/../health.png").status == 404)
+  }
+
+  @Test func picturesComeFromTheRendererWhichRefusesWhatIsNoFrame() throws {
+    var frame = WeatherFrame(status: .notFound, requestID: 1, name: FrameName(truncating: "x"))
+    frame.nextUpdateSeconds = nil
+    var bytes = [UInt8](repeating: 0, count: WeatherFrame.size)
+    try bytes.withUnsafeMutableBytes { try frame.encode(into: $0) }
+    let png = try #require(DisplayPicture.png(of: bytes, now: 1_800_000_000))
+    #expect(Array(png.prefix(8)) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    bytes[10] ^= 0xFF  // the CRC no longer matches
+    #expect(DisplayPicture.png(of: bytes, now: 1_800_000_000) == nil)
+    #expect(DisplayPicture.png(of: [1, 2, 3], now: 0) == nil)
+  }
+
+  @Test func namesAreEscaped() {
+    #expect(
+      StatusPage.escaped(#"<script>"x" & 'y'</script>"#)
+        == "&lt;script&gt;&quot;x&quot; &amp; &#39;y&#39;&lt;/script&gt;")
+  }
+}
