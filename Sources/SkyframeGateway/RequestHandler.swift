@@ -170,21 +170,26 @@ final class RequestHandler: Sendable {
   /// when the queue is full, answers `rate_limited` at once).
   func receive(_ message: MQTTIncoming, from device: String) {
     let arrived = ContinuousClock.now
-    let settings = settings.withLock { $0 }
+    // Only the numbers every request needs: copying the whole settings would retain and release
+    // each of their strings on every request.
+    let (perDevicePerMinute, answerQoS, maximumLocations) = settings.withLock {
+      ($0.perDevicePerMinute, $0.topics.answerQoS, $0.maximumLocations)
+    }
     let logger = DeviceLog(logger: logger, device: device, limiter: logLimiter)
     let minute = clock.unixTime() / 60
     let admission = devices.admit(
-      device, minute: minute, perMinute: settings.perDevicePerMinute,
-      frameTopic: settings.topics.frame(device:))
-    let qos = settings.topics.answerQoS.qos(answering: message.qos)
+      device, minute: minute, perMinute: perDevicePerMinute,
+      frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } })
+    let qos = answerQoS.qos(answering: message.qos)
     var reply = Reply(topic: admission.frameTopic, correlationData: nil, qos: qos)
 
     if let responseTopic = message.responseTopic() {
-      if let refusal = settings.responseTopics.refusal(of: responseTopic, for: device) {
+      let rule = settings.withLock { $0.responseTopics }
+      if let refusal = rule.refusal(of: responseTopic, for: device) {
         metrics.refusedResponseTopic()
         // Counted against the device's limit above; the line is cut short and rate limited.
         logger.warning(
-          "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(settings.responseTopics.branch(of: device))[/…]): answering bad_request on the device topic"
+          "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(rule.branch(of: device))[/…]): answering bad_request on the device topic"
         )
         // On the device's own frame topic: `bad_request`, or `rate_limited` past its limit.
         let (status, text): (FrameStatus, String) =
@@ -200,8 +205,7 @@ final class RequestHandler: Sendable {
 
     guard admission.allowed else {
       logger.info(
-        "over \(settings.perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream"
-      )
+        "over \(perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
       refuse(
         .rateLimited, "too many requests", requestID: DeviceRequest.requestID(in: message.payload),
         to: reply, logger: logger)
@@ -211,7 +215,7 @@ final class RequestHandler: Sendable {
     let request: DeviceRequest
     do throws(RequestError) {
       request = try DeviceRequest(
-        parsing: message.payload, maximumLocations: settings.maximumLocations)
+        parsing: message.payload, maximumLocations: maximumLocations)
     } catch {
       logger.info("bad request: \(error)")
       refuse(

@@ -84,6 +84,19 @@ package struct LRUTable<Key: Hashable, Value> {
     body(&nodes[slot]!.value)
   }
 
+  /// The value for `key` changed in place by `body` and marked as just used, in one look-up; when
+  /// there is none, `make`'s value is inserted first (the least recently used goes when full).
+  @inlinable package mutating func modify<Result>(
+    _ key: Key, orInsert make: () -> Value, _ body: (inout Value) -> Result
+  ) -> Result {
+    if let slot = slots[key] {
+      touch(slot)
+      return body(&nodes[slot]!.value)
+    }
+    set(make(), forKey: key)
+    return body(&nodes[newest]!.value)
+  }
+
   @discardableResult @inlinable
   package mutating func removeValue(forKey key: Key) -> Value? {
     guard let slot = slots.removeValue(forKey: key) else { return nil }

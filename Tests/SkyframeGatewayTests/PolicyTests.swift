@@ -75,7 +75,7 @@ struct PolicyTests {
 
   @Test func aDeviceOverItsLimitIsRefusedUntilTheNextMinute() {
     let devices = DeviceTable(capacity: 10)
-    let topic = { (device: String) in "frames/\(device)" }
+    let topic: @Sendable (String) -> String = { device in "frames/\(device)" }
     for _ in 0..<3 {
       #expect(devices.admit("kitchen", minute: 5, perMinute: 3, frameTopic: topic).allowed)
     }

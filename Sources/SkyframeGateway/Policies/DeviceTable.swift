@@ -42,18 +42,19 @@ final class DeviceTable: Sendable {
 
   /// Counts a request from `device` in the minute `minute`; `perMinute` 0 allows everything.
   func admit(
-    _ device: String, minute: Int64, perMinute: Int, frameTopic: (String) -> String
+    _ device: String, minute: Int64, perMinute: Int, frameTopic: @Sendable (String) -> String
   ) -> Admission {
     table.withLock { table in
-      var record = table.value(forKey: device) ?? Record(frameTopic: frameTopic(device))
-      if record.minute != minute {
-        record.minute = minute
-        record.requests = 0
+      // One look-up, the record changed where it is (no copy of its topic and places).
+      table.modify(device, orInsert: { Record(frameTopic: frameTopic(device)) }) { record in
+        if record.minute != minute {
+          record.minute = minute
+          record.requests = 0
+        }
+        let allowed = perMinute == 0 || record.requests < perMinute
+        if allowed { record.requests += 1 }
+        return Admission(frameTopic: record.frameTopic, allowed: allowed)
       }
-      let allowed = perMinute == 0 || record.requests < perMinute
-      if allowed { record.requests += 1 }
-      table.set(record, forKey: device)
-      return Admission(frameTopic: record.frameTopic, allowed: allowed)
     }
   }
 
