@@ -1,0 +1,307 @@
+#!/usr/bin/env bash
+# End-to-end test of Home Assistant MQTT discovery against a real Home Assistant core
+# (homeassistant==2025.4.4, installed by install.sh into .build-ha/venv), on 127.0.0.1 only:
+#   - a mosquitto on a free port, the Open-Meteo stand-in of the virtual display
+#     (firmware-notes/examples/virtual-display/open_meteo_stub.py, its fixtures) and the gateway
+#     ($SKYFRAME_BIN, default .build/debug/skyframe) with homeassistant.enabled, two named places
+#     (berlin, lisbon) and a watch of two places (device hall_display.1: '_' and '.' in ids);
+#   - Home Assistant (ha_harness.py: fresh config, onboarded, MQTT entry, birth message seen),
+#     started once, beside the gateway;
+#   - checks (checks.py reads Home Assistant's REST and websocket APIs): every sensor of each
+#     place and of both watched places with the contract's entity id, unit, device class, state
+#     class and the value of the retained frame (`skyframe decode --json`); the gateway's device
+#     with its sensors; removing the watch removes its devices and entities (and a birth message
+#     `online` then brings back every config but theirs); SIGTERM makes everything
+#     `unavailable`, a restart available again, SIGKILL (the broker's will) unavailable again;
+#     nothing in Home Assistant's log from MQTT, sensors or templates.
+# Every process it starts is stopped on exit. Needs mosquitto, mosquitto-clients, python3 and
+# Python 3.13 (install.sh finds it). Last line: "home-assistant: N passed, M failed"; the exit
+# status is non-zero on any failure. HA_VENV=DIR uses another venv (default .build-ha/venv).
+set -euo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../.." && pwd)"
+bin="${SKYFRAME_BIN:-$repo/.build/debug/skyframe}"
+venv="${HA_VENV:-$repo/.build-ha/venv}"
+stub_dir="$repo/firmware-notes/examples/virtual-display"
+started=$(date +%s)
+
+tmp="$(mktemp -d)"
+pids=()
+passed=0
+failed=0
+gateway_pid=""
+
+finish() {
+    local status=$? pid
+    if [ -d "$tmp/ha" ] && [ -x "$venv/bin/python" ]; then
+        "$venv/bin/python" "$here/ha_harness.py" stop --dir "$tmp/ha" >/dev/null 2>&1 || true
+    fi
+    if [ -s "$tmp/ha/ha.pid" ]; then # in case the harness could not stop it
+        kill -KILL -- "-$(cat "$tmp/ha/ha.pid")" 2>/dev/null || true
+    fi
+    for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null || true; done
+    for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" 2>/dev/null || true; done
+    if [ "$status" -ne 0 ] && [ "$failed" -eq 0 ]; then
+        failed=$((failed + 1))
+        echo "FAIL the test script stopped early (exit status $status)"
+    fi
+    if [ "$failed" -ne 0 ]; then
+        for log in harness.log ha/ha.log gateway.log gateway2.log stub.log mosquitto.log; do
+            if [ -s "$tmp/$log" ]; then
+                echo "--- last lines of $log"
+                tail -n 20 "$tmp/$log"
+            fi
+        done
+    fi
+    rm -rf "$tmp"
+    echo "took $(($(date +%s) - started)) s"
+    echo "home-assistant: $passed passed, $failed failed"
+    [ "$failed" -eq 0 ] || exit 1
+}
+trap finish EXIT
+trap 'exit 130' INT TERM
+
+pass() { passed=$((passed + 1)); echo "ok   $*"; }
+fail() { failed=$((failed + 1)); echo "FAIL $*"; }
+# Counts the ok/FAIL lines of checks.py and shows them.
+counted() {
+    local line
+    while IFS= read -r line; do
+        echo "$line"
+        case "$line" in
+        "ok   "*) passed=$((passed + 1)) ;;
+        "FAIL "*) failed=$((failed + 1)) ;;
+        esac
+    done
+}
+checks() { "$venv/bin/python" "$here/checks.py" "$@" --dir "$tmp/ha"; }
+
+# ---- Home Assistant's venv (install.sh returns at once when it is there, waits for an install
+# that is running) -------------------------------------------------------------------------
+if "$here/install.sh" >"$tmp/install.log" 2>&1; then
+    pass "Home Assistant installed: $(tail -n 1 "$tmp/install.log")"
+else
+    fail "Home Assistant could not be installed:"
+    tail -n 20 "$tmp/install.log"
+    exit 1
+fi
+if [ ! -x "$bin" ]; then
+    fail "no gateway binary at $bin (build it, or set SKYFRAME_BIN)"
+    exit 1
+fi
+
+# ---- mosquitto ----------------------------------------------------------------------------
+free_port() {
+    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
+print(s.getsockname()[1])'
+}
+listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+port=""
+for attempt in 1 2 3; do # the free port may be taken between the check and mosquitto's bind
+    candidate="$(free_port)"
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$candidate" \
+        >"$tmp/mosquitto.conf"
+    mosquitto -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 50); do
+        if listening "$candidate"; then port="$candidate"; break 2; fi
+        kill -0 "${pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+done
+if [ -z "$port" ]; then
+    fail "mosquitto did not start"
+    exit 1
+fi
+sub() { mosquitto_sub -h 127.0.0.1 -p "$port" "$@"; }
+pub() { mosquitto_pub -h 127.0.0.1 -p "$port" "$@"; }
+
+# ---- Home Assistant, in the background while the rest starts ---------------------------------
+ha_started=$(date +%s)
+"$venv/bin/python" "$here/ha_harness.py" start --dir "$tmp/ha" --mqtt-port "$port" \
+    --timeout 180 >"$tmp/harness.log" 2>&1 &
+ha_start=$!
+pids+=("$ha_start")
+
+# ---- the Open-Meteo stand-in and the gateway ---------------------------------------------------
+python3 "$stub_dir/open_meteo_stub.py" "$tmp/stub.port" 2>"$tmp/stub.log" &
+pids+=($!)
+for _ in $(seq 50); do
+    [ -s "$tmp/stub.port" ] && break
+    sleep 0.1
+done
+if [ ! -s "$tmp/stub.port" ]; then
+    fail "the Open-Meteo stand-in did not start"
+    exit 1
+fi
+http="http://127.0.0.1:$(cat "$tmp/stub.port")"
+
+# The client id has '-' and '_' (written '_5f' in ids); lisbon is not in the GeoNames fixture,
+# so its frame names the place by itself.
+client_id="sf-ha_test"
+cat >"$tmp/gateway.yaml" <<END_OF_CONFIG
+mqtt:
+  host: 127.0.0.1
+  port: $port
+  client-id: $client_id
+weather:
+  service: open-meteo
+open-meteo:
+  forecast-url: $http/v1/forecast
+  geocoding-url: $http/v1/search
+  timeout-seconds: 5
+air-quality:
+  url: $http/v1/air-quality
+alerts:
+  nws:
+    enabled: false
+places:
+  reverse-geocoding: geonames
+  geonames-file: $stub_dir/fixtures/cities.txt
+metrics:
+  port: 0
+  stats-seconds: 2
+log:
+  level: info
+homeassistant:
+  enabled: true
+locations:
+  names: [berlin, lisbon]
+  berlin:
+    latitude: 52.52
+    longitude: 13.405
+  lisbon:
+    latitude: 38.72
+    longitude: -9.14
+END_OF_CONFIG
+
+# No SKYFRAME_* variable of the caller's may override the file.
+unset_skyframe=()
+for name in $(compgen -e); do
+    if [[ "$name" == SKYFRAME_* ]]; then unset_skyframe+=(-u "$name"); fi
+done
+# start_gateway LOG: starts it, waits until it says online on its state topic.
+start_gateway() {
+    env "${unset_skyframe[@]+"${unset_skyframe[@]}"}" "$bin" run --config "$tmp/gateway.yaml" \
+        >"$tmp/$1" 2>&1 &
+    gateway_pid=$!
+    pids+=("$gateway_pid")
+    for _ in $(seq 100); do
+        if [ "$(sub -t skyframe/v1/gateway/state -C 1 -W 1 2>/dev/null)" = '{"state":"online"}' ]
+        then
+            return 0
+        fi
+        kill -0 "$gateway_pid" 2>/dev/null || return 1
+        sleep 0.2
+    done
+    return 1
+}
+if start_gateway gateway.log; then
+    pass "the gateway is online"
+else
+    fail "the gateway did not come online within 20 s"
+    exit 1
+fi
+watch=hall_display.1
+pub -r -q 1 -t "skyframe/v1/watch/$watch" -m 'Berlin,DE;48.857,2.352 @900'
+
+gateway_id="skyframe_skyframe_gateway_sf-ha_5ftest"
+berlin_id="skyframe_skyframe_loc_berlin"
+lisbon_id="skyframe_skyframe_loc_lisbon"
+watch0_id="skyframe_skyframe_watch_hall_5fdisplay_2e1_0"
+watch1_id="skyframe_skyframe_watch_hall_5fdisplay_2e1_1"
+
+if wait "$ha_start"; then
+    pass "Home Assistant started, onboarded, MQTT added, birth message seen" \
+        "($(($(date +%s) - ha_started)) s after its start; $(tail -n 1 "$tmp/harness.log"))"
+else
+    fail "Home Assistant did not start: $(tail -n 1 "$tmp/harness.log")"
+    exit 1
+fi
+
+# ---- every sensor equals the retained frame ----------------------------------------------------
+# frame TOPIC: the retained frame on TOPIC as `skyframe decode --json` prints it.
+frame() {
+    local hex
+    hex="$(sub -t "$1" -C 1 -W 20 -F %x 2>/dev/null || true)"
+    if [ -z "$hex" ]; then
+        echo "no retained frame on $1" >&2
+        return 1
+    fi
+    "$bin" decode --json <<<"$hex"
+}
+displays=""
+for entry in "$berlin_id:named place:skyframe/v1/loc/berlin" \
+    "$lisbon_id:named place:skyframe/v1/loc/lisbon" \
+    "$watch0_id:watch:skyframe/v1/frame/$watch/0" \
+    "$watch1_id:watch:skyframe/v1/frame/$watch/1"; do
+    IFS=: read -r id model topic <<<"$entry"
+    if json="$(frame "$topic")"; then
+        pass "retained frame on $topic: $(python3 -c 'import json, sys; f = json.loads(sys.argv[1])
+print("%s, status %s" % (f.get("name"), f.get("status")))' "$json")"
+    else
+        fail "no retained frame on $topic within 20 s"
+        json='{}'
+    fi
+    displays="$displays${displays:+,}{\"object_id\":\"$id\",\"model\":\"$model\",\"frame\":$json}"
+done
+cat >"$tmp/expect.json" <<END_OF_JSON
+{"displays": [$displays],
+ "gateway": {"object_id": "$gateway_id", "stats_topic": "skyframe/v1/gateway/stats"}}
+END_OF_JSON
+counted < <(checks present --expect "$tmp/expect.json" --mqtt-port "$port" --timeout 30)
+
+# ---- the watch goes --------------------------------------------------------------------------
+pub -r -q 1 -n -t "skyframe/v1/watch/$watch"
+counted < <(checks gone --gone "$watch0_id,$watch1_id" --kept "$berlin_id,$lisbon_id" --timeout 30)
+for id in "$watch0_id" "$watch1_id"; do
+    left="$(sub -t "homeassistant/device/$id/config" -t "skyframe/v1/state/watch/$watch/#" \
+        -C 1 -W 2 -v 2>/dev/null || true)"
+    if [ -z "$left" ]; then
+        pass "$id: no retained discovery or state message left"
+    else
+        fail "$id: still retained: ${left:0:120}"
+    fi
+done
+
+# Home Assistant's birth message (as after its restart): every config comes again, the gone
+# watch's not.
+sub -R -v -t 'homeassistant/device/+/config' -W 4 >"$tmp/republished" 2>/dev/null &
+republish=$!
+sleep 0.5
+pub -t homeassistant/status -m online
+wait "$republish" || true
+again="$(cut -d' ' -f1 "$tmp/republished" | sort -u | tr '\n' ' ')"
+want="homeassistant/device/$gateway_id/config homeassistant/device/$berlin_id/config"
+want="$want homeassistant/device/$lisbon_id/config"
+want="$(tr ' ' '\n' <<<"$want" | sort -u | tr '\n' ' ')"
+if [ "$again" = "$want" ]; then
+    pass "'online' on homeassistant/status: the gateway's and both places' configs again, no watch's"
+else
+    fail "'online' on homeassistant/status: configs sent: '$again', want '$want'"
+fi
+
+# ---- the gateway stops, comes back, dies -------------------------------------------------------
+all_ids="$berlin_id,$lisbon_id,$gateway_id"
+kill -TERM "$gateway_pid"
+if wait "$gateway_pid"; then
+    pass "the gateway stopped on SIGTERM (exit status 0)"
+else
+    fail "the gateway's exit status after SIGTERM: $?"
+fi
+counted < <(checks availability --ids "$all_ids" --want unavailable --timeout 20)
+
+if start_gateway gateway2.log; then
+    pass "the gateway is online again"
+    counted < <(checks availability --ids "$all_ids" --want available --timeout 20)
+    kill -KILL "$gateway_pid"
+    wait "$gateway_pid" 2>/dev/null || true
+    counted < <(checks availability --ids "$all_ids" --want unavailable --timeout 20)
+else
+    fail "the gateway did not come online again within 20 s"
+fi
+
+counted < <(checks log)
+exit 0
