@@ -120,6 +120,9 @@ import Testing
   @Test func idsEscapeWhatHomeAssistantDoesNotAllow() {
     #expect(HomeAssistantDiscovery.escaped("berlin-1") == "berlin-1")
     #expect(HomeAssistantDiscovery.escaped("a_b.c/d") == "a_5fb_2ec_2fd")
+    #expect(
+      HomeAssistantDiscovery.entityName("skyframe_skyframe_watch_Pin_2eha-1_0", "wind_gust")
+        == "skyframe_skyframe_watch_pin_2eha_1_0_wind_gust")
     // "a.b" and "a_2eb" stay apart.
     #expect(HomeAssistantDiscovery.escaped("a_2eb") != HomeAssistantDiscovery.escaped("a.b"))
   }

@@ -88,6 +88,24 @@ enum HomeAssistantDiscovery {
     objectID("skyframe", base, "gateway", clientID)
   }
 
+  /// The entity id Home Assistant makes of `{objectID}_{key}` (its `slugify`): lower case, every
+  /// run of other characters one '_'. Given as the component's `object_id`, so that entity ids
+  /// never depend on the names shown.
+  static func entityName(_ objectID: String, _ key: String) -> String {
+    var result = ""
+    var pendingSeparator = false
+    for scalar in "\(objectID)_\(key)".lowercased().unicodeScalars {
+      if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
+        if pendingSeparator, !result.isEmpty { result.append("_") }
+        pendingSeparator = false
+        result.unicodeScalars.append(scalar)
+      } else {
+        pendingSeparator = true
+      }
+    }
+    return result
+  }
+
   static func configTopic(prefix: String, objectID: String) -> String {
     "\(prefix)/device/\(objectID)/config"
   }
@@ -100,7 +118,12 @@ enum HomeAssistantDiscovery {
     sensor("pressure", "Pressure", "pressure_hpa", .init("atmospheric_pressure", "hPa")),
     sensor("wind_speed", "Wind speed", "wind_speed_ms", .wind),
     sensor("wind_gust", "Wind gust", "wind_gust_ms", .wind),
-    sensor("wind_direction", "Wind direction", "wind_direction_deg", .init(nil, "°")),
+    {
+      var direction = sensor(
+        "wind_direction", "Wind direction", "wind_direction_deg", .init("wind_direction", "°"))
+      direction.component.stateClass = "measurement_angle"
+      return direction
+    }(),
     sensor("uv_index", "UV index", "uv_index", .init(nil, nil)),
     sensor("visibility", "Visibility", "visibility_m", .init("distance", "m")),
     sensor("precipitation", "Precipitation", "precipitation_mm", .init("precipitation", "mm")),
@@ -180,7 +203,7 @@ enum HomeAssistantDiscovery {
     for (componentKey, template) in weatherComponents {
       var component = template
       component.uniqueId = "\(id)_\(componentKey)"
-      component.objectId = "\(id)_\(componentKey)"
+      component.objectId = entityName(id, componentKey)
       if componentKey == "aqi" { component.jsonAttributesTopic = topics.displayState(key.path) }
       components[componentKey] = component
     }
@@ -201,7 +224,7 @@ enum HomeAssistantDiscovery {
     func add(_ key: String, _ component: Component) {
       var component = component
       component.uniqueId = "\(id)_\(key)"
-      component.objectId = "\(id)_\(key)"
+      component.objectId = entityName(id, key)
       components[key] = component
     }
     add(
