@@ -4,7 +4,7 @@ Assistant's own sensor constants); Home Assistant is the one ha_harness.py start
 
   checks.py present --dir HA --expect FILE --mqtt-port P [--timeout S]
       every display of FILE (object id, model, and the frame as `skyframe decode --json` gives
-      it) is a device with all its sensors, each with the contract's entity id, unit, device
+      it) is a device with all its sensors, each with the README's entity id, unit, device
       class and state class, its state equal to the frame's value; the gateway's device with
       its broker, answers-per-minute and breaker sensors, their states equal to the retained
       status document.
@@ -193,11 +193,13 @@ def check_device(results, snapshot, object_id, model, name, keys, platforms):
     results.check(on_device == wanted, "device %s holds exactly its %d entities%s" % (
         object_id, len(wanted), "" if on_device == wanted else ": missing %s, extra %s" % (
             sorted(wanted - on_device), sorted(on_device - wanted))))
+    # The README's entity ids: `{device id}_{key}` in Home Assistant's form (its slugify:
+    # lower case, every run of other characters one '_').
     wrong_ids = ["%s is %s" % (key, entry["entity_id"]) for key, entry in found.items()
-                 if entry["entity_id"] != "%s.%s_%s" % (platforms.get(key, "sensor"), object_id,
-                                                        key)]
+                 if entry["entity_id"] != "%s.%s" % (platforms.get(key, "sensor"),
+                                                     slugify("%s_%s" % (object_id, key)))]
     results.check(not wrong_ids, "entity ids of %s are <platform>.%s_<key>%s" % (
-        object_id, object_id, "" if not wrong_ids else " (contract); Home Assistant made: "
+        object_id, slugify(object_id), "" if not wrong_ids else "; Home Assistant made: "
         + ", ".join(sorted(wrong_ids))))
     return found
 

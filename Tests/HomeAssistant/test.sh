@@ -8,7 +8,7 @@
 #   - Home Assistant (ha_harness.py: fresh config, onboarded, MQTT entry, birth message seen),
 #     started once, beside the gateway;
 #   - checks (checks.py reads Home Assistant's REST and websocket APIs): every sensor of each
-#     place and of both watched places with the contract's entity id, unit, device class, state
+#     place and of both watched places with the README's entity id, unit, device class, state
 #     class and the value of the retained frame (`skyframe decode --json`); the gateway's device
 #     with its sensors; removing the watch removes its devices and entities (and a birth message
 #     `online` then brings back every config but theirs); SIGTERM makes everything
@@ -293,9 +293,22 @@ else
 fi
 counted < <(checks availability --ids "$all_ids" --want unavailable --timeout 20)
 
+# The first status document after the restart, as Home Assistant (subscribed) gets it.
+sub -R -C 1 -W 30 -t skyframe/v1/gateway/stats >"$tmp/first-stats" 2>/dev/null &
+first_stats=$!
+pids+=("$first_stats")
+sleep 0.3
 if start_gateway gateway2.log; then
     pass "the gateway is online again"
     counted < <(checks availability --ids "$all_ids" --want available --timeout 20)
+    wait "$first_stats" || true
+    if python3 -c 'import json, sys; sys.exit("answers_per_minute" not in json.load(sys.stdin))' \
+        <"$tmp/first-stats" 2>/dev/null; then
+        pass "the first status document after the start has answers_per_minute"
+    else
+        fail "the first status document after the start has no answers_per_minute (Home" \
+            "Assistant's template warns): $(head -c 100 "$tmp/first-stats")"
+    fi
     kill -KILL "$gateway_pid"
     wait "$gateway_pid" 2>/dev/null || true
     counted < <(checks availability --ids "$all_ids" --want unavailable --timeout 20)
