@@ -3,8 +3,9 @@ import SkyframeMQTT
 import SkyframeProviders
 
 /// Everything the gateway is told by its configuration file and environment. Keys and defaults
-/// are documented in `config/skyframe.example.yaml`; `GatewayConfiguration+ConfigReader.swift`
-/// reads and checks them.
+/// are documented in `config/skyframe.example.yaml`. Each section reads, checks and describes
+/// itself (`GatewayConfiguration+EndpointSections.swift`, `+WeatherSections`, `+LimitSections`,
+/// `+Locations`); `GatewayConfiguration+ConfigReader.swift` reads the sections in order.
 public struct GatewayConfiguration: Sendable, Equatable {
   public var mqtt = MQTT()
   public var topics = Topics()
