@@ -67,8 +67,9 @@ struct GatewayStatus: Codable, Sendable {
   var services: [Service]
   /// Frames sent in answer to requests, by status.
   var answers: [String: Int]
-  /// Answers of any status in the last minute or so (`AnswerRate`); nil just after the start.
-  var answersPerMinute: Int?
+  /// Answers of any status in the last minute or so (`AnswerRate`); `null` just after the start
+  /// (always written, so that readers such as Home Assistant's templates find the key).
+  var answersPerMinute: AlwaysWritten<Int>
   var queue: Queue
   var cache: Cache
   var upstream: Upstream
@@ -85,6 +86,24 @@ struct GatewayStatus: Codable, Sendable {
     encoder.keyEncodingStrategy = .convertToSnakeCase
     encoder.outputFormatting = [.sortedKeys]
     return (try? encoder.encode(self)).map { [UInt8]($0) } ?? Array("{}".utf8)
+  }
+}
+
+/// An optional value written as `null` when absent, where synthesized coding would leave the key
+/// out.
+struct AlwaysWritten<Value: Codable & Sendable>: Codable, Sendable {
+  var value: Value?
+
+  init(_ value: Value?) { self.value = value }
+
+  init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    value = container.decodeNil() ? nil : try container.decode(Value.self)
+  }
+
+  func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    if let value { try container.encode(value) } else { try container.encodeNil() }
   }
 }
 
@@ -116,8 +135,8 @@ extension Gateway {
         connected: isConnected, reconnects: totals.reconnects,
         lastError: isConnected ? nil : client.lastFailure?.description),
       services: services, answers: GatewayMetrics.byName(totals.answers),
-      answersPerMinute: answerRate.perMinute(
-        total: totals.answers.reduce(0, +), at: clock.unixTime()),
+      answersPerMinute: AlwaysWritten(
+        answerRate.perMinute(total: totals.answers.reduce(0, +), at: clock.unixTime())),
       queue: GatewayStatus.Queue(depth: depth, limit: queue.limit, dropped: totals.queueDropped),
       cache: GatewayStatus.Cache(
         frames: entries.frames, names: entries.names, places: entries.places,

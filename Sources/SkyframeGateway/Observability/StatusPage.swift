@@ -71,7 +71,7 @@ enum StatusPage {
       <div class="figures">
       <span id="state" class="\(status.broker.connected ? "ok" : "bad")">\(status.broker.connected ? "connected to the broker" : "not connected to the broker" + (status.broker.lastError.map { ": " + escaped($0) } ?? ""))</span>
       <span>up \(duration(status.uptimeSeconds))</span>
-      <span>answers per minute: <b data-field="answers-per-minute">\(status.answersPerMinute.map(String.init) ?? "–")</b></span>
+      <span>answers per minute: <b data-field="answers-per-minute">\(status.answersPerMinute.value.map(String.init) ?? "–")</b></span>
       <span>devices: \(status.devices)</span>
       <span>watches: \(status.watches)</span>
       </div>
