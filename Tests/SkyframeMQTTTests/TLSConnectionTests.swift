@@ -189,7 +189,7 @@ let gatewayNames: MQTTConfiguration.SettingNames = {
 /// Connects with `configure`d settings, expecting a failure within `timeout`: the error
 /// `connect(timeout:)` throws. Stops the broker afterwards unless `stop` is false.
 func connectionFailure(
-  to broker: MosquittoBroker, within timeout: Duration = .seconds(5), stop: Bool = true,
+  to broker: MosquittoBroker, within timeout: Duration = .seconds(30), stop: Bool = true,
   configure: (inout MQTTConfiguration) -> Void
 ) async throws -> MQTTError {
   let (client, _) = try makeClient(broker, "tls") {

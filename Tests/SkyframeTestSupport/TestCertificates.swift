@@ -115,16 +115,28 @@ public struct TestCertificates: Sendable {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
     process.arguments = arguments
-    let errors = Pipe()
+    // Standard error goes to a file, not a pipe: a process another test starts at the same
+    // moment (a mosquitto) can inherit a pipe's write end, and reading the pipe to its end then
+    // waits for that process to exit, which hung the test run.
+    let errorsPath = FileManager.default.temporaryDirectory
+      .appendingPathComponent("skyframe-openssl-\(UUID().uuidString).err")
+    guard FileManager.default.createFile(atPath: errorsPath.path, contents: nil),
+      let errors = try? FileHandle(forWritingTo: errorsPath)
+    else {
+      throw OpenSSLError(message: "cannot create \(errorsPath.path) for openssl's errors")
+    }
+    defer { try? FileManager.default.removeItem(at: errorsPath) }
     process.standardError = errors
     process.standardOutput = FileHandle.nullDevice
     do {
       try process.run()
     } catch {
+      try? errors.close()
       throw OpenSSLError(message: "cannot run /usr/bin/openssl (Debian package openssl): \(error)")
     }
-    let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
+    try? errors.close()
+    let text = (try? String(contentsOf: errorsPath, encoding: .utf8)) ?? ""
     guard process.terminationStatus == 0 else {
       throw OpenSSLError(message: "openssl \(arguments.joined(separator: " ")) failed:\n\(text)")
     }
