@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# Every check of `make test`, in order, each one timed. A failed check does not stop the ones
+# after it (but nothing runs after a failed build); the last lines list every check with its
+# time and result, then the total, and the exit status is non-zero when any failed.
+#
+# Home Assistant's virtual environment (Tests/HomeAssistant/install.sh, a few minutes of
+# downloading and unpacking) is made in the background from the start, beside the Swift build,
+# and waited for just before its test.
+set -uo pipefail
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$repo"
+mkdir -p .build
+
+names=()
+times=()
+results=()
+failed=0
+started_all=$(date +%s)
+
+# step NAME COMMAND...: runs and times one check.
+step() {
+  local name="$1"
+  shift
+  local start=$(date +%s)
+  echo "=== $name"
+  if "$@"; then
+    results+=("passed")
+  else
+    results+=("FAILED")
+    failed=$((failed + 1))
+  fi
+  names+=("$name")
+  times+=($(($(date +%s) - start)))
+}
+
+build_tests() {
+  swift build --build-tests 2>&1 | tee .build/build-tests.log || return 1
+  # A warning from our own sources or tests fails the build (dependencies' do not count); a
+  # fresh clone compiles every file, so every warning is seen.
+  if grep -E "^$repo/(Sources|Tests)/[^:]+:[0-9]+:[0-9]+: warning:" .build/build-tests.log; then
+    echo "warnings in our own code (above): fix them"
+    return 1
+  fi
+}
+
+# The Swift tests, stopped after 15 minutes (they take under one): a test that hangs fails the
+# check with the names of the tests that started and never finished, instead of using up CI.
+swift_tests() {
+  local rc=0
+  timeout 900 swift test --skip-build 2>&1 | tee .build/swift-test.log || rc=$?
+  if [[ "$rc" -eq 124 ]]; then
+    echo "swift test did not finish in 15 minutes; started and never finished:"
+    comm -23 \
+      <(sed -n 's/.*Test \(.*\) started\.$/\1/p' .build/swift-test.log | sort -u) \
+      <(sed -n 's/.*Test \(.*\) \(passed\|failed\) after.*/\1/p' .build/swift-test.log | sort -u)
+  fi
+  return "$rc"
+}
+
+home_assistant() {
+  if ! wait "$ha_install"; then
+    echo "Home Assistant's install failed:"
+    tail -n 30 .build/ha-install.log
+    return 1
+  fi
+  tail -n 1 .build/ha-install.log
+  Tests/HomeAssistant/test.sh
+}
+
+step "packages (make test-deps)" make --no-print-directory test-deps
+Tests/HomeAssistant/install.sh >.build/ha-install.log 2>&1 &
+ha_install=$!
+step "build with tests, no warnings" build_tests
+if [[ "${results[-1]}" == "passed" ]]; then
+  step "swift test" swift_tests
+  step "C decoder on host and boards" firmware-notes/test/run.sh
+  step "Embedded Swift decoder" firmware-notes/embedded-swift/build.sh
+  step "virtual display" firmware-notes/examples/virtual-display/test.sh
+  step "LoRaWAN device behind ChirpStack" firmware-notes/examples/lorawan-device/test.sh
+  step "status page in Chromium" Tests/StatusPage/test.sh
+  step "Home Assistant" home_assistant
+  step "fuzzing, 15 s a target" Tests/Fuzz/run.sh 15
+  step "benchmark malloc thresholds" \
+    bash -c 'cd Benchmarks && swift package benchmark thresholds check --no-progress'
+else
+  wait "$ha_install"
+fi
+
+echo
+echo "=== make test: each check"
+for i in "${!names[@]}"; do
+  printf '%-36s %6s s  %s\n' "${names[$i]}" "${times[$i]}" "${results[$i]}"
+done
+total=$(($(date +%s) - started_all))
+printf '%-36s %6s s\n' "total ($(nproc) cores)" "$total"
+echo "checks: $((${#names[@]} - failed)) passed, $failed failed"
+[[ "$failed" -eq 0 ]]
