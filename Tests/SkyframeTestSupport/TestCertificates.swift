@@ -112,33 +112,28 @@ public struct TestCertificates: Sendable {
   }
 
   public static func openssl(_ arguments: [String]) throws(OpenSSLError) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-    process.arguments = arguments
-    // Standard error goes to a file, not a pipe: a process another test starts at the same
-    // moment (a mosquitto) can inherit a pipe's write end, and reading the pipe to its end then
-    // waits for that process to exit, which hung the test run.
+    // Spawned as the brokers are (`ChildProcess`), with standard error in a file. Foundation's
+    // `Process` hung here twice: reading a pipe that a broker started at the same moment had
+    // inherited, and then waiting in `waitUntilExit` for an openssl that had long exited (its
+    // exit never noticed while other children were being reaped).
     let errorsPath = FileManager.default.temporaryDirectory
-      .appendingPathComponent("skyframe-openssl-\(UUID().uuidString).err")
-    guard FileManager.default.createFile(atPath: errorsPath.path, contents: nil),
-      let errors = try? FileHandle(forWritingTo: errorsPath)
-    else {
-      throw OpenSSLError(message: "cannot create \(errorsPath.path) for openssl's errors")
-    }
-    defer { try? FileManager.default.removeItem(at: errorsPath) }
-    process.standardError = errors
-    process.standardOutput = FileHandle.nullDevice
+      .appendingPathComponent("skyframe-openssl-\(UUID().uuidString).err").path
+    defer { try? FileManager.default.removeItem(atPath: errorsPath) }
+    let child: ChildProcess
     do {
-      try process.run()
+      child = try ChildProcess(
+        executable: "/usr/bin/openssl", arguments: arguments, errors: errorsPath)
     } catch {
-      try? errors.close()
       throw OpenSSLError(message: "cannot run /usr/bin/openssl (Debian package openssl): \(error)")
     }
-    process.waitUntilExit()
-    try? errors.close()
-    let text = (try? String(contentsOf: errorsPath, encoding: .utf8)) ?? ""
-    guard process.terminationStatus == 0 else {
-      throw OpenSSLError(message: "openssl \(arguments.joined(separator: " ")) failed:\n\(text)")
+    // A synchronous caller (the shared certificates are made once, in a static initializer).
+    let deadline = ContinuousClock.now + .seconds(60)
+    while child.isRunning, ContinuousClock.now < deadline { usleep(2_000) }
+    let text = (try? String(contentsOfFile: errorsPath, encoding: .utf8)) ?? ""
+    guard child.exitStatus == 0 else {
+      let outcome = child.isRunning ? "did not finish in 60 s" : "failed"
+      throw OpenSSLError(
+        message: "openssl \(arguments.joined(separator: " ")) \(outcome):\n\(text)")
     }
   }
 }
