@@ -40,16 +40,15 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// Answers per minute, from samples of the answer count.
   let answerRate = AnswerRate()
   private let router: Router
-  private let connected = Mutex(false)
+  private let connected = ConnectedFlag()
   /// The cluster's live members; nil when the gateway runs alone.
   public let members: ClusterMembers?
   /// How many share the budgets (the live members); nil alone.
   let fleet: FleetShare?
+  /// This member's part in the cluster; nil alone.
+  let cluster: ClusterRole?
   /// The cluster's shared cache; nil alone or without `cluster.key`.
-  let sharedCache: SharedFrameCache?
-  /// Fetches other members asked this one for and that have not finished (at most 64).
-  private let wantsInFlight = Atomic<Int>(0)
-  static let maximumWantsInFlight = 64
+  var sharedCache: SharedFrameCache? { cluster?.sharedCache }
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -99,33 +98,14 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     router = Router(topics: configuration.topics, homeAssistant: configuration.homeAssistant)
     lorawan = try LoRaWANGateway.make(
       configuration: configuration, desk: desk, metrics: metrics, clock: clock, logger: logger)
-    sharedCache = configuration.cluster.key.flatMap { key in
-      members.map { _ in
-        SharedFrameCache(
-          key: key, topics: configuration.topics, staleSeconds: configuration.cache.staleSeconds)
-      }
-    }
-    if let sharedCache, let members, configuration.cluster.ownerWaitMilliseconds > 0 {
-      let (topics, clock) = (configuration.topics, clock)
-      let wait = Duration.milliseconds(configuration.cluster.ownerWaitMilliseconds)
-      desk.onMiss { [weak desk] cell in
-        // The cell's owner fetches it once for the fleet; this member waits for its shared entry
-        // and fetches itself only if none comes in time (the owner gone, say).
-        let key = sharedCache.cellText(cell)
-        guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
-          return nil
-        }
-        own.send(topics.wants(owner), Array(key.utf8), retain: false)
-        return await desk.freshFrame(for: cell, by: clock.now + wait)
-      }
-    }
-    if let sharedCache {
-      let (client, clock, logger) = (client, clock, logger)
-      desk.onFetched { cell, frame in
-        if !sharedCache.share(frame, for: cell, with: client, now: clock.unixTime()) {
-          logger.debug("could not share a cached frame")
-        }
-      }
+    let (connected, desk, client, fleet, limiter) = (
+      connected, desk, client, fleet, handler.logLimiter
+    )
+    cluster = members.map { members in
+      ClusterRole(
+        members: members, fleet: fleet, configuration: configuration, desk: desk, client: client,
+        own: own, clock: clock, logger: logger, limiter: limiter,
+        isConnected: { connected.isSet })
     }
   }
 
@@ -192,75 +172,18 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     own.send(topic, info.json())
   }
 
-  var isConnected: Bool { connected.withLock { $0 } }
-
-  /// After the live set changed: the budget share follows, and the owner of the fleet state
-  /// writes it.
-  private func membersChanged(_ members: ClusterMembers) {
-    fleet?.set(members.count)
-    let live = members.live
-    logger.info("cluster members changed", metadata: ["live": "\(live.joined(separator: ","))"])
-    guard members.owns("state"), isConnected else { return }
-    let topic = configuration.withLock { $0.topics.state }
-    own.send(topic, FleetState.online(live))
-  }
+  var isConnected: Bool { connected.isSet }
 
   /// Runs on the MQTT network thread for every message: the one way in.
   public func receive(_ message: MQTTIncoming) {
-    switch router.route(message.topic) {
+    let route = router.route(message.topic)
+    switch route {
     case .request(let device):
       handler.receive(message, from: device)
     case .watch(let device):
       watches.receive(device: device, payload: [UInt8](message.payload))
-    case .instance(let id):
-      guard let members else { return }
-      if members.receive(id: id, payload: message.payload) {
-        membersChanged(members)
-      } else if id == members.own, message.payload.isEmpty, isConnected {
-        // Cleared by a member that took an earlier incarnation of this one for dead: say again
-        // that this one lives.
-        let topic = configuration.withLock { $0.topics.instance(id) }
-        own.send(topic, Self.online)
-      }
-    case .state:
-      // A member's last will: it is gone. The owner of the fleet state clears its presence.
-      guard let members, let gone = FleetState.offlineInstance(in: message.payload),
-        gone != members.own
-      else { return }
-      _ = members.receive(id: gone, payload: [])
-      membersChanged(members)
-      if members.owns("state") {
-        let topic = configuration.withLock { $0.topics.instance(gone) }
-        own.send(topic, [])
-      }
-    case .want(let owner):
-      guard let members, let sharedCache, owner == members.own,
-        let cell = sharedCache.cell(from: message.payload)
-      else { return }
-      if let frame = desk.freshFrame(for: cell) {
-        // Already here (the asker missed the entry): share it again.
-        sharedCache.share(frame, for: cell, with: client, now: clock.unixTime())
-        return
-      }
-      guard wantsInFlight.add(1, ordering: .relaxed).newValue <= Self.maximumWantsInFlight else {
-        wantsInFlight.subtract(1, ordering: .relaxed)
-        return
-      }
-      Task { [self] in
-        // A fetch here is shared when it completes (`onFetched`).
-        _ = await desk.frame(at: desk.center(of: cell))
-        wantsInFlight.subtract(1, ordering: .relaxed)
-      }
-    case .cacheEntry(let cell):
-      guard let sharedCache, !message.payload.isEmpty else { return }
-      switch sharedCache.verify(message.payload, cellText: cell) {
-      case .success(let (cell, frame)):
-        desk.adopt(frame, for: cell)
-      case .failure(let refused):
-        // One line a minute for all refused entries.
-        DeviceLog(logger: logger, device: "(shared cache)", limiter: handler.logLimiter).warning(
-          "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
-      }
+    case .instance, .state, .want, .cacheEntry:
+      cluster?.receive(route, message)
     case .homeAssistantStatus:
       // Home Assistant (re)started: it forgets devices whose discovery messages are not
       // retained, so every one goes out again.
@@ -277,20 +200,13 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   }
 
   public func run() async throws {
-    let (topics, cluster) = configuration.withLock { ($0.topics, $0.cluster) }
+    let (topics, settings) = configuration.withLock { ($0.topics, $0.cluster) }
     client.deliverMessages(to: self)
-    try client.subscribe(cluster.requestFilter(topics), qos: 1)
+    try client.subscribe(settings.requestFilter(topics), qos: 1)
     try client.subscribe(topics.watches, qos: 1)
     try client.subscribe(
       HomeAssistantPublisher.statusTopic(configuration.withLock { $0.homeAssistant }), qos: 1)
-    if members != nil {
-      try client.subscribe(topics.instances, qos: 1)
-      try client.subscribe(topics.state, qos: 1)
-    }
-    if sharedCache != nil { try client.subscribe(topics.cacheEntries + "+", qos: 1) }
-    if let members, sharedCache != nil, cluster.ownerWaitMilliseconds > 0 {
-      try client.subscribe(topics.wants(members.own), qos: 1)
-    }
+    for filter in cluster?.subscriptions ?? [] { try client.subscribe(filter, qos: 1) }
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {
@@ -304,19 +220,14 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       switch event {
       case .connected(let sessionPresent):
         logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
-        connected.withLock { $0 = true }
+        connected.set(true)
         metrics.connected()
-        if let members {
-          own.send(topics.instance(members.own), Self.online)
-          own.send(topics.state, FleetState.online(members.live))
-        } else {
-          own.send(topics.state, Self.online)
-        }
+        if let cluster { cluster.connected() } else { own.send(topics.state, Self.online) }
         publishInfo()
         homeAssistant.announceAll(board.entries)
         locations.publishAllSoon()
       case .disconnected(let code):
-        connected.withLock { $0 = false }
+        connected.set(false)
         metrics.disconnected()
         logger.warning(
           "disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
@@ -325,17 +236,19 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       }
     }
     // From here on this instance is leaving: it no longer answers its own cleared presence.
-    connected.withLock { $0 = false }
-    if let members {
-      // Other members may still serve: this instance's presence goes, and they write the fleet
-      // state when they see it go. The last one leaves the fleet offline.
-      own.send(topics.instance(members.own), [])
-      if members.live == [members.own] { own.send(topics.state, FleetState.offline(members.own)) }
-    } else {
-      own.send(topics.state, Self.offline)
-    }
+    connected.set(false)
+    if let cluster { cluster.leaving() } else { own.send(topics.state, Self.offline) }
     await client.disconnect()
-    connected.withLock { $0 = false }
+    connected.set(false)
     logger.info("gateway stopped")
   }
+}
+
+/// Whether the gateway is connected to the broker, read from any thread.
+final class ConnectedFlag: Sendable {
+  private let value = Atomic<Bool>(false)
+
+  var isSet: Bool { value.load(ordering: .acquiring) }
+
+  func set(_ connected: Bool) { value.store(connected, ordering: .releasing) }
 }

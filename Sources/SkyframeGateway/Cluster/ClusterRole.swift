@@ -1,0 +1,163 @@
+import Logging
+import SkyframeMQTT
+import Synchronization
+
+/// This member's part in a cluster (`cluster.group`): its presence and the fleet's state, the
+/// live members and the budget share that follows them, and with `cluster.key` the shared cache
+/// (asking a cell's owner on a miss, fetching what others ask of this member, adopting what
+/// others share). The gateway hands it the cluster's routes and tells it when the connection
+/// comes and when the member leaves.
+final class ClusterRole: Sendable {
+  let members: ClusterMembers
+  private let fleet: FleetShare?
+  let sharedCache: SharedFrameCache?
+  private let settings: ClusterSettings
+  private let topics: GatewayConfiguration.Topics
+  private let desk: WeatherDesk
+  private let client: MQTTClient
+  private let own: OwnMessages
+  private let clock: GatewayClock
+  private let logger: Logger
+  private let refusals: DeviceLog
+  private let isConnected: @Sendable () -> Bool
+  /// Fetches other members asked this one for and that have not finished.
+  private let wantsInFlight = Atomic<Int>(0)
+  static let maximumWantsInFlight = 64
+
+  init(
+    members: ClusterMembers, fleet: FleetShare?, configuration: GatewayConfiguration,
+    desk: WeatherDesk, client: MQTTClient, own: OwnMessages, clock: GatewayClock,
+    logger: Logger, limiter: DeviceLogLimiter, isConnected: @escaping @Sendable () -> Bool
+  ) {
+    self.members = members
+    self.fleet = fleet
+    settings = configuration.cluster
+    topics = configuration.topics
+    self.desk = desk
+    self.client = client
+    self.own = own
+    self.clock = clock
+    self.logger = logger
+    self.isConnected = isConnected
+    // One line a minute for all refused shared entries.
+    refusals = DeviceLog(logger: logger, device: "(shared cache)", limiter: limiter)
+    sharedCache = configuration.cluster.key.map { key in
+      SharedFrameCache(
+        key: key, topics: configuration.topics, staleSeconds: configuration.cache.staleSeconds)
+    }
+    installSharedCache()
+  }
+
+  /// A miss for a cell another member owns asks that member and waits for its shared entry; a
+  /// frame fetched here is shared.
+  private func installSharedCache() {
+    guard let sharedCache else { return }
+    let (own, topics, clock, members) = (own, topics, clock, members)
+    if settings.ownerWaitMilliseconds > 0 {
+      let wait = Duration.milliseconds(settings.ownerWaitMilliseconds)
+      desk.onMiss { [weak desk] cell in
+        // The cell's owner fetches it once for the fleet; this member waits for its shared entry
+        // and fetches itself only if none comes in time (the owner gone, say).
+        let key = sharedCache.cellText(cell)
+        guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
+          return nil
+        }
+        own.send(topics.wants(owner), Array(key.utf8), retain: false)
+        return await desk.freshFrame(for: cell, by: clock.now + wait)
+      }
+    }
+    let (client, logger) = (client, logger)
+    desk.onFetched { cell, frame in
+      if !sharedCache.share(frame, for: cell, with: client, now: clock.unixTime()) {
+        logger.debug("could not share a cached frame")
+      }
+    }
+  }
+
+  /// The filters a member subscribes to besides requests and watches.
+  var subscriptions: [String] {
+    var filters = [topics.instances, topics.state]
+    if sharedCache != nil {
+      filters.append(topics.cacheEntries + "+")
+      if settings.ownerWaitMilliseconds > 0 { filters.append(topics.wants(members.own)) }
+    }
+    return filters
+  }
+
+  /// Connected: this member lives, and the fleet is online with the members it knows.
+  func connected() {
+    own.send(topics.instance(members.own), Gateway.online)
+    own.send(topics.state, FleetState.online(members.live))
+  }
+
+  /// Leaving: this member's presence goes, and the others write the fleet state when they see it
+  /// go; the last one leaves the fleet offline.
+  func leaving() {
+    own.send(topics.instance(members.own), [])
+    if members.live == [members.own] { own.send(topics.state, FleetState.offline(members.own)) }
+  }
+
+  /// A message on one of the cluster's topics, on the network thread.
+  func receive(_ route: Route, _ message: MQTTIncoming) {
+    switch route {
+    case .instance(let id):
+      if members.receive(id: id, payload: message.payload) {
+        membersChanged()
+      } else if id == members.own, message.payload.isEmpty, isConnected() {
+        // Cleared by a member that took an earlier incarnation of this one for dead: say again
+        // that this one lives.
+        own.send(topics.instance(id), Gateway.online)
+      }
+    case .state:
+      // A member's last will: it is gone. The owner of the fleet state clears its presence.
+      guard let gone = FleetState.offlineInstance(in: message.payload), gone != members.own
+      else { return }
+      _ = members.receive(id: gone, payload: [])
+      membersChanged()
+      if members.owns("state") { own.send(topics.instance(gone), []) }
+    case .want(let owner):
+      wanted(owner: owner, payload: message.payload)
+    case .cacheEntry(let cell):
+      guard let sharedCache, !message.payload.isEmpty else { return }
+      switch sharedCache.verify(message.payload, cellText: cell) {
+      case .success(let (cell, frame)):
+        desk.adopt(frame, for: cell)
+      case .failure(let refused):
+        refusals.warning(
+          "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
+      }
+    default:
+      break
+    }
+  }
+
+  /// Another member asks this one, the cell's owner, to fetch it for the fleet.
+  private func wanted(owner: Substring, payload: UnsafeRawBufferPointer) {
+    guard let sharedCache, owner == members.own, let cell = sharedCache.cell(from: payload)
+    else { return }
+    if let frame = desk.freshFrame(for: cell) {
+      // Already here (the asker missed the entry): share it again.
+      sharedCache.share(frame, for: cell, with: client, now: clock.unixTime())
+      return
+    }
+    guard wantsInFlight.add(1, ordering: .relaxed).newValue <= Self.maximumWantsInFlight else {
+      wantsInFlight.subtract(1, ordering: .relaxed)
+      return
+    }
+    Task { [self] in
+      // A fetch here is shared when it completes (`onFetched`).
+      _ = await desk.frame(at: desk.center(of: cell))
+      wantsInFlight.subtract(1, ordering: .relaxed)
+    }
+  }
+
+  /// After the live set changed: the budget share follows, and the owner of the fleet state
+  /// writes it.
+  private func membersChanged() {
+    fleet?.set(members.count)
+    let live = members.live
+    logger.info("cluster members changed", metadata: ["live": "\(live.joined(separator: ","))"])
+    guard members.owns("state"), isConnected() else { return }
+    own.send(topics.state, FleetState.online(live))
+  }
+}
