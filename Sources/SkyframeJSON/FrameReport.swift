@@ -20,9 +20,21 @@ public enum FrameReport {
 
   /// - Parameter now: Unix seconds, for the data's age.
   public static func text(_ frame: WeatherFrame, now: Int) -> String {
-    var lines: [String] = []
     let doc = FrameDocument(frame)
+    var lines = headLines(doc)
+    guard frame.status.hasWeather else { return lines.joined(separator: "\n") }
     let offset = frame.utcOffsetMinutes.map(Int.init)
+    lines += timeLines(frame, now: now, offset: offset)
+    lines += currentLines(doc)
+    lines += sunLines(frame, offset: offset)
+    lines += v11Lines(doc)
+    lines += hourLines(frame, doc, offset: offset)
+    lines += dayLines(frame, doc)
+    return lines.joined(separator: "\n")
+  }
+
+  /// The place and the frame's status, request, slot and service.
+  static func headLines(_ doc: FrameDocument) -> [String] {
     // A frame's name is anybody's text: control characters (escape sequences included) are
     // shown as `\u{1B}`, never sent to the operator's terminal.
     var title = doc.name.isEmpty ? "(no name)" : printable(doc.name)
@@ -30,12 +42,13 @@ public enum FrameReport {
     if let latitude = doc.latitude, let longitude = doc.longitude {
       title += "  \(fixed(latitude, 5)), \(fixed(longitude, 5))"
     }
-    lines.append(title)
     var header = "status \(label(doc.status))  request #\(doc.requestID)"
     header += "  slot \(doc.slotIndex + 1)/\(doc.slotCount)  service \(label(doc.service))"
-    lines.append(header)
-    guard frame.status.hasWeather else { return lines.joined(separator: "\n") }
+    return [title, header]
+  }
 
+  /// When the data was observed and fetched, its age, and the place's UTC offset.
+  static func timeLines(_ frame: WeatherFrame, now: Int, offset: Int?) -> [String] {
     var times: [String] = []
     if let observed = frame.observedAt {
       times.append("observed \(clock(observed, offset, date: true))")
@@ -44,8 +57,12 @@ public enum FrameReport {
       times.append("fetched \(clock(fetched, offset, date: true)), \(age(now - Int(fetched)))")
     }
     if let offset { times.append("UTC\(utcOffset(offset))") }
-    if !times.isEmpty { lines.append(times.joined(separator: "  ")) }
+    return times.isEmpty ? [] : [times.joined(separator: "  ")]
+  }
 
+  /// The current conditions, in up to three lines.
+  static func currentLines(_ doc: FrameDocument) -> [String] {
+    var lines: [String] = []
     let current = doc.current
     var now1: [String] = []
     if let temperature = current.temperature { now1.append("\(fixed(temperature, 1)) °C") }
@@ -73,47 +90,54 @@ public enum FrameReport {
       now3.append("visibility \(fixed(Double(visibility) / 1000, 1)) km")
     }
     if !now3.isEmpty { lines.append("       " + now3.joined(separator: "  ")) }
+    return lines
+  }
 
+  /// Sunrise and sunset, or the polar day or night.
+  static func sunLines(_ frame: WeatherFrame, offset: Int?) -> [String] {
     switch frame.sun {
-    case .polarDay: lines.append("sun    polar day: the sun does not set")
-    case .polarNight: lines.append("sun    polar night: the sun does not rise")
+    case .polarDay: return ["sun    polar day: the sun does not set"]
+    case .polarNight: return ["sun    polar night: the sun does not rise"]
     default:
-      if frame.sunrise != nil || frame.sunset != nil {
-        let rise = frame.sunrise.map { clock($0, offset, date: false) } ?? "-"
-        let set = frame.sunset.map { clock($0, offset, date: false) } ?? "-"
-        lines.append("sun    rise \(rise)  set \(set)")
-      }
+      guard frame.sunrise != nil || frame.sunset != nil else { return [] }
+      let rise = frame.sunrise.map { clock($0, offset, date: false) } ?? "-"
+      let set = frame.sunset.map { clock($0, offset, date: false) } ?? "-"
+      return ["sun    rise \(rise)  set \(set)"]
     }
+  }
 
-    lines += v11Lines(doc)
+  /// The hourly slots, six to a line.
+  static func hourLines(_ frame: WeatherFrame, _ doc: FrameDocument, offset: Int?) -> [String] {
+    guard let start = frame.hourlyStart, frame.hourlyStepHours > 0 else { return [] }
+    var cells: [String] = []
+    for (index, hour) in doc.hourly.enumerated() {
+      let time = Int(start) + index * Int(frame.hourlyStepHours) * 3_600
+      var cell = clock(UInt32(clamping: time), offset, date: false) + " "
+      cell += hour.temperature.map { fixed($0, 1) + "°" } ?? "-"
+      if let chance = hour.precipitationProbability { cell += " \(chance)%" }
+      cells.append(cell)
+    }
+    return [
+      "hours  " + cells.prefix(6).joined(separator: " | "),
+      "       " + cells.dropFirst(6).joined(separator: " | "),
+    ]
+  }
 
-    if let start = frame.hourlyStart, frame.hourlyStepHours > 0 {
-      var cells: [String] = []
-      for (index, hour) in doc.hourly.enumerated() {
-        let time = Int(start) + index * Int(frame.hourlyStepHours) * 3_600
-        var cell = clock(UInt32(clamping: time), offset, date: false) + " "
-        cell += hour.temperature.map { fixed($0, 1) + "°" } ?? "-"
-        if let chance = hour.precipitationProbability { cell += " \(chance)%" }
-        cells.append(cell)
-      }
-      lines.append("hours  " + cells.prefix(6).joined(separator: " | "))
-      lines.append("       " + cells.dropFirst(6).joined(separator: " | "))
+  /// One line per day.
+  static func dayLines(_ frame: WeatherFrame, _ doc: FrameDocument) -> [String] {
+    guard let start = frame.dailyStart else { return [] }
+    let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+    return doc.daily.enumerated().map { index, day in
+      let date = CivilDate(daysSinceEpoch: Int(start) + index)
+      var line = index == 0 ? "days   " : "       "
+      line += "\(names[date.weekday]) \(date.iso)  "
+      line +=
+        (day.minimum.map { fixed($0, 1) } ?? "-") + " / "
+        + (day.maximum.map { fixed($0, 1) } ?? "-") + " °C"
+      if let code = day.weatherCode { line += "  \(WMOCode.meaning(code))" }
+      if let chance = day.precipitationProbability { line += "  \(chance)%" }
+      return line
     }
-    if let start = frame.dailyStart {
-      let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-      for (index, day) in doc.daily.enumerated() {
-        let date = CivilDate(daysSinceEpoch: Int(start) + index)
-        var line = index == 0 ? "days   " : "       "
-        line += "\(names[date.weekday]) \(date.iso)  "
-        line +=
-          (day.minimum.map { fixed($0, 1) } ?? "-") + " / "
-          + (day.maximum.map { fixed($0, 1) } ?? "-") + " °C"
-        if let code = day.weatherCode { line += "  \(WMOCode.meaning(code))" }
-        if let chance = day.precipitationProbability { line += "  \(chance)%" }
-        lines.append(line)
-      }
-    }
-    return lines.joined(separator: "\n")
   }
 
   /// Air quality, alerts, moon, the next hour's precipitation and the next-update hint (v1.1),
