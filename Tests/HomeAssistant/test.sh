@@ -92,29 +92,10 @@ if [ ! -x "$bin" ]; then
 fi
 
 # ---- mosquitto ----------------------------------------------------------------------------
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-
-port=""
-for attempt in 1 2 3; do # the free port may be taken between the check and mosquitto's bind
-    candidate="$(free_port)"
-    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$candidate" \
-        >"$tmp/mosquitto.conf"
-    mosquitto -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 50); do
-        if listening "$candidate"; then port="$candidate"; break 2; fi
-        kill -0 "${pids[-1]}" 2>/dev/null || break
-        sleep 0.1
-    done
-done
-if [ -z "$port" ]; then
-    fail "mosquitto did not start"
-    exit 1
-fi
+# shellcheck source=../../firmware-notes/examples/live-test-lib.sh
+. "$repo/firmware-notes/examples/live-test-lib.sh"
+start_mosquitto || exit 1
+port="$mqtt_port"
 sub() { mosquitto_sub -h 127.0.0.1 -p "$port" "$@"; }
 pub() { mosquitto_pub -h 127.0.0.1 -p "$port" "$@"; }
 
@@ -126,45 +107,14 @@ ha_start=$!
 pids+=("$ha_start")
 
 # ---- the Open-Meteo stand-in and the gateway ---------------------------------------------------
-python3 "$stub_dir/open_meteo_stub.py" "$tmp/stub.port" 2>"$tmp/stub.log" &
-pids+=($!)
-for _ in $(seq 50); do
-    [ -s "$tmp/stub.port" ] && break
-    sleep 0.1
-done
-if [ ! -s "$tmp/stub.port" ]; then
-    fail "the Open-Meteo stand-in did not start"
-    exit 1
-fi
-http="http://127.0.0.1:$(cat "$tmp/stub.port")"
+start_open_meteo_stub || exit 1
 
 # The client id has '-' and '_' (written '_5f' in ids); lisbon is not in the GeoNames fixture,
 # so its frame names the place by itself.
 client_id="sf-ha_test"
-cat >"$tmp/gateway.yaml" <<END_OF_CONFIG
-mqtt:
-  host: 127.0.0.1
-  port: $port
-  client-id: $client_id
-weather:
-  service: open-meteo
-open-meteo:
-  forecast-url: $http/v1/forecast
-  geocoding-url: $http/v1/search
-  timeout-seconds: 5
-air-quality:
-  url: $http/v1/air-quality
-alerts:
-  nws:
-    enabled: false
-places:
-  reverse-geocoding: geonames
-  geonames-file: $stub_dir/fixtures/cities.txt
-metrics:
-  port: 0
-  stats-seconds: 2
-log:
-  level: info
+{
+    gateway_config "$client_id" 2
+    cat <<END_OF_CONFIG
 homeassistant:
   enabled: true
 locations:
@@ -176,6 +126,7 @@ locations:
     latitude: 38.72
     longitude: -9.14
 END_OF_CONFIG
+} >"$tmp/gateway.yaml"
 
 # No SKYFRAME_* variable of the caller's may override the file.
 unset_skyframe=()

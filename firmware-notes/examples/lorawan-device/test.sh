@@ -128,71 +128,19 @@ else
 fi
 
 # ---- 2. mosquitto (ChirpStack's MQTT side), the Open-Meteo stand-in, the gateway --------------
-free_port() {
-    python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0))
-print(s.getsockname()[1])'
-}
-listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+# shellcheck source=../live-test-lib.sh
+. "$here/../live-test-lib.sh"
 
 if [ ! -x "$bin" ]; then
     fail "no gateway binary at $bin (build it, or set SKYFRAME_BIN)"
     exit 1
 fi
+start_mosquitto || exit 1
+start_open_meteo_stub || exit 1
 
-mqtt_port=""
-for attempt in 1 2 3; do # the free port may be taken between the check and mosquitto's bind
-    port="$(free_port)"
-    printf 'listener %s 127.0.0.1\nallow_anonymous true\npersistence false\n' "$port" \
-        >"$tmp/mosquitto.conf"
-    mosquitto -c "$tmp/mosquitto.conf" >"$tmp/mosquitto.log" 2>&1 &
-    pids+=($!)
-    for _ in $(seq 50); do
-        if listening "$port"; then mqtt_port="$port"; break 2; fi
-        kill -0 "${pids[-1]}" 2>/dev/null || break
-        sleep 0.1
-    done
-done
-if [ -z "$mqtt_port" ]; then
-    fail "mosquitto did not start"
-    exit 1
-fi
-
-python3 "$stub_dir/open_meteo_stub.py" "$tmp/stub.port" 2>"$tmp/stub.log" &
-pids+=($!)
-for _ in $(seq 50); do
-    [ -s "$tmp/stub.port" ] && break
-    sleep 0.1
-done
-if [ ! -s "$tmp/stub.port" ]; then
-    fail "the Open-Meteo stand-in did not start"
-    exit 1
-fi
-http="http://127.0.0.1:$(cat "$tmp/stub.port")"
-
-cat >"$tmp/gateway.yaml" <<END_OF_CONFIG
-mqtt:
-  host: 127.0.0.1
-  port: $mqtt_port
-  client-id: skyframe-lw-test
-weather:
-  service: open-meteo
-open-meteo:
-  forecast-url: $http/v1/forecast
-  geocoding-url: $http/v1/search
-  timeout-seconds: 5
-air-quality:
-  url: $http/v1/air-quality
-alerts:
-  nws:
-    enabled: false
-places:
-  reverse-geocoding: geonames
-  geonames-file: $stub_dir/fixtures/cities.txt
-metrics:
-  port: 0
-  stats-seconds: 0
-log:
-  level: info
+{
+    gateway_config skyframe-lw-test 0
+    cat <<END_OF_CONFIG
 locations:
   names: []
 lorawan:
@@ -221,6 +169,7 @@ lorawan:
     70B3D57ED0012346:
       places: ["Berlin,DE", "52.52,13.41"]
 END_OF_CONFIG
+} >"$tmp/gateway.yaml"
 
 # No SKYFRAME_* variable of the caller's may override the file.
 unset_skyframe=()
