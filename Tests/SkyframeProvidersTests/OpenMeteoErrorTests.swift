@@ -129,9 +129,21 @@ struct OpenMeteoErrorTests {
 
   @Test("a connection closed without an answer is unavailable")
   func droppedConnection() async throws {
-    // The stub closes from a task; on a busy 2-core machine that task can wait seconds for a
-    // thread, so the timeout is set far beyond it: what is checked is the reason, not the time.
-    let error = try await forecastError(for: .dropConnection, timeout: .seconds(120))
+    // A bare TCP server that closes each connection once the request's head is in, on its event
+    // loop. (The HTTP stub's own drop depends on its task and on its HTTP handlers letting the
+    // close through, and once waited out a 120 s timeout.)
+    let server = try await ClosingTCPServer.start()
+    let port = server.port
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    let provider = OpenMeteoProvider(
+      configuration: OpenMeteoConfiguration(
+        forecastURL: "http://127.0.0.1:\(port)/v1/forecast", timeout: .seconds(60)),
+      httpClient: client, logger: Logger(label: "skyframe.providers.test"))
+    let error = await #expect(throws: ProviderError.self) {
+      try await provider.forecasts(for: [Self.point])
+    }
+    try await client.shutdown()
+    try await server.stop()
     guard case .unavailable(let reason) = error else {
       Issue.record("expected .unavailable, got \(String(describing: error))")
       return

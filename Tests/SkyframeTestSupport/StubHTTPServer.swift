@@ -217,3 +217,52 @@ private func hexValue(_ digit: UInt8) -> UInt8? {
   default: nil
   }
 }
+
+/// A bare TCP server on 127.0.0.1 that closes each connection as soon as a request's head (up to
+/// its empty line) is in, on its event loop: a service that dies mid-request, without the HTTP
+/// stub's tasks and handlers in the way.
+public final class ClosingTCPServer: Sendable {
+  public let port: Int
+  private let channel: any Channel
+
+  private init(port: Int, channel: any Channel) {
+    self.port = port
+    self.channel = channel
+  }
+
+  public static func start() async throws -> ClosingTCPServer {
+    let channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
+      .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
+      .childChannelInitializer { channel in
+        channel.eventLoop.makeCompletedFuture {
+          try channel.pipeline.syncOperations.addHandler(CloseAfterRequestHead())
+        }
+      }
+      .bind(host: "127.0.0.1", port: 0).get()
+    guard let port = channel.localAddress?.port else {
+      try await channel.close()
+      throw StubHTTPServerError.noPort
+    }
+    return ClosingTCPServer(port: port, channel: channel)
+  }
+
+  public func stop() async throws {
+    try await channel.close()
+  }
+}
+
+/// Reads until the end of a request's head, then closes the connection.
+private final class CloseAfterRequestHead: ChannelInboundHandler {
+  typealias InboundIn = ByteBuffer
+  private var seen: [UInt8] = []
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    seen += unwrapInboundIn(data).readableBytesView
+    let end: [UInt8] = [13, 10, 13, 10]
+    guard seen.count >= end.count else { return }
+    for start in 0...(seen.count - end.count) where seen[start..<start + end.count] == end[...] {
+      context.close(promise: nil)
+      return
+    }
+  }
+}
