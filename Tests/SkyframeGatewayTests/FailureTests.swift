@@ -28,6 +28,9 @@ import Testing
       $0.upstream.backoffMaximumSeconds = 60
       $0.upstream.rateLimitedPauseSeconds = 60
       $0.weather.batchWindowMilliseconds = 0
+      // The stand-in answers at once, but its answer is a task that may wait seconds for a thread
+      // on a busy machine: no test here waits out this timeout, so it is far beyond that.
+      $0.services[OpenMeteoService.self].timeoutSeconds = 30
       // Requests here repeat one failing cell: no device limits in the way.
       $0.requests.perDevicePerMinute = 0
       $0.upstream.newCellsPerDevicePerMinute = 0
