@@ -121,6 +121,10 @@ final class GatewayHarness: Sendable {
     self.clientID = clientID
   }
 
+  /// A named place at Berlin's coordinates, refreshed every minute.
+  static let home = GatewayConfiguration.NamedLocation(
+    name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405), refreshSeconds: 60)
+
   /// Starts a broker and the stub service; the gateway starts with `start()`.
   static func make(
     broker existing: MosquittoBroker? = nil,

@@ -174,8 +174,7 @@ import Testing
   @Test func namedLocationsArePublishedRetained() async throws {
     let harness = try await GatewayHarness.make {
       $0.locations = [
-        .init(
-          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405), refreshSeconds: 60),
+        GatewayHarness.home,
         .init(name: "office", place: .named("Paris", countryCode: "FR"), refreshSeconds: 60),
       ]
     }

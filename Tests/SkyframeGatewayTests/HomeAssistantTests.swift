@@ -13,20 +13,21 @@ import Testing
     try #require(JSONSerialization.jsonObject(with: Data(message.payload)) as? [String: Any])
   }
 
+  /// Home Assistant's side of the broker: discovery, the places' state and the named place.
+  private func listening(to harness: GatewayHarness) async throws -> Device {
+    try await Device.connect(
+      port: harness.broker.port, id: "ha-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["homeassistant/#", "skyframe/v1/state/#", "skyframe/v1/loc/home"])
+  }
+
   @Test func placesWatchesAndTheGatewayAppearAndGo() async throws {
     let harness = try await GatewayHarness.make {
       $0.homeAssistant.enabled = true
       $0.watches.minimumSeconds = 1
-      $0.locations = [
-        .init(
-          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
-          refreshSeconds: 60)
-      ]
+      $0.locations = [GatewayHarness.home]
     }
     defer { Task { await harness.shutdown() } }
-    let listener = try await Device.connect(
-      port: harness.broker.port, id: "ha-\(UInt32.random(in: 0...UInt32.max))",
-      subscribe: ["homeassistant/#", "skyframe/v1/state/#", "skyframe/v1/loc/home"])
+    let listener = try await listening(to: harness)
     try await harness.start()
 
     let gatewayID = "skyframe_skyframe_gateway_" + HomeAssistantDiscovery.escaped(harness.clientID)
@@ -102,16 +103,10 @@ import Testing
 
   @Test func withoutTheSectionNothingIsAnnounced() async throws {
     let harness = try await GatewayHarness.make {
-      $0.locations = [
-        .init(
-          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
-          refreshSeconds: 60)
-      ]
+      $0.locations = [GatewayHarness.home]
     }
     defer { Task { await harness.shutdown() } }
-    let listener = try await Device.connect(
-      port: harness.broker.port, id: "ha-off",
-      subscribe: ["homeassistant/#", "skyframe/v1/state/#", "skyframe/v1/loc/home"])
+    let listener = try await listening(to: harness)
     try await harness.start()
     _ = try await listener.next { $0.topic == "skyframe/v1/loc/home" }
     #expect(try await listener.expectSilence(for: .milliseconds(700)))

@@ -13,11 +13,7 @@ import Testing
     let harness = try await GatewayHarness.make {
       $0.metrics.port = port
       $0.watches.minimumSeconds = 1
-      $0.locations = [
-        .init(
-          name: "home", place: .coordinates(latitude: 52.52, longitude: 13.405),
-          refreshSeconds: 60)
-      ]
+      $0.locations = [GatewayHarness.home]
     }
     defer { Task { await harness.shutdown() } }
     let display = try await Device.connect(
