@@ -54,15 +54,15 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
     if announced.withLock({ $0.insert(entry.key).inserted }) {
       announce(entry.key, frame: frame, settings: ha, topics: topics)
     }
-    publish(topics.displayState(entry.key.path), DisplayState(frame: frame).json())
+    own.send(topics.displayState(entry.key.path), DisplayState(frame: frame).json())
   }
 
   func displayRemoved(_ key: DisplayBoard.Key) {
     guard announced.withLock({ $0.remove(key) != nil }) else { return }
     let (ha, topics) = settings.withLock { ($0.homeAssistant, $0.topics) }
     let id = HomeAssistantDiscovery.objectID(for: key, base: topics.base)
-    publish(HomeAssistantDiscovery.configTopic(prefix: ha.discoveryPrefix, objectID: id), [])
-    publish(topics.displayState(key.path), [])
+    own.send(HomeAssistantDiscovery.configTopic(prefix: ha.discoveryPrefix, objectID: id), [])
+    own.send(topics.displayState(key.path), [])
   }
 
   /// The gateway's device and every display's, with each display's state: after a connect, and
@@ -72,14 +72,14 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
     guard ha.enabled else { return }
     let gateway = HomeAssistantDiscovery.gateway(
       id: gatewayID, clientID: clientID, topics: topics, services: services())
-    publish(
+    own.send(
       HomeAssistantDiscovery.configTopic(prefix: ha.discoveryPrefix, objectID: gatewayID),
       HomeAssistantDiscovery.json(gateway))
     for entry in entries {
       guard let frame = try? WeatherFrame(decoding: entry.frame) else { continue }
       announced.withLock { _ = $0.insert(entry.key) }
       announce(entry.key, frame: frame, settings: ha, topics: topics)
-      publish(topics.displayState(entry.key.path), DisplayState(frame: frame).json())
+      own.send(topics.displayState(entry.key.path), DisplayState(frame: frame).json())
     }
     logger.debug("announced \(entries.count) display(s) to Home Assistant")
   }
@@ -91,7 +91,7 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
       let keys = announced.withLock { $0 }
       for key in keys { displayRemoved(key) }
       let prefix = settings.withLock { $0.homeAssistant.discoveryPrefix }
-      publish(HomeAssistantDiscovery.configTopic(prefix: prefix, objectID: gatewayID), [])
+      own.send(HomeAssistantDiscovery.configTopic(prefix: prefix, objectID: gatewayID), [])
     }
     settings.withLock {
       $0 = Settings(homeAssistant: configuration.homeAssistant, topics: configuration.topics)
@@ -108,14 +108,8 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
     let message = HomeAssistantDiscovery.display(
       key, name: name, topics: topics, gatewayID: gatewayID)
     let id = HomeAssistantDiscovery.objectID(for: key, base: topics.base)
-    publish(
+    own.send(
       HomeAssistantDiscovery.configTopic(prefix: settings.discoveryPrefix, objectID: id),
       HomeAssistantDiscovery.json(message))
-  }
-
-  /// Retained, QoS 1, through the gateway's own messages (a failure is counted and logged);
-  /// the next publish or announcement sends it again.
-  private func publish(_ topic: String, _ payload: [UInt8]) {
-    own.send(topic, payload)
   }
 }
