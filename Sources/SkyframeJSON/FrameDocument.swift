@@ -285,22 +285,14 @@ extension FrameDocument {
     frame.sunrise = try optionalWhole(sunrise, "sunrise")
     frame.sunset = try optionalWhole(sunset, "sunset")
 
-    frame.current.temperature = try wire(current.temperature, .temperature, "current.temperature_c")
-    frame.current.feelsLike = try wire(current.feelsLike, .feelsLike, "current.feels_like_c")
-    frame.current.humidity = try optionalWhole(current.humidity, "current.humidity_pct")
-    frame.current.pressure = try wire(current.pressure, .pressure, "current.pressure_hpa")
-    frame.current.windSpeed = try wire(current.windSpeed, .windSpeed, "current.wind_speed_ms")
-    frame.current.windGust = try wire(current.windGust, .windGust, "current.wind_gust_ms")
-    frame.current.windDirection = try optionalWhole(
-      current.windDirection, "current.wind_direction_deg")
-    frame.current.weatherCode = try optionalWhole(current.weatherCode, "current.weather_code")
-    frame.current.cloudCover = try optionalWhole(current.cloudCover, "current.cloud_cover_pct")
-    frame.current.precipitation = try wire(
-      current.precipitation, .precipitation, "current.precipitation_mm")
-    frame.current.uvIndex = try wire(current.uvIndex, .uvIndex, "current.uv_index")
-    frame.current.visibility = try wire(
-      current.visibility.map(Double.init), .visibility, "current.visibility_m")
+    frame.current = try current.conditions()
+    try readForecast(into: &frame)
+    try readV11Fields(into: &frame)
+    return frame
+  }
 
+  /// The hourly and daily blocks, each of exactly the frame's count.
+  private func readForecast(into frame: inout WeatherFrame) throws(DocumentError) {
     frame.hourlyStart = try optionalWhole(hourlyStart, "hourly_start")
     frame.hourlyStepHours = try whole(hourlyStepHours, "hourly_step_h")
     guard hourly.count == WeatherFrame.hourlyCount else {
@@ -333,8 +325,6 @@ extension FrameDocument {
         precipitationProbability: try optionalWhole(
           day.precipitationProbability, key + ".precip_probability_pct"))
     }
-    try readV11Fields(into: &frame)
-    return frame
   }
 
   private func readV11Fields(into frame: inout WeatherFrame) throws(DocumentError) {
@@ -466,4 +456,27 @@ func whole<T: FixedWidthInteger>(_ value: Int, _ key: String) throws(DocumentErr
 func optionalWhole<T: FixedWidthInteger>(_ value: Int?, _ key: String) throws(DocumentError) -> T? {
   guard let value else { return nil }
   return try whole(value, key) as T
+}
+
+extension FrameDocument.Current {
+  /// The frame's current conditions; errors name the key under `current`.
+  func conditions() throws(DocumentError) -> WeatherFrame.Current {
+    var conditions = WeatherFrame.Current()
+    conditions.temperature = try wire(temperature, .temperature, "current.temperature_c")
+    conditions.feelsLike = try wire(feelsLike, .feelsLike, "current.feels_like_c")
+    conditions.humidity = try optionalWhole(humidity, "current.humidity_pct")
+    conditions.pressure = try wire(pressure, .pressure, "current.pressure_hpa")
+    conditions.windSpeed = try wire(windSpeed, .windSpeed, "current.wind_speed_ms")
+    conditions.windGust = try wire(windGust, .windGust, "current.wind_gust_ms")
+    conditions.windDirection = try optionalWhole(
+      windDirection, "current.wind_direction_deg")
+    conditions.weatherCode = try optionalWhole(weatherCode, "current.weather_code")
+    conditions.cloudCover = try optionalWhole(cloudCover, "current.cloud_cover_pct")
+    conditions.precipitation = try wire(
+      precipitation, .precipitation, "current.precipitation_mm")
+    conditions.uvIndex = try wire(uvIndex, .uvIndex, "current.uv_index")
+    conditions.visibility = try wire(
+      visibility.map(Double.init), .visibility, "current.visibility_m")
+    return conditions
+  }
 }

@@ -4,7 +4,7 @@ import Testing
 @testable import SkyframeCodec
 
 /// `schemas/frame-v1.json` is the layout firmware people generate code from: it must say what the
-/// codec does, field by field, in offset, size, scale and sentinel, and by the bytes it writes.
+/// codec does, field by field, in offset, size, scale, range and sentinel, and by the bytes it writes.
 @Suite struct LayoutDocumentTests {
   struct Layout: Decodable {
     var size: Int
@@ -69,7 +69,10 @@ import Testing
       #expect(documented.unit == field.unit.description, "\(documented.name) unit")
       #expect(documented.offset % field.elementSize == 0, "\(documented.name) is aligned")
       #expect(documented.sentinel == field.sentinel, "\(documented.name) sentinel")
+      #expect(documented.min.map { Int64($0) } == field.range?.lowerBound, "\(documented.name) min")
+      #expect(documented.max.map { Int64($0) } == field.range?.upperBound, "\(documented.name) max")
     }
+    #expect(MessageKind.standard.fields.map(\.offset) == FrameField.allCases.map(\.offset))
   }
 
   /// Fields without a "missing" value read as what they hold, whatever it is: 65535 is a

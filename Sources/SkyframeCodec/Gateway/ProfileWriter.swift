@@ -133,13 +133,13 @@ extension MessageKind {
     }
   }
 
-  /// The kind's layout table in wire order; empty for `standard`, whose table is `FrameField`.
+  /// The kind's layout table in wire order.
   public var fields: [LayoutField] {
     switch self {
     case .large: LargeLayout.fields
     case .tiny: TinyLayout.fields
     case .unchanged: UnchangedLayout.fields
-    case .standard: []
+    case .standard: StandardLayout.fields
     }
   }
 }
