@@ -181,27 +181,11 @@ final class RequestHandler: Sendable {
       device, minute: minute, perMinute: perDevicePerMinute,
       frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } })
     let qos = answerQoS.qos(answering: message.qos)
-    var reply = Reply(topic: admission.frameTopic, correlationData: nil, qos: qos)
-
-    if let responseTopic = message.responseTopic() {
-      let rule = settings.withLock { $0.responseTopics }
-      if let refusal = rule.refusal(of: responseTopic, for: device) {
-        metrics.refusedResponseTopic()
-        // Counted against the device's limit above; the line is cut short and rate limited.
-        logger.warning(
-          "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(rule.branch(of: device))[/…]): answering bad_request on the device topic"
-        )
-        // On the device's own frame topic: `bad_request`, or `rate_limited` past its limit.
-        let (status, text): (FrameStatus, String) =
-          admission.allowed
-          ? (.badRequest, "response topic refused") : (.rateLimited, "too many requests")
-        refuse(
-          status, text, requestID: DeviceRequest.requestID(in: message.payload), to: reply,
-          logger: logger)
-        return
-      }
-      reply = Reply(topic: responseTopic, correlationData: message.correlationData(), qos: qos)
-    }
+    guard
+      let reply = reply(
+        to: message, from: device, defaultTopic: admission.frameTopic, qos: qos,
+        allowed: admission.allowed, logger: logger)
+    else { return }
 
     guard admission.allowed else {
       logger.info(
@@ -236,9 +220,40 @@ final class RequestHandler: Sendable {
       metrics.requestDuration.recordNanoseconds((ContinuousClock.now - arrived).nanoseconds)
       return
     }
-    let job = Job(
-      device: device, requestID: request.id, places: places, reply: reply, arrived: arrived,
-      queued: clock.now, answering: answering)
+    enqueue(
+      Job(
+        device: device, requestID: request.id, places: places, reply: reply, arrived: arrived,
+        queued: clock.now, answering: answering), logger: logger)
+  }
+
+  /// Where the answer goes: the device's frame topic, or the response topic it gave when the
+  /// rule allows it. nil when the response topic is refused: the device is answered on its own
+  /// frame topic (`bad_request`, or `rate_limited` past its limit) and nothing else is done.
+  private func reply(
+    to message: MQTTIncoming, from device: String, defaultTopic: String, qos: Int,
+    allowed: Bool, logger: DeviceLog
+  ) -> Reply? {
+    let reply = Reply(topic: defaultTopic, correlationData: nil, qos: qos)
+    guard let responseTopic = message.responseTopic() else { return reply }
+    let rule = settings.withLock { $0.responseTopics }
+    guard let refusal = rule.refusal(of: responseTopic, for: device) else {
+      return Reply(topic: responseTopic, correlationData: message.correlationData(), qos: qos)
+    }
+    metrics.refusedResponseTopic()
+    // Counted against the device's limit; the line is cut short and rate limited.
+    logger.warning(
+      "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(rule.branch(of: device))[/…]): answering bad_request on the device topic"
+    )
+    let (status, text): (FrameStatus, String) =
+      allowed ? (.badRequest, "response topic refused") : (.rateLimited, "too many requests")
+    refuse(
+      status, text, requestID: DeviceRequest.requestID(in: message.payload), to: reply,
+      logger: logger)
+    return nil
+  }
+
+  /// Hands `job` to the workers; a full or closed queue answers at once instead.
+  private func enqueue(_ job: Job, logger: DeviceLog) {
     switch queue.offer(job) {
     case .success:
       metrics.queueDepth.record(queue.depth)
@@ -248,7 +263,7 @@ final class RequestHandler: Sendable {
         refusal == .full
         ? (.rateLimited, "gateway busy") : (.upstreamUnavailable, "gateway stopping")
       logger.info("\(text): answered \(status.name.map { "\($0)" } ?? "?") without queueing")
-      refuse(status, text, requestID: request.id, to: reply, logger: logger)
+      refuse(status, text, requestID: job.requestID, to: job.reply, logger: logger)
     }
   }
 

@@ -62,28 +62,8 @@ final class LoRaWANAnswers: Sendable {
     @Sendable () async -> Void
   )? {
     let server = connection.server
-    guard let uplink = uplink(in: message, from: connection) else { return nil }
+    guard let (uplink, device, settings) = screened(message, from: connection) else { return nil }
     let log = DeviceLog(logger: logger, device: uplink.devEUI, limiter: handler.logLimiter)
-    guard uplink.payload.count <= UplinkRequest.linkLimit else {
-      // No request of any version is this long (§1): not a Skyframe device, not answered.
-      metrics.uplink(server.name, "payload_too_long")
-      log.info("uplink of \(uplink.payload.count) bytes (requests have at most 11): no downlink")
-      return nil
-    }
-    guard uplink.fPort == server.fPort, !uplink.payload.isEmpty else {
-      metrics.uplink(server.name, uplink.fPort == server.fPort ? "empty" : "other_port")
-      log.info(
-        "uplink on FPort \(uplink.fPort) with \(uplink.payload.count) bytes is no request (requests use FPort \(server.fPort) with a payload): no downlink"
-      )
-      return nil
-    }
-    let settings = settings.withLock { $0 }
-    let device = settings.lorawan.devices[uplink.devEUI]
-    guard device != nil || settings.lorawan.unknownDevices == .allow else {
-      metrics.uplink(server.name, "unknown_device")
-      log.warning("uplink from a device not in lorawan.devices (unknown-devices: refuse): ignored")
-      return nil
-    }
     let places = settings.lorawan.places(of: device)
     let parsed = Result { () throws(UplinkError) in
       try DeviceUplink(parsing: uplink.payload, configuredPlaces: places.count)
@@ -183,6 +163,38 @@ final class LoRaWANAnswers: Sendable {
         outcome, requestID: id, slot: 0, of: 1, to: reply, logger: log, answering: answering)
       waiting.subtract(1, ordering: .relaxed)
     }
+  }
+
+  /// The uplink in `message` with its device and the settings it is answered under, or nil
+  /// (counted and logged) when it is not a request to answer: too long for any request, on
+  /// another FPort or empty, or from a device the configuration refuses.
+  private func screened(_ message: MQTTMessage, from connection: NetworkServerConnection)
+    -> (LoRaWANUplink, LoRaWANSettings.Device?, Settings)?
+  {
+    let server = connection.server
+    guard let uplink = uplink(in: message, from: connection) else { return nil }
+    let log = DeviceLog(logger: logger, device: uplink.devEUI, limiter: handler.logLimiter)
+    guard uplink.payload.count <= UplinkRequest.linkLimit else {
+      // No request of any version is this long (§1): not a Skyframe device, not answered.
+      metrics.uplink(server.name, "payload_too_long")
+      log.info("uplink of \(uplink.payload.count) bytes (requests have at most 11): no downlink")
+      return nil
+    }
+    guard uplink.fPort == server.fPort, !uplink.payload.isEmpty else {
+      metrics.uplink(server.name, uplink.fPort == server.fPort ? "empty" : "other_port")
+      log.info(
+        "uplink on FPort \(uplink.fPort) with \(uplink.payload.count) bytes is no request (requests use FPort \(server.fPort) with a payload): no downlink"
+      )
+      return nil
+    }
+    let settings = settings.withLock { $0 }
+    let device = settings.lorawan.devices[uplink.devEUI]
+    guard device != nil || settings.lorawan.unknownDevices == .allow else {
+      metrics.uplink(server.name, "unknown_device")
+      log.warning("uplink from a device not in lorawan.devices (unknown-devices: refuse): ignored")
+      return nil
+    }
+    return (uplink, device, settings)
   }
 
   /// The uplink in `message`, or nil (counted and logged) when it is none.
