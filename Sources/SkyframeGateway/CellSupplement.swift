@@ -24,17 +24,18 @@ final class CellSupplement<Reading: Sendable>: Sendable {
 
   private let settings: Mutex<Settings>
   private let table: Mutex<LRUTable<WeatherDesk.Cell, Entry>>
-  private let fetches = Coalescer<WeatherDesk.Cell, Reading?>()
+  private let fetches: Coalescer<WeatherDesk.Cell, Reading?>
   private let batcher: Mutex<PointBatcher<Reading>?>
   private let clock: GatewayClock
   /// Where the API has data; elsewhere no call is made and the reading is nil.
   private let covers: @Sendable (GeoPoint) -> Bool
 
   init(
-    settings: Settings, clock: GatewayClock,
+    settings: Settings, clock: GatewayClock, background: BackgroundWork? = nil,
     covers: @escaping @Sendable (GeoPoint) -> Bool = { _ in true }
   ) {
     self.settings = Mutex(settings)
+    fetches = Coalescer(background: background)
     table = Mutex(LRUTable(capacity: settings.maximumCells))
     batcher = Mutex(nil)
     self.clock = clock

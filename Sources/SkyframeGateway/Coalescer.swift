@@ -4,67 +4,69 @@ import Synchronization
 /// wait for that run instead of starting another. This is what keeps a hundred displays in one
 /// weather cell down to a single upstream call.
 final class Coalescer<Key: Hashable & Sendable, Value: Sendable>: Sendable {
-  private let running = Mutex<[Key: Task<Value, Never>]>([:])
+  /// The keys whose work is running; their callers hold tickets in `results`.
+  private let running = Mutex<Set<Key>>([])
+  private let results = ArrivalWaiters<Key, Value>()
+  private let background: BackgroundWork?
 
-  func run(_ key: Key, _ work: @escaping @Sendable () async -> Value) async -> Value {
-    let task = start(key, work)
-    let value = await task.value
-    finished(key, task)
-    return value
+  /// - Parameter background: where work runs that a caller may stop waiting for (`run(_:until:)`);
+  ///   without it (the request path alone, in the bench suite) that work runs in the caller.
+  init(background: BackgroundWork? = nil) {
+    self.background = background
   }
 
-  /// The value if it is there by `deadline` (a reading of `clock`), else nil; the work goes on either way, for whoever
-  /// asks next. Each call adds two short tasks: a timer that ends at the deadline or when the
-  /// value comes, and a waiter that ends with the work (an upstream call, bounded by its timeout).
-  /// Callers are the request workers (`requests.workers` × the places of one request) and the
-  /// air-quality fetches those start, so devices cannot make more of them.
+  /// The value of `key`'s work: this caller does the work when none is running, else waits for
+  /// the run under way.
+  func run(_ key: Key, _ work: @Sendable () async -> Value) async -> Value {
+    guard let ticket = join(key) else {
+      let value = await work()
+      finished(key, value)
+      return value
+    }
+    if let value = await results.wait(ticket) { return value }
+    // Cancelled while waiting: the work is not this caller's, so it asks for itself.
+    return await work()
+  }
+
+  /// The value if it is there by `deadline` (a reading of `clock`), else nil; the work goes on
+  /// either way, in `background`, for whoever asks next.
   func run(
     _ key: Key, until deadline: Duration, on clock: GatewayClock,
     _ work: @escaping @Sendable () async -> Value
   ) async -> Value? {
-    let task = start(key, work)
-    return await withCheckedContinuation { continuation in
-      let pending = PendingAnswer(continuation)
-      let timer = Task {
+    guard let background else { return await run(key, work) }
+    let results = results
+    let (ticket, starts) = running.withLock { running in
+      let starts = running.insert(key).inserted
+      return (results.register(key), starts)
+    }
+    if starts {
+      let job: BackgroundWork.Job = { [self] in finished(key, await work()) }
+      if !background.start(job) { await job() }
+    }
+    return await withTaskGroup(of: Value?.self) { group in
+      group.addTask { await results.wait(ticket) }
+      group.addTask {
         try? await clock.sleep(until: deadline)
-        pending.resume(returning: nil)
+        return nil
       }
-      Task {
-        let value = await task.value
-        self.finished(key, task)
-        timer.cancel()
-        pending.resume(returning: value)
-      }
+      defer { group.cancelAll() }
+      return await group.next() ?? nil
     }
   }
 
-  private func start(_ key: Key, _ work: @escaping @Sendable () async -> Value) -> Task<
-    Value, Never
-  > {
+  /// A ticket for the run under way, or nil when there is none and the caller is to start one.
+  private func join(_ key: Key) -> ArrivalWaiters<Key, Value>.Ticket? {
     running.withLock { running in
-      if let existing = running[key] { return existing }
-      let task = Task { await work() }
-      running[key] = task
-      return task
+      if running.contains(key) { return results.register(key) }
+      running.insert(key)
+      return nil
     }
   }
 
-  private func finished(_ key: Key, _ task: Task<Value, Never>) {
-    running.withLock { running in
-      if running[key] == task { running[key] = nil }
-    }
-  }
-}
-
-/// A continuation that two racers may try to resume: the first one does, the other is ignored.
-private final class PendingAnswer<Value: Sendable>: Sendable {
-  private let continuation: Mutex<CheckedContinuation<Value?, Never>?>
-
-  init(_ continuation: CheckedContinuation<Value?, Never>) {
-    self.continuation = Mutex(continuation)
-  }
-
-  func resume(returning value: Value?) {
-    continuation.withLock { $0.take() }?.resume(returning: value)
+  /// Ends `key`'s run: the key is free for the next one first, then the waiters get `value`.
+  private func finished(_ key: Key, _ value: Value) {
+    _ = running.withLock { $0.remove(key) }
+    results.arrived(value, for: key)
   }
 }

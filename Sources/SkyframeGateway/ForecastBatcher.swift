@@ -24,7 +24,9 @@ final class ForecastBatcher: Sendable {
 }
 
 /// Collects the points asked for within `window` and fetches them in calls of at most
-/// `maximumBatchSize` points; each caller gets its own point's value (or the call's error).
+/// `maximumBatchSize` points; each caller gets its own point's value (or the call's error). The
+/// first caller of a window waits it out and makes the calls, in its own task: no task outlives
+/// the callers.
 final class PointBatcher<Value: Sendable>: Sendable {
   typealias Answer = Result<Value, ProviderError>
   typealias Fetch = @Sendable ([GeoPoint]) async throws(ProviderError) -> [Value]
@@ -32,14 +34,20 @@ final class PointBatcher<Value: Sendable>: Sendable {
   private struct Waiter {
     var point: GeoPoint
     var priority: UpstreamPriority
-    var continuation: CheckedContinuation<Answer, Never>
+    /// nil for the caller who opened the window: its answer is returned, not resumed.
+    var continuation: CheckedContinuation<Answer?, Never>?
+  }
+
+  private struct Window {
+    var isOpen = false
+    var waiters: [Waiter] = []
   }
 
   private let maximumBatchSize: Int
   private let window: Duration
   private let clock: GatewayClock
   private let fetch: Fetch
-  private let pending = Mutex<[Waiter]>([])
+  private let pending = Mutex(Window())
 
   init(
     maximumBatchSize: Int, window: Duration, clock: GatewayClock = .system,
@@ -57,27 +65,35 @@ final class PointBatcher<Value: Sendable>: Sendable {
     guard window > .zero, maximumBatchSize > 1 else {
       return await Self.fetch([point], with: fetch)[0]
     }
-    return await withCheckedContinuation { continuation in
-      let opensBatch = pending.withLock { pending in
-        pending.append(
-          Waiter(point: point, priority: UpstreamPriority.current, continuation: continuation))
-        return pending.count == 1
-      }
-      if opensBatch {
-        Task {
-          try? await clock.sleep(for: window)
-          await flush()
+    let priority = UpstreamPriority.current
+    // A caller that finds a window open joins it and is resumed with its answer; the first one
+    // (resumed at once with nil) opens it.
+    let joined: Answer? = await withCheckedContinuation { continuation in
+      let opens = pending.withLock { window in
+        guard window.isOpen else {
+          window.isOpen = true
+          return true
         }
+        window.waiters.append(
+          Waiter(point: point, priority: priority, continuation: continuation))
+        return false
       }
+      if opens { continuation.resume(returning: nil) }
     }
+    if let joined { return joined }
+    try? await clock.sleep(for: window)
+    let waiters = pending.withLock { window in
+      defer { window = Window() }
+      return window.waiters
+    }
+    let opener = Waiter(point: point, priority: priority, continuation: nil)
+    return await flush([opener] + waiters)
   }
 
-  private func flush() async {
-    let waiters = pending.withLock { pending in
-      defer { pending.removeAll() }
-      return pending
-    }
-    await withDiscardingTaskGroup { group in
+  /// Fetches `waiters`' points in calls of at most `maximumBatchSize`, resumes each waiter with
+  /// its answer, and returns the opener's (the first waiter, without a continuation).
+  private func flush(_ waiters: [Waiter]) async -> Answer {
+    await withTaskGroup(of: Answer?.self) { group in
       for start in stride(from: 0, to: waiters.count, by: maximumBatchSize) {
         let chunk = Array(waiters[start..<min(start + maximumBatchSize, waiters.count)])
         // A batch that carries a scheduled refresh spends the budget as one.
@@ -87,11 +103,21 @@ final class PointBatcher<Value: Sendable>: Sendable {
           let answers = await UpstreamPriority.$current.withValue(priority) {
             await Self.fetch(chunk.map(\.point), with: self.fetch)
           }
+          var own: Answer?
           for (waiter, answer) in zip(chunk, answers) {
-            waiter.continuation.resume(returning: answer)
+            if let continuation = waiter.continuation {
+              continuation.resume(returning: answer)
+            } else {
+              own = answer
+            }
           }
+          return own
         }
       }
+      var own: Answer?
+      for await answer in group where answer != nil { own = answer }
+      // The opener's point is in the first chunk, so this is always set.
+      return own ?? .failure(.malformed("no answer for the batch's first point"))
     }
   }
 

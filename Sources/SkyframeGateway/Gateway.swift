@@ -23,6 +23,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let locations: NamedLocationPublisher
   let watches: WatchScheduler
   let workers: RequestWorkers
+  /// Fetches that outlive the request that started them, and those other members ask for.
+  let background: BackgroundWork
   let queue: BoundedQueue<RequestHandler.Job>
   let httpClient: HTTPClient
   let logger: Logger
@@ -63,16 +65,18 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     self.logger = logger
     self.clock = clock
     metrics = GatewayMetrics()
+    let background = BackgroundWork()
+    self.background = background
     let members = configuration.cluster.resolvedInstanceID().map { ClusterMembers(own: $0) }
     self.members = members
     fleet = members.map { _ in FleetShare() }
     services = WeatherServices(
       configuration: configuration, httpClient: httpClient, metrics: metrics, clock: clock,
-      logger: logger, fleet: fleet)
+      logger: logger, fleet: fleet, background: background)
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
     desk = WeatherDesk(
       settings: services.settings(for: configuration), clock: clock, metrics: metrics,
-      logger: logger)
+      background: background, logger: logger)
     queue = BoundedQueue(limit: configuration.requests.queueLimit)
     handler = RequestHandler(
       configuration: configuration, desk: desk, sink: client, queue: queue, metrics: metrics,
@@ -104,7 +108,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     cluster = members.map { members in
       ClusterRole(
         members: members, fleet: fleet, configuration: configuration, desk: desk, client: client,
-        own: own, clock: clock, logger: logger, limiter: limiter,
+        own: own, clock: clock, logger: logger, limiter: limiter, background: background,
         isConnected: { connected.isSet })
     }
   }
@@ -116,7 +120,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
 
   /// The gateway's long-running parts, in the order they start; they stop in reverse.
   var parts: [any Service] {
-    [self, workers, locations, watches] + (lorawan?.connections ?? [])
+    [self, background, workers, locations, watches] + (lorawan?.connections ?? [])
   }
 
   /// Applies a reloaded configuration: every component takes the new snapshot whole, and

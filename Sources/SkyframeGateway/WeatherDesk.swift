@@ -141,7 +141,7 @@ final class WeatherDesk: Sendable {
   private let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
   private let names: Mutex<LRUTable<Cell, CachedPlace>>
   private let nameFetches = Coalescer<Cell, Forecast.Place?>()
-  private let frameFetches = Coalescer<Cell, Result<CachedFrame, ProviderError>>()
+  private let frameFetches: Coalescer<Cell, Result<CachedFrame, ProviderError>>
   private let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
   private let clock: GatewayClock
   /// Misses waiting for a frame another member fetches (`adopt`).
@@ -151,8 +151,14 @@ final class WeatherDesk: Sendable {
   private let placeEntries: Gauge?
   private let nameEntries: Gauge?
 
-  init(settings: Settings, clock: GatewayClock, metrics: GatewayMetrics? = nil, logger: Logger) {
+  /// - Parameter background: where a fetch goes on after the request that started it stopped
+  ///   waiting at its deadline; without it (the request path alone) the request waits for it.
+  init(
+    settings: Settings, clock: GatewayClock, metrics: GatewayMetrics? = nil,
+    background: BackgroundWork? = nil, logger: Logger
+  ) {
     self.settings = Mutex(settings)
+    frameFetches = Coalescer(background: background)
     frames = Mutex(LRUTable(capacity: settings.maximumCells))
     names = Mutex(LRUTable(capacity: settings.maximumCells))
     places = Mutex(LRUTable(capacity: settings.maximumNames))

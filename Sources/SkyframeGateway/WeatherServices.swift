@@ -32,7 +32,8 @@ final class WeatherServices: Sendable {
 
   init(
     configuration: GatewayConfiguration, httpClient: HTTPClient, metrics: GatewayMetrics,
-    clock: GatewayClock, logger: Logger, fleet: FleetShare? = nil
+    clock: GatewayClock, logger: Logger, fleet: FleetShare? = nil,
+    background: BackgroundWork? = nil
   ) {
     self.httpClient = httpClient
     self.logger = logger
@@ -68,7 +69,7 @@ final class WeatherServices: Sendable {
         service: Self.airQualityName, policy: configuration.upstream.breakerPolicy, clock: clock),
       scheduled: scheduled, logger: logger)
     airQuality = AirQualityDesk(
-      settings: Self.airQualitySettings(configuration), clock: clock)
+      settings: Self.airQualitySettings(configuration), clock: clock, background: background)
     let nws = NWSAlertsProvider.name
     alertsGuard = UpstreamGuard(
       budget: CallBudget(
@@ -79,7 +80,8 @@ final class WeatherServices: Sendable {
         service: nws, policy: configuration.upstream.breakerPolicy, clock: clock),
       scheduled: scheduled, logger: logger)
     officialAlerts = CellSupplement(
-      settings: Self.alertSettings(configuration), clock: clock, covers: NWSAlertsProvider.covers)
+      settings: Self.alertSettings(configuration), clock: clock, background: background,
+      covers: NWSAlertsProvider.covers)
   }
 
   private static func airQualitySettings(_ configuration: GatewayConfiguration)

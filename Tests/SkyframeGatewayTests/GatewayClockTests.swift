@@ -28,6 +28,39 @@ import Testing
     #expect(calls.withLock { $0.count } == 1)
   }
 
+  /// A fetch two callers stopped waiting for at their deadline is made once and goes on in the
+  /// background service's group; callers after it has finished start a new one.
+  @Test func aFetchGoesOnInTheBackgroundAfterItsCallersStopWaiting() async throws {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual)
+    let background = BackgroundWork()
+    let service = Task { await background.run() }
+    let coalescer = Coalescer<Int, String>(background: background)
+    let (gate, open) = AsyncStream<Void>.makeStream()
+    let started = Atomic<Int>(0)
+    let finished = Atomic<Int>(0)
+    let work: @Sendable () async -> String = {
+      started.add(1, ordering: .relaxed)
+      for await _ in gate { break }
+      finished.add(1, ordering: .relaxed)
+      return "frame"
+    }
+    async let first = coalescer.run(1, until: .milliseconds(100), on: clock, work)
+    async let second = coalescer.run(1, until: .milliseconds(100), on: clock, work)
+    while manual.sleeping < 2 { await Task.yield() }
+    manual.advance(by: .milliseconds(100))
+    #expect(await [first, second] == [nil, nil])
+    #expect(started.load(ordering: .relaxed) == 1)
+    #expect(finished.load(ordering: .relaxed) == 0)
+    open.yield()
+    while finished.load(ordering: .relaxed) == 0 { await Task.yield() }
+    open.yield()
+    #expect(await coalescer.run(1, work) == "frame")
+    #expect(started.load(ordering: .relaxed) == 2)
+    service.cancel()
+    await service.value
+  }
+
   @Test func aWaiterGetsTheArrivalOrNilWhenCancelled() async {
     let waiters = ArrivalWaiters<Int, String>()
     async let arrived = waiters.wait(for: 7)

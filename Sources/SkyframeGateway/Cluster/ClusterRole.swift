@@ -20,6 +20,7 @@ final class ClusterRole: Sendable {
   private let logger: Logger
   private let refusals: DeviceLog
   private let isConnected: @Sendable () -> Bool
+  private let background: BackgroundWork
   /// Fetches other members asked this one for and that have not finished.
   private let wantsInFlight = Atomic<Int>(0)
   static let maximumWantsInFlight = 64
@@ -27,8 +28,10 @@ final class ClusterRole: Sendable {
   init(
     members: ClusterMembers, fleet: FleetShare?, configuration: GatewayConfiguration,
     desk: WeatherDesk, client: MQTTClient, own: OwnMessages, clock: GatewayClock,
-    logger: Logger, limiter: DeviceLogLimiter, isConnected: @escaping @Sendable () -> Bool
+    logger: Logger, limiter: DeviceLogLimiter, background: BackgroundWork,
+    isConnected: @escaping @Sendable () -> Bool
   ) {
+    self.background = background
     self.members = members
     self.fleet = fleet
     settings = configuration.cluster
@@ -144,11 +147,12 @@ final class ClusterRole: Sendable {
       wantsInFlight.subtract(1, ordering: .relaxed)
       return
     }
-    Task { [self] in
-      // A fetch here is shared when it completes (`onFetched`).
+    // A fetch here is shared when it completes (`onFetched`); stopping, none is started.
+    let started = background.start { [self] in
       _ = await desk.frame(at: desk.center(of: cell))
       wantsInFlight.subtract(1, ordering: .relaxed)
     }
+    if !started { wantsInFlight.subtract(1, ordering: .relaxed) }
   }
 
   /// After the live set changed: the budget share follows, and the owner of the fleet state

@@ -1,9 +1,10 @@
 import Synchronization
 
-/// Callers waiting for a cell's frame to arrive from elsewhere (another cluster member's shared
-/// entry): each is resumed when the frame is stored, or with nil when its task is cancelled (the
-/// wait's deadline). No polling. Bounded by the callers: one entry per waiting call, and the
-/// calls are the request workers' and the schedules' misses.
+/// Callers waiting for a key's value to arrive: a cell's frame from another cluster member, or the
+/// result of work another caller started (`Coalescer`). Each is resumed when the value is stored,
+/// or with nil when its task is cancelled (the wait's deadline). No polling. Bounded by the
+/// callers: one entry per waiting call, and the calls are the request workers' and the schedules'
+/// misses.
 final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private enum Phase {
     /// Made, its continuation not yet registered.
@@ -25,13 +26,30 @@ final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
   private let state = Mutex(State())
 
-  /// The value stored for `key` from now on, or nil when the calling task is cancelled.
-  func wait(for key: Key) async -> Value? {
-    let id = state.withLock { state in
+  /// A place in the line for `key`'s next value: a value that arrives from now on is kept for
+  /// `wait(_:)`, even before the wait starts.
+  struct Ticket: Sendable {
+    fileprivate let id: Int
+  }
+
+  /// Takes a ticket for `key` now; `wait(_:)` then gives what arrived since.
+  func register(_ key: Key) -> Ticket {
+    state.withLock { state in
       defer { state.next &+= 1 }
       state.entries[state.next] = Entry(key: key, phase: .starting)
-      return state.next
+      return Ticket(id: state.next)
     }
+  }
+
+  /// The value stored for `key` from now on, or nil when the calling task is cancelled.
+  func wait(for key: Key) async -> Value? {
+    await wait(register(key))
+  }
+
+  /// The value stored for the ticket's key since it was taken, or nil when the calling task is
+  /// cancelled.
+  func wait(_ ticket: Ticket) async -> Value? {
+    let id = ticket.id
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
         let settled = state.withLock { state -> Value?? in
