@@ -128,31 +128,12 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// base, the number of workers, the metrics listener, the cluster) keeps its running value
   /// until a restart, and the log names each of those that changed.
   public func apply(_ new: GatewayConfiguration) {
-    var new = new
     let old = configuration.withLock { $0 }
-    let restartOnly: [(String, Bool)] = [
-      ("mqtt", old.mqtt != new.mqtt), ("topics.base", old.topics.base != new.topics.base),
-      ("requests.workers", old.requests.workers != new.requests.workers),
-      ("metrics.host", old.metrics.host != new.metrics.host),
-      ("metrics.port", old.metrics.port != new.metrics.port),
-      ("cluster", old.cluster != new.cluster),
-      (
-        "homeassistant.discovery-prefix",
-        old.homeAssistant.discoveryPrefix != new.homeAssistant.discoveryPrefix
-      ),
-    ]
-    let changed = restartOnly.filter(\.1).map(\.0)
+    let (new, changed) = new.keepingRestartOnlyKeys(of: old)
     if !changed.isEmpty {
       logger.warning(
         "\(changed.joined(separator: ", ")) changed: takes effect after a restart; the running value stays"
       )
-      new.mqtt = old.mqtt
-      new.topics.base = old.topics.base
-      new.requests.workers = old.requests.workers
-      new.metrics.host = old.metrics.host
-      new.metrics.port = old.metrics.port
-      new.cluster = old.cluster
-      new.homeAssistant.discoveryPrefix = old.homeAssistant.discoveryPrefix
     }
     if old.logLevel != new.logLevel, let level = Logger.Level(rawValue: new.logLevel) {
       LogLevelSwitch.shared.level = level
