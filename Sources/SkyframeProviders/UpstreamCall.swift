@@ -67,6 +67,20 @@ struct UpstreamCall {
     }
   }
 
+  /// The body of a 2xx answer; any other status becomes the matching error, with the reason
+  /// `reason` reads from the service's error body, else an excerpt of the body, else the status
+  /// text.
+  func body(client: HTTPClient, logger: Logger, reason: (ByteBuffer) -> String?)
+    async throws(ProviderError) -> ByteBuffer
+  {
+    let response = try await run(client: client, logger: logger)
+    guard (200..<300).contains(response.status) else {
+      throw response.error(
+        reason: reason(response.body) ?? excerpt(of: response.body, orElse: response.reasonPhrase))
+    }
+    return response.body
+  }
+
   private func exchange(client: HTTPClient, logger: Logger, started: ContinuousClock.Instant)
     async throws -> Response
   {
@@ -180,6 +194,14 @@ extension ProviderError {
     default: return .unavailable("HTTP \(status): \(reason)")
     }
   }
+}
+
+/// `base` without its trailing slashes, then `path`: the base URLs of the configuration may end
+/// in `/`.
+func joinedURL(_ base: String, _ path: String) -> String {
+  var base = base
+  while base.hasSuffix("/") { base.removeLast() }
+  return base + path
 }
 
 /// A short, printable excerpt of a body that is not in the service's error shape.
