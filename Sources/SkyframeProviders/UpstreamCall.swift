@@ -46,23 +46,22 @@ struct UpstreamCall {
   /// failure, body too large).
   func run(client: HTTPClient, logger: Logger) async throws(ProviderError) -> Response {
     let started = ContinuousClock.now
-    do {
-      let response = try await exchange(client: client, logger: logger, started: started)
+    /// The debug line of the call, with `outcome` (`status` or `error`) and its duration.
+    func log(_ message: Logger.Message, _ outcome: String, _ value: @autoclosure () -> String) {
       logger.debug(
-        "weather service call",
+        message,
         metadata: [
-          "service": "\(service)", "url": "\(loggedURL)", "status": "\(response.status)",
+          "service": "\(service)", "url": "\(loggedURL)", outcome: "\(value())",
           "duration_ms": "\(milliseconds(since: started))",
         ])
+    }
+    do {
+      let response = try await exchange(client: client, logger: logger, started: started)
+      log("weather service call", "status", "\(response.status)")
       return response
     } catch {
       let failure = providerError(for: error)
-      logger.debug(
-        "weather service call failed",
-        metadata: [
-          "service": "\(service)", "url": "\(loggedURL)", "error": "\(failure)",
-          "duration_ms": "\(milliseconds(since: started))",
-        ])
+      log("weather service call failed", "error", "\(failure)")
       throw failure
     }
   }
