@@ -102,23 +102,13 @@ extension GatewayConfiguration.Topics {
   }
 }
 
-extension GatewayConfiguration.Metrics {
-  /// Reads `metrics.*` and checks it.
-  init(reading keys: KeyReader) {
-    self.init()
-    host = keys.text("metrics.host") ?? host
-    port = keys.integer("metrics.port", port, 0...65_535, "a TCP port 1-65535, or 0 for none")
-    statsSeconds = keys.integer(
-      "metrics.stats-seconds", statsSeconds, 0...86_400, "seconds, 0 (never) to 86400")
-  }
-
-  /// `metrics` in `skyframe config check`'s YAML.
-  var describedLines: [String] {
+extension GatewayConfiguration.Metrics: KeyedSection {
+  static let section = "metrics"
+  static var keys: [SectionKey<Self>] {
     [
-      "metrics:",
-      "  host: \(DescribedValue.text(host))",
-      "  port: \(port)",
-      "  stats-seconds: \(statsSeconds)",
+      .text("host", \.host),
+      .integer("port", \.port, 0...65_535, "a TCP port 1-65535, or 0 for none"),
+      .integer("stats-seconds", \.statsSeconds, 0...86_400, "seconds, 0 (never) to 86400"),
     ]
   }
 }

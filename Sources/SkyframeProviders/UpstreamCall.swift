@@ -46,25 +46,38 @@ struct UpstreamCall {
   /// failure, body too large).
   func run(client: HTTPClient, logger: Logger) async throws(ProviderError) -> Response {
     let started = ContinuousClock.now
-    do {
-      let response = try await exchange(client: client, logger: logger, started: started)
+    /// The debug line of the call, with `outcome` (`status` or `error`) and its duration.
+    func log(_ message: Logger.Message, _ outcome: String, _ value: @autoclosure () -> String) {
       logger.debug(
-        "weather service call",
+        message,
         metadata: [
-          "service": "\(service)", "url": "\(loggedURL)", "status": "\(response.status)",
+          "service": "\(service)", "url": "\(loggedURL)", outcome: "\(value())",
           "duration_ms": "\(milliseconds(since: started))",
         ])
+    }
+    do {
+      let response = try await exchange(client: client, logger: logger, started: started)
+      log("weather service call", "status", "\(response.status)")
       return response
     } catch {
       let failure = providerError(for: error)
-      logger.debug(
-        "weather service call failed",
-        metadata: [
-          "service": "\(service)", "url": "\(loggedURL)", "error": "\(failure)",
-          "duration_ms": "\(milliseconds(since: started))",
-        ])
+      log("weather service call failed", "error", "\(failure)")
       throw failure
     }
+  }
+
+  /// The body of a 2xx answer; any other status becomes the matching error, with the reason
+  /// `reason` reads from the service's error body, else an excerpt of the body, else the status
+  /// text.
+  func body(client: HTTPClient, logger: Logger, reason: (ByteBuffer) -> String?)
+    async throws(ProviderError) -> ByteBuffer
+  {
+    let response = try await run(client: client, logger: logger)
+    guard (200..<300).contains(response.status) else {
+      throw response.error(
+        reason: reason(response.body) ?? excerpt(of: response.body, orElse: response.reasonPhrase))
+    }
+    return response.body
   }
 
   private func exchange(client: HTTPClient, logger: Logger, started: ContinuousClock.Instant)
@@ -180,6 +193,14 @@ extension ProviderError {
     default: return .unavailable("HTTP \(status): \(reason)")
     }
   }
+}
+
+/// `base` without its trailing slashes, then `path`: the base URLs of the configuration may end
+/// in `/`.
+func joinedURL(_ base: String, _ path: String) -> String {
+  var base = base
+  while base.hasSuffix("/") { base.removeLast() }
+  return base + path
 }
 
 /// A short, printable excerpt of a body that is not in the service's error shape.

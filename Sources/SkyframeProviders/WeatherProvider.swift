@@ -37,3 +37,17 @@ extension WeatherProvider {
 
   public func rememberedForecasts(for points: [GeoPoint]) -> [Forecast]? { nil }
 }
+
+/// Forecasts for `points` in order, one `forecast` after the other once every point is checked,
+/// for services that take one point per call; the first failure fails the whole request.
+func forecastsOneByOne(
+  _ points: [GeoPoint], _ forecast: (GeoPoint) async throws(ProviderError) -> Forecast
+) async throws(ProviderError) -> [Forecast] {
+  for point in points { try point.checkForRequest() }
+  var forecasts: [Forecast] = []
+  forecasts.reserveCapacity(points.count)
+  for point in points {
+    forecasts.append(try await forecast(point))
+  }
+  return forecasts
+}

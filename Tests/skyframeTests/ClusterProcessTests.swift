@@ -2,7 +2,6 @@ import Foundation
 import SkyframeCodec
 import SkyframeMQTT
 import SkyframeTestSupport
-import Synchronization
 import Testing
 
 @testable import SkyframeGateway
@@ -16,13 +15,48 @@ import Testing
     return url
   }
 
-  /// A member's environment: the broker, Open-Meteo at `http`, no metrics listener.
-  func memberEnvironment(broker: MosquittoBroker, http: StubHTTPServer) -> [String: String] {
-    var environment = ProcessInfo.processInfo.environment
-    environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
-    environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
-    environment["SKYFRAME_METRICS_PORT"] = "0"
-    return environment
+  /// A member's configuration: `cluster.group: fleet` and `cluster` (more keys of that section,
+  /// one a line), then `sections` (YAML), air quality off and no named places.
+  func writeMemberConfig(cluster: [String] = [], _ sections: String = "") throws -> URL {
+    let clusterLines = (["group: fleet"] + cluster).map { "  \($0)\n" }.joined()
+    return try write(
+      "cluster:\n" + clusterLines + sections
+        + "air-quality:\n  service: none\nlocations:\n  names: []\n")
+  }
+
+  /// `cluster.key`, the same for every member.
+  static let sharedKey = #"key: "the fleet's shared secret, 40 bytes long""#
+
+  /// What the members of a test's fleet share: a real mosquitto, and an Open-Meteo stand-in that
+  /// answers every forecast at one temperature and whose requests are the fleet's upstream calls.
+  struct Fleet {
+    let broker: MosquittoBroker
+    let http: StubHTTPServer
+
+    static func start(temperature: Double) async throws -> Fleet {
+      let broker = try await MosquittoBroker.start()
+      let http = try await StubHTTPServer.start { request in
+        .json(OpenMeteoFixtures.forecast(query: request.query, temperature: temperature))
+      }
+      return Fleet(broker: broker, http: http)
+    }
+
+    /// Upstream calls so far.
+    var calls: Int { http.requests.count }
+
+    /// A member's environment: the broker, Open-Meteo at the stand-in, no metrics listener.
+    var memberEnvironment: [String: String] {
+      var environment = ProcessInfo.processInfo.environment
+      environment["SKYFRAME_MQTT_PORT"] = "\(broker.port)"
+      environment["SKYFRAME_OPEN_METEO_FORECAST_URL"] = http.baseURL + "/v1/forecast"
+      environment["SKYFRAME_METRICS_PORT"] = "0"
+      return environment
+    }
+
+    func stop() async {
+      try? await http.stop()
+      await broker.stop()
+    }
   }
 
   /// `skyframe run` as member `id`.
@@ -44,30 +78,12 @@ import Testing
   }
 
   @Test func twoInstancesAnswerEveryRequestExactlyOnceAndAnnounceThemselves() async throws {
-    let broker = try await MosquittoBroker.start()
-    let http = try await StubHTTPServer.start { request in
-      .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 12.5))
-    }
-    defer {
-      Task {
-        try? await http.stop()
-        await broker.stop()
-      }
-    }
-    let file = try write(
-      """
-      cluster:
-        group: fleet
-      open-meteo:
-        timeout-seconds: 2
-      air-quality:
-        service: none
-      locations:
-        names: []
-      """)
-    let environment = memberEnvironment(broker: broker, http: http)
+    let fleet = try await Fleet.start(temperature: 12.5)
+    defer { Task { await fleet.stop() } }
+    let file = try writeMemberConfig("open-meteo:\n  timeout-seconds: 2\n")
+    let environment = fleet.memberEnvironment
     let watcher = try await Watcher.start(
-      port: broker.port,
+      port: fleet.broker.port,
       topics: [
         "skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+", "skyframe/v1/gateway/state",
       ])
@@ -90,7 +106,7 @@ import Testing
     }
 
     // Twenty devices, one request each, all different cells.
-    let devices = try await MQTTMailbox.connect(port: broker.port, id: "cluster-devices")
+    let devices = try await MQTTMailbox.connect(port: fleet.broker.port, id: "cluster-devices")
     for index in 0..<20 {
       try devices.client.publish(
         "skyframe/v1/req/dev\(index)", payload: Array("#\(index + 1) \(index).5,10.5".utf8), qos: 1,
@@ -143,18 +159,8 @@ import Testing
   /// (a reload makes them due at once) and five new watches are each published once by the fleet,
   /// not once per instance, and each place costs one upstream call in all.
   @Test func scheduledWorkIsDoneOnceByTheFleet() async throws {
-    let broker = try await MosquittoBroker.start()
-    let calls = Mutex(0)
-    let http = try await StubHTTPServer.start { request in
-      calls.withLock { $0 += 1 }
-      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 3.5))
-    }
-    defer {
-      Task {
-        try? await http.stop()
-        await broker.stop()
-      }
-    }
+    let fleet = try await Fleet.start(temperature: 3.5)
+    defer { Task { await fleet.stop() } }
     let base = """
       cluster:
         group: fleet
@@ -164,9 +170,9 @@ import Testing
         service: none
       """
     let file = try write(base + "\nlocations:\n  names: []\n")
-    let environment = memberEnvironment(broker: broker, http: http)
+    let environment = fleet.memberEnvironment
     let watcher = try await Watcher.start(
-      port: broker.port,
+      port: fleet.broker.port,
       topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/loc/+", "skyframe/v1/frame/#"])
     var gateways: [GatewayProcess] = []
     for id in ["gw-a", "gw-b"] {
@@ -187,7 +193,7 @@ import Testing
     }
     try (base + locations).write(to: file, atomically: true, encoding: .utf8)
     for gateway in gateways { gateway.signal(SIGHUP) }
-    let devices = try await MQTTMailbox.connect(port: broker.port, id: "cluster-pins")
+    let devices = try await MQTTMailbox.connect(port: fleet.broker.port, id: "cluster-pins")
     for index in 0..<5 {
       try devices.client.publish(
         "skyframe/v1/watch/pin\(index)", payload: Array("\(20 + index).5,20.5 @600".utf8), qos: 1,
@@ -212,7 +218,7 @@ import Testing
     for index in 0..<5 {
       #expect(seen["skyframe/v1/frame/pin\(index)"] == 1, "pin\(index): \(seen)")
     }
-    #expect(calls.withLock { $0 } == 15, "upstream calls: \(calls.withLock { $0 })")
+    #expect(fleet.calls == 15, "upstream calls: \(fleet.calls)")
     await devices.disconnect()
     await watcher.stop()
   }
@@ -221,37 +227,16 @@ import Testing
   /// call, a member started later starts warm from the retained entries, and an entry signed with
   /// another key is ignored.
   @Test func theFleetSharesOneCacheThroughTheBroker() async throws {
-    let broker = try await MosquittoBroker.start()
-    let calls = Mutex(0)
-    let http = try await StubHTTPServer.start { request in
-      calls.withLock { $0 += 1 }
-      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 12.5))
-    }
-    defer {
-      Task {
-        try? await http.stop()
-        await broker.stop()
-      }
-    }
-    let file = try write(
-      """
-      cluster:
-        group: fleet
-        key: "the fleet's shared secret, 40 bytes long"
-        session-expiry-seconds: 1
-      weather:
-        batch-window-ms: 0
-      air-quality:
-        service: none
-      locations:
-        names: []
-      """)
-    let environment = memberEnvironment(broker: broker, http: http)
+    let fleet = try await Fleet.start(temperature: 12.5)
+    defer { Task { await fleet.stop() } }
+    let file = try writeMemberConfig(
+      cluster: [Self.sharedKey, "session-expiry-seconds: 1"], "weather:\n  batch-window-ms: 0\n")
+    let environment = fleet.memberEnvironment
     func start(_ id: String) throws -> GatewayProcess {
       try startMember(id, config: file, environment: environment)
     }
     let watcher = try await Watcher.start(
-      port: broker.port,
+      port: fleet.broker.port,
       topics: [
         "skyframe/v1/gateway/instances/+", "skyframe/v1/gateway/cache/+", "skyframe/v1/frame/+",
       ])
@@ -260,7 +245,7 @@ import Testing
     for id in ["gw-a", "gw-b"] {
       _ = try await watcher.text(on: "skyframe/v1/gateway/instances/\(id)")
     }
-    let devices = try await MQTTMailbox.connect(port: broker.port, id: "cache-devices")
+    let devices = try await MQTTMailbox.connect(port: fleet.broker.port, id: "cache-devices")
     func ask(_ device: String, _ text: String) async throws -> WeatherFrame {
       try devices.client.publish(
         "skyframe/v1/req/\(device)", payload: Array(text.utf8), qos: 1, retain: false)
@@ -276,14 +261,14 @@ import Testing
       $0.topic.hasPrefix("skyframe/v1/gateway/cache/")
     }
     #expect(shared.payload.count == 257)
-    #expect(calls.withLock { $0 } == 1)
+    #expect(fleet.calls == 1)
     // Ten devices in that cell, answered by both members: no further call.
     for index in 0..<10 {
       let frame = try await ask("same-cell-\(index)", "52.52,13.41")
       #expect(frame.status == .ok)
       #expect(frame.current.temperature == 125)
     }
-    #expect(calls.withLock { $0 } == 1, "the fleet called again for a shared cell")
+    #expect(fleet.calls == 1, "the fleet called again for a shared cell")
 
     // Both members go; a new one starts warm from the retained entry.
     for gateway in first { await gateway.kill() }
@@ -293,12 +278,12 @@ import Testing
     defer { Task { await later.kill() } }
     _ = try await watcher.text(on: "skyframe/v1/gateway/instances/gw-c")
     #expect(try await ask("after-restart", "52.52,13.41").status == .ok)
-    #expect(calls.withLock { $0 } == 1, "a restarted member called for a cell the fleet had")
+    #expect(fleet.calls == 1, "a restarted member called for a cell the fleet had")
 
     // A forged entry (another key) for another cell is ignored: that cell is fetched.
     var forged = WeatherFrame()
     forged.current.temperature = 999
-    let forger = try await MQTTMailbox.connect(port: broker.port, id: "forger")
+    let forger = try await MQTTMailbox.connect(port: fleet.broker.port, id: "forger")
     let wrongKey = SharedFrameCache(
       key: Array("a key that is not the fleet's key".utf8), topics: .init(), staleSeconds: 3_600)
     let cell = WeatherDesk.Cell(row: 400, column: 400)
@@ -309,7 +294,7 @@ import Testing
     try await Task.sleep(for: .milliseconds(300))
     let answer = try await ask("forged-cell", "4.0,4.0")
     #expect(answer.current.temperature == 125)
-    #expect(calls.withLock { $0 } == 2)
+    #expect(fleet.calls == 2)
     await forger.disconnect()
     await devices.disconnect()
     await watcher.stop()
@@ -395,35 +380,18 @@ import Testing
   /// of the requests into the session: those are answered when it comes back with the same id.
   /// Once the session has expired (cluster.session-expiry-seconds), the member left gets them all.
   @Test func failoverIsTheSessionExpiry() async throws {
-    let broker = try await MosquittoBroker.start()
-    let http = try await StubHTTPServer.start { request in
-      .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 7.5))
-    }
-    defer {
-      Task {
-        try? await http.stop()
-        await broker.stop()
-      }
-    }
+    let fleet = try await Fleet.start(temperature: 7.5)
+    defer { Task { await fleet.stop() } }
     func config(expiry: Int) throws -> URL {
-      try write(
-        """
-        cluster:
-          group: fleet
-          session-expiry-seconds: \(expiry)
-        air-quality:
-          service: none
-        locations:
-          names: []
-        """)
+      try writeMemberConfig(cluster: ["session-expiry-seconds: \(expiry)"])
     }
-    let environment = memberEnvironment(broker: broker, http: http)
+    let environment = fleet.memberEnvironment
     func start(_ id: String, _ file: URL) throws -> GatewayProcess {
       try startMember(id, config: file, environment: environment)
     }
     let watcher = try await Watcher.start(
-      port: broker.port, topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+"])
-    let devices = try await MQTTMailbox.connect(port: broker.port, id: "failover-devices")
+      port: fleet.broker.port, topics: ["skyframe/v1/gateway/instances/+", "skyframe/v1/frame/+"])
+    let devices = try await MQTTMailbox.connect(port: fleet.broker.port, id: "failover-devices")
     func askAll(_ prefix: String, count: Int) throws {
       for index in 0..<count {
         try devices.client.publish(
@@ -492,31 +460,12 @@ import Testing
   /// owner fetches it once for the fleet, the other member waits for its shared entry. One
   /// upstream call in all.
   @Test func manyDevicesInOneCellCostOneUpstreamCallForTheFleet() async throws {
-    let broker = try await MosquittoBroker.start()
-    let calls = Mutex(0)
-    let http = try await StubHTTPServer.start { request in
-      calls.withLock { $0 += 1 }
-      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: 1.5))
-    }
-    defer {
-      Task {
-        try? await http.stop()
-        await broker.stop()
-      }
-    }
-    let file = try write(
-      """
-      cluster:
-        group: fleet
-        key: "the fleet's shared secret, 40 bytes long"
-      air-quality:
-        service: none
-      locations:
-        names: []
-      """)
-    let environment = memberEnvironment(broker: broker, http: http)
+    let fleet = try await Fleet.start(temperature: 1.5)
+    defer { Task { await fleet.stop() } }
+    let file = try writeMemberConfig(cluster: [Self.sharedKey])
+    let environment = fleet.memberEnvironment
     let watcher = try await Watcher.start(
-      port: broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/frame/+"])
+      port: fleet.broker.port, topics: ["skyframe/v1/gateway/state", "skyframe/v1/frame/+"])
     var gateways: [GatewayProcess] = []
     for id in ["gw-a", "gw-b"] {
       gateways.append(try startMember(id, config: file, environment: environment))
@@ -526,7 +475,7 @@ import Testing
     try await watcher.awaitText(
       #"{"state":"online","instances":["gw-a","gw-b"]}"#, on: "skyframe/v1/gateway/state")
 
-    let devices = try await MQTTMailbox.connect(port: broker.port, id: "one-cell-devices")
+    let devices = try await MQTTMailbox.connect(port: fleet.broker.port, id: "one-cell-devices")
     for index in 0..<30 {
       try devices.client.publish(
         "skyframe/v1/req/cell-\(index)", payload: Array("33.331,44.441".utf8), qos: 1,
@@ -538,7 +487,7 @@ import Testing
       }
       #expect(try WeatherFrame(decoding: frame.payload).status == .ok)
     }
-    #expect(calls.withLock { $0 } == 1, "upstream calls: \(calls.withLock { $0 })")
+    #expect(fleet.calls == 1, "upstream calls: \(fleet.calls)")
     await devices.disconnect()
     await watcher.stop()
   }

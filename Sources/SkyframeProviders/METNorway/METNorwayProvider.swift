@@ -99,13 +99,7 @@ public struct METNorwayProvider: WeatherProvider {
   }
 
   public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
-    for point in points { try point.checkForRequest() }
-    var forecasts: [Forecast] = []
-    forecasts.reserveCapacity(points.count)
-    for point in points {
-      forecasts.append(try await forecast(for: point))
-    }
-    return forecasts
+    try await forecastsOneByOne(points, forecast(for:))
   }
 
   private func forecast(for point: GeoPoint) async throws(ProviderError) -> Forecast {
@@ -115,9 +109,7 @@ public struct METNorwayProvider: WeatherProvider {
     var query = QueryString()
     query.append("lat", fourDecimalText(key.latitude))
     query.append("lon", fourDecimalText(key.longitude))
-    var base = configuration.baseURL
-    while base.hasSuffix("/") { base.removeLast() }
-    base += "/compact"
+    let base = joinedURL(configuration.baseURL, "/compact")
     var call = UpstreamCall(
       service: METNorwayService.name, endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base), timeout: configuration.timeout)

@@ -28,8 +28,7 @@ public struct METNorwayService: ServiceDescriptor {
     let name = Self.name
     baseURL = keys.url("\(name).base-url") ?? baseURL
     userAgent = keys.text("\(name).user-agent")
-    timeoutSeconds = keys.integer(
-      "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
+    timeoutSeconds = keys.timeoutSeconds(name, timeoutSeconds)
     geocodingURL = keys.url("\(name).geocoding-url") ?? geocodingURL
     rememberedPoints = keys.integer(
       "\(name).remembered-points", rememberedPoints, 1...1_000_000, "points, 1-1000000")
@@ -52,9 +51,7 @@ public struct METNorwayService: ServiceDescriptor {
       "timeout-seconds: \(timeoutSeconds)",
       "geocoding-url: \"\(geocodingURL)\"",
       "remembered-points: \(rememberedPoints)",
-      "budget-per-minute: \(budget.perMinute)",
-      "budget-per-day: \(budget.perDay)",
-    ]
+    ] + budget.describedLines
   }
 
   public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {

@@ -54,9 +54,7 @@ public struct NWSAlertsProvider: Sendable {
   /// cancellations), with their CAP severity and when they are in force.
   public func alerts(at point: GeoPoint) async throws(ProviderError) -> [Forecast.Alert] {
     try point.checkForRequest()
-    var base = configuration.baseURL
-    while base.hasSuffix("/") { base.removeLast() }
-    base += "/alerts/active"
+    let base = joinedURL(configuration.baseURL, "/alerts/active")
     var query = QueryString()
     query.append(
       "point",
@@ -65,14 +63,11 @@ public struct NWSAlertsProvider: Sendable {
       service: Self.name, endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base), timeout: configuration.timeout)
     call.userAgent = configuration.userAgent
-    let response = try await call.run(client: httpClient, logger: logger)
-    guard (200..<300).contains(response.status) else {
-      let detail = try? JSONDecoder().decode(Problem.self, from: response.body)
-      throw response.error(
-        reason: detail?.detail ?? detail?.title
-          ?? excerpt(of: response.body, orElse: response.reasonPhrase))
+    let body = try await call.body(client: httpClient, logger: logger) { body in
+      let problem = try? JSONDecoder().decode(Problem.self, from: body)
+      return problem?.detail ?? problem?.title
     }
-    return try decodeJSON(NWSAlertsResponse.self, from: response.body).alerts()
+    return try decodeJSON(NWSAlertsResponse.self, from: body).alerts()
   }
 
   /// The service's error shape (RFC 7807 problem details).

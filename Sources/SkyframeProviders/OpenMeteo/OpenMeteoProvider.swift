@@ -137,14 +137,9 @@ public struct OpenMeteoProvider: WeatherProvider {
       service: "open-meteo", endpoint: String(base.prefix { $0 != "?" }),
       url: query.url(base: base),
       loggedURL: query.url(base: base, hiding: ["apikey"]), timeout: configuration.timeout)
-    let response = try await call.run(client: httpClient, logger: logger)
-    guard (200..<300).contains(response.status) else {
-      let reason =
-        (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.reason
-        ?? excerpt(of: response.body, orElse: response.reasonPhrase)
-      throw response.error(reason: reason)
+    return try await call.body(client: httpClient, logger: logger) {
+      (try? JSONDecoder().decode(ErrorBody.self, from: $0))?.reason
     }
-    return response.body
   }
 
   private struct ErrorBody: Decodable {

@@ -24,8 +24,7 @@ public struct OpenMeteoService: ServiceDescriptor {
     let name = Self.name
     forecastURL = keys.url("\(name).forecast-url") ?? forecastURL
     geocodingURL = keys.url("\(name).geocoding-url") ?? geocodingURL
-    timeoutSeconds = keys.integer(
-      "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
+    timeoutSeconds = keys.timeoutSeconds(name, timeoutSeconds)
     apiKey = keys.text("\(name).api-key", secret: true)
     batchSize = keys.integer("\(name).batch-size", batchSize, 1...100, "1-100 points per call")
     budget = keys.budget(name, budget)
@@ -38,9 +37,7 @@ public struct OpenMeteoService: ServiceDescriptor {
       "timeout-seconds: \(timeoutSeconds)",
       "api-key: \(apiKey == nil ? "~" : "<redacted>")",
       "batch-size: \(batchSize)",
-      "budget-per-minute: \(budget.perMinute)",
-      "budget-per-day: \(budget.perDay)",
-    ]
+    ] + budget.describedLines
   }
 
   /// The provider's settings; `airQualityURL` comes from the `air-quality` section.

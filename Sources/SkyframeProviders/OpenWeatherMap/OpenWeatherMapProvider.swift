@@ -35,14 +35,9 @@ public struct OpenWeatherMapProvider: WeatherProvider {
 
   /// One point after the other; the first failure fails the whole request.
   public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
-    for point in points { try point.checkForRequest() }
-    var forecasts: [Forecast] = []
-    forecasts.reserveCapacity(points.count)
-    for point in points {
-      forecasts.append(
-        configuration.useOneCall ? try await oneCall(point) : try await currentAndForecast(point))
+    try await forecastsOneByOne(points) { point async throws(ProviderError) in
+      configuration.useOneCall ? try await oneCall(point) : try await currentAndForecast(point)
     }
-    return forecasts
   }
 
   /// The first result of `/geo/1.0/direct` for "name" or "name,CC". No result, or a 404, is nil.
@@ -123,24 +118,13 @@ public struct OpenWeatherMapProvider: WeatherProvider {
   private func get(_ path: String, _ query: QueryString) async throws(ProviderError) -> ByteBuffer {
     var query = query
     query.append("appid", configuration.apiKey)
-    let base = baseURL + path
+    let base = joinedURL(configuration.baseURL, path)
     let call = UpstreamCall(
       service: "openweathermap", endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base, hiding: ["appid"]), timeout: configuration.timeout)
-    let response = try await call.run(client: httpClient, logger: logger)
-    guard (200..<300).contains(response.status) else {
-      let reason =
-        (try? JSONDecoder().decode(ErrorBody.self, from: response.body))?.message
-        ?? excerpt(of: response.body, orElse: response.reasonPhrase)
-      throw response.error(reason: reason)
+    return try await call.body(client: httpClient, logger: logger) {
+      (try? JSONDecoder().decode(ErrorBody.self, from: $0))?.message
     }
-    return response.body
-  }
-
-  private var baseURL: String {
-    var base = configuration.baseURL
-    while base.hasSuffix("/") { base.removeLast() }
-    return base
   }
 
   private struct ErrorBody: Decodable {

@@ -2,7 +2,7 @@ import SkyframeCodec
 
 /// OpenWeatherMap as the gateway knows it: an API key required, one point per call (two with
 /// the free plan's APIs), names for positions, the configuration section `openweathermap`.
-public struct OpenWeatherMapService: ServiceDescriptor {
+public struct OpenWeatherMapService: ServiceDescriptor, APIKeyService {
   public static let name = "openweathermap"
   public static let frameService = WeatherService.openWeatherMap
   public static let attribution = Attribution(
@@ -23,25 +23,10 @@ public struct OpenWeatherMapService: ServiceDescriptor {
   public init() {}
 
   public mutating func read(_ keys: any SectionReader, inUse: Bool) {
-    let name = Self.name
-    apiKey = keys.apiKey(name, inUse: inUse)
-    baseURL = keys.url("\(name).base-url") ?? baseURL
-    timeoutSeconds = keys.integer(
-      "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
-    oneCall = keys.flag("\(name).one-call", oneCall)
-    budget = keys.budget(name, budget)
+    read(keys, inUse: inUse) { $0.oneCall = keys.flag("\(Self.name).one-call", $0.oneCall) }
   }
 
-  public var describedLines: [String] {
-    [
-      "api-key: \(apiKey == nil ? "~" : "<redacted>")",
-      "base-url: \"\(baseURL)\"",
-      "timeout-seconds: \(timeoutSeconds)",
-      "one-call: \(oneCall)",
-      "budget-per-minute: \(budget.perMinute)",
-      "budget-per-day: \(budget.perDay)",
-    ]
-  }
+  public var describedLines: [String] { describedLines(options: ["one-call: \(oneCall)"]) }
 
   public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {
     guard let apiKey else { return nil }

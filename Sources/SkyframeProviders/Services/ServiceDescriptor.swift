@@ -87,6 +87,11 @@ public struct ServiceBudget: Sendable, Equatable {
     self.perMinute = perMinute
     self.perDay = perDay
   }
+
+  /// `budget-per-minute` and `budget-per-day`, the last of a section's `describedLines`.
+  public var describedLines: [String] {
+    ["budget-per-minute: \(perMinute)", "budget-per-day: \(perDay)"]
+  }
 }
 
 /// How a service reads its configuration section: the gateway's key reader, which checks values,
@@ -109,6 +114,11 @@ public protocol SectionReader: AnyObject {
 extension SectionReader {
   public func text(_ key: String) -> String? { text(key, secret: false) }
 
+  /// `{section}.timeout-seconds`: how long one upstream call may take, 1 to 120 seconds.
+  public func timeoutSeconds(_ section: String, _ current: Int) -> Int {
+    integer("\(section).timeout-seconds", current, 1...120, "seconds, 1-120")
+  }
+
   /// `{section}.api-key` (or `api-key-file`), required when the service is in use.
   public func apiKey(_ section: String, inUse: Bool) -> String? {
     let key = secretFromValueOrFile("\(section).api-key")
@@ -116,6 +126,38 @@ extension SectionReader {
       fail("\(section).api-key", nil, "an API key, since the configuration uses \(section)")
     }
     return key
+  }
+}
+
+/// A service reached at `base-url` with an API key it cannot do without (OpenWeatherMap,
+/// WeatherAPI.com): the keys its section shares with the others of its kind, read and described
+/// here around the service's own (`options`).
+protocol APIKeyService: ServiceDescriptor {
+  var apiKey: String? { get set }
+  var baseURL: String { get set }
+  var timeoutSeconds: Int { get set }
+  var budget: ServiceBudget { get set }
+}
+
+extension APIKeyService {
+  /// Reads `api-key` (required when `inUse`), `base-url` and `timeout-seconds`, then the
+  /// service's own keys with `options`, then the budget.
+  mutating func read(_ keys: any SectionReader, inUse: Bool, options: (inout Self) -> Void) {
+    apiKey = keys.apiKey(Self.name, inUse: inUse)
+    baseURL = keys.url("\(Self.name).base-url") ?? baseURL
+    timeoutSeconds = keys.timeoutSeconds(Self.name, timeoutSeconds)
+    options(&self)
+    budget = keys.budget(Self.name, budget)
+  }
+
+  /// The section's lines, the key redacted, with `options` (the service's own keys) in the order
+  /// `read` reads them.
+  func describedLines(options: [String]) -> [String] {
+    [
+      "api-key: \(apiKey == nil ? "~" : "<redacted>")",
+      "base-url: \"\(baseURL)\"",
+      "timeout-seconds: \(timeoutSeconds)",
+    ] + options + budget.describedLines
   }
 }
 

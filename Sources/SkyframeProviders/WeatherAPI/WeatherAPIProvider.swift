@@ -32,23 +32,20 @@ public struct WeatherAPIProvider: WeatherProvider {
 
   /// One point after the other; the first failure fails the whole request.
   public func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
-    for point in points { try point.checkForRequest() }
-    var forecasts: [Forecast] = []
-    forecasts.reserveCapacity(points.count)
-    for point in points {
-      var query = QueryString()
-      query.append("q", coordinateText(point.latitude) + "," + coordinateText(point.longitude))
-      query.append("days", String(min(max(configuration.days, 1), 14)))
-      query.append("aqi", "no")
-      query.append("alerts", configuration.alerts ? "yes" : "no")
-      if configuration.language.lowercased() != "en" {
-        query.append("lang", configuration.language)
-      }
-      let body = try await get("/v1/forecast.json", query).mapError(\.error).get()
-      forecasts.append(
-        try decodeJSON(WeatherAPIForecastResponse.self, from: body).forecast(for: point))
+    try await forecastsOneByOne(points, forecast(for:))
+  }
+
+  private func forecast(for point: GeoPoint) async throws(ProviderError) -> Forecast {
+    var query = QueryString()
+    query.append("q", coordinateText(point.latitude) + "," + coordinateText(point.longitude))
+    query.append("days", String(min(max(configuration.days, 1), 14)))
+    query.append("aqi", "no")
+    query.append("alerts", configuration.alerts ? "yes" : "no")
+    if configuration.language.lowercased() != "en" {
+      query.append("lang", configuration.language)
     }
-    return forecasts
+    let body = try await get("/v1/forecast.json", query).mapError(\.error).get()
+    return try decodeJSON(WeatherAPIForecastResponse.self, from: body).forecast(for: point)
   }
 
   /// The best match of `/v1/search.json` (see `bestMatch(for:countryCode:)`); nil when the
@@ -78,9 +75,7 @@ public struct WeatherAPIProvider: WeatherProvider {
   {
     var query = query
     query.append("key", configuration.apiKey)
-    var base = configuration.baseURL
-    while base.hasSuffix("/") { base.removeLast() }
-    base += path
+    let base = joinedURL(configuration.baseURL, path)
     let call = UpstreamCall(
       service: "weatherapi", endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base, hiding: ["key"]), timeout: configuration.timeout)

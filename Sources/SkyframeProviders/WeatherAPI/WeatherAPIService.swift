@@ -2,7 +2,7 @@ import SkyframeCodec
 
 /// WeatherAPI.com as the gateway knows it: an API key required, one point per call, the
 /// configuration section `weatherapi`.
-public struct WeatherAPIService: ServiceDescriptor {
+public struct WeatherAPIService: ServiceDescriptor, APIKeyService {
   public static let name = "weatherapi"
   public static let frameService = WeatherService.weatherAPI
   public static let attribution = Attribution(
@@ -22,25 +22,12 @@ public struct WeatherAPIService: ServiceDescriptor {
   public init() {}
 
   public mutating func read(_ keys: any SectionReader, inUse: Bool) {
-    let name = Self.name
-    apiKey = keys.apiKey(name, inUse: inUse)
-    baseURL = keys.url("\(name).base-url") ?? baseURL
-    timeoutSeconds = keys.integer(
-      "\(name).timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
-    days = keys.integer("\(name).days", days, 1...14, "1-14 days")
-    budget = keys.budget(name, budget)
+    read(keys, inUse: inUse) {
+      $0.days = keys.integer("\(Self.name).days", $0.days, 1...14, "1-14 days")
+    }
   }
 
-  public var describedLines: [String] {
-    [
-      "api-key: \(apiKey == nil ? "~" : "<redacted>")",
-      "base-url: \"\(baseURL)\"",
-      "timeout-seconds: \(timeoutSeconds)",
-      "days: \(days)",
-      "budget-per-minute: \(budget.perMinute)",
-      "budget-per-day: \(budget.perDay)",
-    ]
-  }
+  public var describedLines: [String] { describedLines(options: ["days: \(days)"]) }
 
   public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {
     guard let apiKey else { return nil }
