@@ -180,6 +180,11 @@ final class RequestHandler: Sendable {
     let admission = devices.admit(
       device, minute: minute, perMinute: perDevicePerMinute,
       frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } })
+    guard admission.allowed || admission.firstRefusal else {
+      // Told `rate_limited` once this minute: not parsed, not answered, not logged.
+      metrics.leftUnanswered()
+      return
+    }
     let qos = answerQoS.qos(answering: message.qos)
     guard
       let reply = reply(

@@ -24,6 +24,7 @@ final class GatewayMetrics: Sendable {
     var upstreamRefused = 0
     var upstreamPaused = 0
     var responseTopicsRefused = 0
+    var unansweredOverLimit = 0
     var publishFailures = 0
     var reconnects = 0
   }
@@ -46,6 +47,7 @@ final class GatewayMetrics: Sendable {
   let publishFailures: Counter
   let upstreamRefused: Counter
   let responseTopicsRefused: Counter
+  let unansweredOverLimit: Counter
   private let totals = Mutex(Totals())
 
   init() {
@@ -94,6 +96,9 @@ final class GatewayMetrics: Sendable {
       factory: factory)
     responseTopicsRefused = Counter(
       label: "skyframe_response_topics_refused_total", factory: factory)
+    unansweredOverLimit = Counter(
+      label: "skyframe_requests_unanswered_total", dimensions: [("reason", "over-limit")],
+      factory: factory)
   }
 
   // MARK: Requests
@@ -118,6 +123,12 @@ final class GatewayMetrics: Sendable {
   func refusedResponseTopic() {
     responseTopicsRefused.increment()
     totals.withLock { $0.responseTopicsRefused += 1 }
+  }
+
+  /// A request from a device already told `rate_limited` this minute: dropped unparsed.
+  func leftUnanswered() {
+    unansweredOverLimit.increment()
+    totals.withLock { $0.unansweredOverLimit += 1 }
   }
 
   func refusedNewCell() {

@@ -78,6 +78,8 @@ struct GatewayStatus: Codable, Sendable {
   var publishFailures: Int
   /// Requests whose MQTT v5 response topic was refused.
   var responseTopicsRefused: Int
+  /// Requests left unanswered: their device was over its limit and already told so this minute.
+  var unansweredOverLimit: Int
   /// The LoRaWAN network server connections; absent without any.
   var lorawan: [NetworkServer]?
 
@@ -146,6 +148,7 @@ extension Gateway {
         refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused),
       devices: handler.rememberedDevices, watches: watches.count,
       publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused,
+      unansweredOverLimit: totals.unansweredOverLimit,
       lorawan: lorawan?.connections.map(\.status))
   }
 }

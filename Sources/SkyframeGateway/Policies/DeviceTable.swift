@@ -12,6 +12,8 @@ final class DeviceTable: Sendable {
     var frameTopic: String
     var minute: Int64 = -1
     var requests = 0
+    /// Whether the device was told `rate_limited` in this minute already.
+    var toldOverLimit = false
     /// Kept as a small array rather than a `LocationList` (room for 16 places inline): most
     /// devices ask for one place, and a table of 10 000 devices stays small.
     var lastPlaces: [LocationQuery]?
@@ -26,6 +28,9 @@ final class DeviceTable: Sendable {
     var frameTopic: String
     /// False when the device is over its requests a minute.
     var allowed: Bool
+    /// Over the limit for the first time this minute: answered `rate_limited` once; later
+    /// requests of the minute get no answer (`frame-v1.md` §6.10).
+    var firstRefusal = false
   }
 
   private let table: Mutex<LRUTable<String, Record>>
@@ -50,10 +55,16 @@ final class DeviceTable: Sendable {
         if record.minute != minute {
           record.minute = minute
           record.requests = 0
+          record.toldOverLimit = false
         }
         let allowed = perMinute == 0 || record.requests < perMinute
-        if allowed { record.requests += 1 }
-        return Admission(frameTopic: record.frameTopic, allowed: allowed)
+        if allowed {
+          record.requests += 1
+          return Admission(frameTopic: record.frameTopic, allowed: true)
+        }
+        defer { record.toldOverLimit = true }
+        return Admission(
+          frameTopic: record.frameTopic, allowed: false, firstRefusal: !record.toldOverLimit)
       }
     }
   }
