@@ -225,6 +225,12 @@ final class RequestHandler: Sendable {
       metrics.requestDuration.recordNanoseconds((ContinuousClock.now - arrived).nanoseconds)
       return
     }
+    if let refusal = refusedAsNew(places, from: device, logger: logger) {
+      publish(
+        refusal, requestID: request.id, slot: 0, of: 1, to: reply, logger: logger,
+        answering: answering)
+      return
+    }
     enqueue(
       Job(
         device: device, requestID: request.id, places: places, reply: reply, arrived: arrived,
@@ -448,6 +454,32 @@ final class RequestHandler: Sendable {
         Self.status(of: error, geocoding: false), name: place.name,
         retryAfter: Self.retryAfter(error))
     }
+  }
+
+  /// A request for one position in a cell the gateway has never fetched, while the new-cell
+  /// limits (everyone's or the device's) are spent for this minute: a worker would answer it
+  /// `rate_limited` without a call, so it is answered now, on the network thread, without a hop.
+  /// Spent stays spent until the minute turns, so the answer is the one the worker would give.
+  private func refusedAsNew(_ places: LocationList, from device: String, logger: DeviceLog)
+    -> Outcome?
+  {
+    guard places.count == 1, case .coordinates(let coordinates) = places[0],
+      !desk.hasFrame(at: coordinates.point)
+    else { return nil }
+    let minute = clock.unixTime() / 60
+    let (perDevice, perMinute) = settings.withLock {
+      ($0.newCellsPerDevicePerMinute, $0.newCellsPerMinute)
+    }
+    guard
+      newCells.isSpent(minute: minute, perMinute: perMinute)
+        || devices.hasSpentNewCells(device, minute: minute, perMinute: perDevice)
+    else { return nil }
+    metrics.refusedNewCell()
+    logger.info("new-cell limit reached: rate_limited, nothing sent upstream")
+    let named: Forecast.Place? =
+      if case .known(let place) = desk.cachedPlaceName(at: coordinates.point) { place } else { nil }
+    return .failure(
+      .rateLimited, name: ResolvedPlace(coordinates: coordinates, named: named).name)
   }
 
   /// Whether `requester` may make the gateway fetch something it has never fetched: always for a

@@ -76,6 +76,13 @@ import Testing
     // A cell already cached costs nothing, so it is never refused.
     try greedy.ask(places[cached])
     #expect(try await greedy.frames(1).first?.status == .ok)
+    // One new place past the allowance: refused as the worker would, with no call.
+    try greedy.ask("#7 5.5,5.5")
+    let early = try #require(try await greedy.frames(1).first)
+    #expect(early.status == .rateLimited)
+    #expect(early.requestID == 7)
+    #expect(early.name.string == "5.5,5.5" || early.name.string.hasPrefix("5.5"))
+    #expect(harness.forecastCalls == 2)
     // Another device still has its own allowance.
     let other = try await Device.frames(port: harness.broker.port)
     try other.ask(places[refused])

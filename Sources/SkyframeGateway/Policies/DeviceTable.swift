@@ -98,6 +98,14 @@ final class DeviceTable: Sendable {
   }
 
   /// Takes one of the device's new cells for this minute; false when it has none left.
+  /// Whether `device` has used up its new cells of `minute` (nothing is taken).
+  func hasSpentNewCells(_ device: String, minute: Int64, perMinute: Int) -> Bool {
+    guard perMinute > 0 else { return false }
+    return table.withLock { table in
+      table.peek(device).map { $0.newCellMinute == minute && $0.newCells >= perMinute } ?? false
+    }
+  }
+
   func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool {
     guard perMinute > 0 else { return true }
     return table.withLock { table in

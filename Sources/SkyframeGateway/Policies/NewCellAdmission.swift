@@ -13,6 +13,12 @@ final class NewCellAdmission: Sendable {
 
   private let window = Mutex(Window())
 
+  /// Whether this minute's allowance is used up (nothing is taken).
+  func isSpent(minute: Int64, perMinute: Int) -> Bool {
+    guard perMinute > 0 else { return false }
+    return window.withLock { $0.minute == minute && $0.taken >= perMinute }
+  }
+
   /// Takes one new cell from this minute's allowance; `perMinute` 0 allows everything.
   func take(minute: Int64, perMinute: Int) -> Bool {
     guard perMinute > 0 else { return true }
