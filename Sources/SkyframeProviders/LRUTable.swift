@@ -5,7 +5,7 @@
 ///
 /// Everything is inlinable: the gateway's tables live in another module, where an unspecialized
 /// generic table looked its key and value types up at run time on every cache hit.
-package struct LRUTable<Key: Hashable, Value> {
+public struct LRUTable<Key: Hashable, Value> {
   @usableFromInline
   struct Node {
     @usableFromInline var key: Key
@@ -30,33 +30,33 @@ package struct LRUTable<Key: Hashable, Value> {
   @usableFromInline var newest = -1
   @usableFromInline var oldest = -1
   /// Changed only by `resize(to:)`.
-  package var capacity: Int
+  public var capacity: Int
   /// Entries dropped to make room, since the table was made.
-  package var evictions = 0
+  public var evictions = 0
 
-  @inlinable package init(capacity: Int) {
+  @inlinable public init(capacity: Int) {
     self.capacity = max(capacity, 1)
   }
 
-  @inlinable package var count: Int { slots.count }
-  @inlinable package var isEmpty: Bool { slots.isEmpty }
+  @inlinable public var count: Int { slots.count }
+  @inlinable public var isEmpty: Bool { slots.isEmpty }
 
   /// The value, marked as just used.
-  @inlinable package mutating func value(forKey key: Key) -> Value? {
+  @inlinable public mutating func value(forKey key: Key) -> Value? {
     guard let slot = slots[key] else { return nil }
     touch(slot)
     return nodes[slot]!.value
   }
 
   /// The value, without marking it used.
-  @inlinable package func peek(_ key: Key) -> Value? {
+  @inlinable public func peek(_ key: Key) -> Value? {
     slots[key].map { nodes[$0]!.value }
   }
 
-  @inlinable package func contains(_ key: Key) -> Bool { slots[key] != nil }
+  @inlinable public func contains(_ key: Key) -> Bool { slots[key] != nil }
 
   /// Inserts or replaces, marked as just used; the least recently used entry goes when full.
-  @inlinable package mutating func set(_ value: Value, forKey key: Key) {
+  @inlinable public mutating func set(_ value: Value, forKey key: Key) {
     if let slot = slots[key] {
       nodes[slot]!.value = value
       touch(slot)
@@ -79,14 +79,14 @@ package struct LRUTable<Key: Hashable, Value> {
   }
 
   /// Changes the value in place if the key is there, without marking it used.
-  @inlinable package mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
+  @inlinable public mutating func update(_ key: Key, _ body: (inout Value) -> Void) {
     guard let slot = slots[key] else { return }
     body(&nodes[slot]!.value)
   }
 
   /// The value for `key` changed in place by `body` and marked as just used, in one look-up; when
   /// there is none, `make`'s value is inserted first (the least recently used goes when full).
-  @inlinable package mutating func modify<Result>(
+  @inlinable public mutating func modify<Result>(
     _ key: Key, orInsert make: () -> Value, _ body: (inout Value) -> Result
   ) -> Result {
     if let slot = slots[key] {
@@ -98,20 +98,20 @@ package struct LRUTable<Key: Hashable, Value> {
   }
 
   @discardableResult @inlinable
-  package mutating func removeValue(forKey key: Key) -> Value? {
+  public mutating func removeValue(forKey key: Key) -> Value? {
     guard let slot = slots.removeValue(forKey: key) else { return nil }
     let node = unlink(slot)
     return node.value
   }
 
   /// A new capacity (after a reload): the oldest entries go until the table fits.
-  @inlinable package mutating func resize(to capacity: Int) {
+  @inlinable public mutating func resize(to capacity: Int) {
     self.capacity = max(capacity, 1)
     while slots.count > self.capacity { evictOldest() }
   }
 
   /// Every entry, newest first.
-  @inlinable package var entries: [(key: Key, value: Value)] {
+  @inlinable public var entries: [(key: Key, value: Value)] {
     var result: [(key: Key, value: Value)] = []
     result.reserveCapacity(slots.count)
     var slot = newest

@@ -6,12 +6,18 @@
 public struct FixedText<let capacity: Int>: Sendable, Equatable {
   @usableFromInline var storage: InlineArray<capacity, UInt8>
   /// How many bytes of `storage` hold text.
-  public private(set) var count: Int
+  @usableFromInline var length: Int
 
-  public init() {
+  // The initializers and the copy a cache hit runs are inlinable: called from another module
+  // unspecialized, each looked the type's metadata up at run time.
+
+  @inlinable public init() {
     storage = InlineArray(repeating: 0)
-    count = 0
+    length = 0
   }
+
+  /// How many bytes hold text.
+  @inlinable public var count: Int { length }
 
   /// `text` cut to the longest prefix of whole characters that fits in `capacity` bytes. A U+0000
   /// ends the text, as a 0 byte ends it on the wire.
@@ -36,7 +42,7 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
       storage[offset] = byte
       offset += 1
     }
-    count = end
+    length = end
   }
 
   /// The text in a wire field of `capacity` bytes: everything before the first zero byte. The bytes
@@ -51,7 +57,7 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
 
   /// ASCII text (bytes below 0x80, no zero byte), cut to `capacity`: for text a program writes,
   /// such as coordinates, without going through `String`.
-  public init(ascii bytes: UnsafeRawBufferPointer) {
+  @inlinable public init(ascii bytes: UnsafeRawBufferPointer) {
     precondition(bytes.allSatisfy { $0 != 0 && $0 < 0x80 }, "ASCII text without zero bytes")
     self.init()
     copy(bytes)
@@ -72,15 +78,15 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
   }
 
   /// Copies at most `capacity` bytes in one move: this runs on every frame decoded.
-  private mutating func copy(_ bytes: UnsafeRawBufferPointer) {
-    let length = min(bytes.count, capacity)
+  @inlinable mutating func copy(_ bytes: UnsafeRawBufferPointer) {
+    let copied = min(bytes.count, capacity)
     withUnsafeMutableBytes(of: &storage) { target in
-      target.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: length)
+      target.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: copied)
     }
-    count = length
+    length = copied
   }
 
-  public var isEmpty: Bool { count == 0 }
+  @inlinable public var isEmpty: Bool { length == 0 }
 
   public var string: String {
     var bytes = [UInt8]()
