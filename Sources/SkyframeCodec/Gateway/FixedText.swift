@@ -5,8 +5,9 @@
 /// character (grapheme cluster) that fits, so a display never shows half a letter.
 public struct FixedText<let capacity: Int>: Sendable, Equatable {
   @usableFromInline var storage: InlineArray<capacity, UInt8>
-  /// How many bytes of `storage` hold text.
-  @usableFromInline var length: Int
+  /// How many bytes of `storage` hold text (two bytes: a request carries sixteen place names, and
+  /// every request is copied a few times on its way).
+  @usableFromInline var length: UInt16
 
   // The initializers and the copy a cache hit runs are inlinable: called from another module
   // unspecialized, each looked the type's metadata up at run time.
@@ -17,7 +18,7 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
   }
 
   /// How many bytes hold text.
-  @inlinable public var count: Int { length }
+  @inlinable public var count: Int { Int(length) }
 
   /// `text` cut to the longest prefix of whole characters that fits in `capacity` bytes. A U+0000
   /// ends the text, as a 0 byte ends it on the wire.
@@ -42,7 +43,7 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
       storage[offset] = byte
       offset += 1
     }
-    length = end
+    length = UInt16(end)
   }
 
   /// The text in a wire field of `capacity` bytes: everything before the first zero byte. The bytes
@@ -83,7 +84,7 @@ public struct FixedText<let capacity: Int>: Sendable, Equatable {
     withUnsafeMutableBytes(of: &storage) { target in
       target.baseAddress!.copyMemory(from: bytes.baseAddress!, byteCount: copied)
     }
-    length = copied
+    length = UInt16(copied)
   }
 
   @inlinable public var isEmpty: Bool { length == 0 }
