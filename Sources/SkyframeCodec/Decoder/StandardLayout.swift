@@ -14,12 +14,13 @@ public enum StandardLayout {
   static let measured: ClosedRange<Int64> = 0...65_534
   static let unixTime = MessageHeader.unixTime
 
-  public static let magic = LayoutField("magic", 0, .reserved, count: 2)
+  // The header every profile shares; the standard frame calls byte 2 its version.
+  public static let magic = MessageHeader.magic
   public static let version = LayoutField("version", 2, .u8)
-  public static let status = LayoutField("status", 3, .u8)
-  public static let requestID = LayoutField("request_id", 4, .u16)
-  public static let slotIndex = LayoutField("slot_index", 6, .u8, range: 0...254)
-  public static let slotCount = LayoutField("slot_count", 7, .u8, range: 1...255)
+  public static let status = MessageHeader.status
+  public static let requestID = MessageHeader.requestID
+  public static let slotIndex = MessageHeader.slotIndex
+  public static let slotCount = MessageHeader.slotCount
   public static let service = LayoutField("service", 8, .u8)
   public static let isDay = LayoutField("is_day", 9, .u8, range: 0...1, sentinel: 0xFF)
   public static let sun = LayoutField("sun", 10, .u8, range: 0...2, sentinel: 0xFF)
