@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeCodec
 import SkyframeWeather
 import Testing
@@ -18,6 +19,26 @@ import Testing
     #expect(document.current.temperature == 21.5)
     #expect(document.latitude == 52.52)
     #expect(document.dailyStart == "2024-01-15")
+  }
+
+  /// frame-v1.md's JSON writes every key, a missing value as null, at every level.
+  @Test func missingValuesAreWrittenAsNull() throws {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(document()), as: UTF8.self)
+    for key in [
+      #""moon":null"#, #""alerts":null"#, #""air_quality":null"#, #""country":null"#,
+      #""feels_like_c":null"#, #""visibility_m":null"#, #""is_day":null"#,
+      #""precip_probability_pct":null"#, #""min_c":null"#, #""next_update_s":null"#,
+      #""temperature_c":21.5"#,
+    ] {
+      #expect(json.contains(key), "\(key) in \(json.prefix(200))")
+    }
+    // A document without such a key still reads, as nil.
+    let withoutMoon = json.replacingOccurrences(of: #","moon":null"#, with: "")
+    #expect(!withoutMoon.contains("moon"))
+    let sparse = try JSONDecoder().decode(FrameDocument.self, from: Data(withoutMoon.utf8))
+    #expect(sparse == document())
   }
 
   @Test func aValueBetweenStepsNamesItsKey() {
