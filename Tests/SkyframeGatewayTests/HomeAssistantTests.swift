@@ -44,10 +44,13 @@ import Testing
         $0.topic == "homeassistant/device/skyframe_skyframe_loc_home/config"
       })
     #expect(place["state_topic"] as? String == "skyframe/v1/state/loc/home")
-    let availability = try #require(place["availability"] as? [[String: Any]])
-    #expect(availability.first?["topic"] as? String == "skyframe/v1/gateway/state")
     let components = try #require(place["components"] as? [String: [String: Any]])
     #expect(components.count == HomeAssistantDiscovery.weatherComponents.count)
+    // Every component names the gateway's state as its availability.
+    for (key, component) in components {
+      let availability = try #require(component["availability"] as? [[String: Any]], "\(key)")
+      #expect(availability.first?["topic"] as? String == "skyframe/v1/gateway/state", "\(key)")
+    }
     let temperature = try #require(components["temperature"])
     #expect(temperature["device_class"] as? String == "temperature")
     #expect(temperature["unit_of_measurement"] as? String == "°C")

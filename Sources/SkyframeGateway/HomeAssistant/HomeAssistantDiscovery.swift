@@ -10,8 +10,26 @@ enum HomeAssistantDiscovery {
     var origin: Origin
     var components: [String: Component]
     var stateTopic: String?
-    var availability: [Availability]
     var qos = 1
+
+    init(
+      device: Device, origin: Origin, components: [String: Component], stateTopic: String?,
+      availability: [Availability]
+    ) {
+      self.device = device
+      self.origin = origin
+      // Each component carries its own availability, none is shared at the device level: Home
+      // Assistant 2025.4 gives a device-level option to every component as the same object, and
+      // once in about a dozen test runs two of the gateway's sensors came up unable to render
+      // their availability template ('str' object has no attribute 'hass') and stayed
+      // `unavailable`. Per component, nothing is shared.
+      self.components = components.mapValues { component in
+        var component = component
+        component.availability = availability
+        return component
+      }
+      self.stateTopic = stateTopic
+    }
   }
 
   struct Device: Encodable {
@@ -52,6 +70,7 @@ enum HomeAssistantDiscovery {
     var payloadOff: String?
     var entityCategory: String?
     var icon: String?
+    var availability: [Availability] = []
   }
 
   /// `skyframe_{base}_loc_berlin`: the device's id, its discovery topic's object id and the
