@@ -4,22 +4,37 @@ import Synchronization
 /// Work that outlives the call that starts it: an upstream fetch a request stopped waiting for at
 /// its deadline, a fetch another cluster member asked for. It runs in this Service's task group,
 /// not in loose tasks, so a graceful shutdown waits for it (each job is an upstream call, bounded
-/// by its timeout). Bounded by its callers: the request workers and schedules (`Coalescer` starts
-/// one job per key at a time) and `ClusterRole`'s limit on fetches asked for by other members.
+/// by its timeout). At most `limit` jobs are queued or running (`requests.queue-limit` at start); past it,
+/// and once the service has stopped, `start` refuses and the caller does the work itself.
 final class BackgroundWork: Service, Sendable {
   typealias Job = @Sendable () async -> Void
 
   private let jobs: AsyncStream<Job>
   private let intake: AsyncStream<Job>.Continuation
+  private let limit: Int
+  private let inFlight = Atomic<Int>(0)
 
-  init() {
+  init(limit: Int) {
+    self.limit = max(limit, 1)
     (jobs, intake) = AsyncStream.makeStream()
   }
 
-  /// Starts `job` in the group (queued until the service runs); false once the service has
-  /// stopped taking work, and the caller runs it itself.
+  /// Jobs queued or running now.
+  var count: Int { inFlight.load(ordering: .relaxed) }
+
+  /// Starts `job` in the group (queued until the service runs); false when `limit` jobs are
+  /// already under way or the service has stopped taking work, and the caller runs it itself.
   func start(_ job: @escaping Job) -> Bool {
-    if case .enqueued = intake.yield(job) { return true }
+    guard inFlight.add(1, ordering: .relaxed).newValue <= limit else {
+      inFlight.subtract(1, ordering: .relaxed)
+      return false
+    }
+    let counted: Job = { [self] in
+      await job()
+      inFlight.subtract(1, ordering: .relaxed)
+    }
+    if case .enqueued = intake.yield(counted) { return true }
+    inFlight.subtract(1, ordering: .relaxed)
     return false
   }
 

@@ -65,7 +65,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     self.logger = logger
     self.clock = clock
     metrics = GatewayMetrics()
-    let background = BackgroundWork()
+    let background = BackgroundWork(limit: configuration.requests.queueLimit)
     self.background = background
     let members = configuration.cluster.resolvedInstanceID().map { ClusterMembers(own: $0) }
     self.members = members

@@ -33,7 +33,7 @@ import Testing
   @Test func aFetchGoesOnInTheBackgroundAfterItsCallersStopWaiting() async throws {
     let manual = ManualClock()
     let clock = GatewayClock(manual)
-    let background = BackgroundWork()
+    let background = BackgroundWork(limit: 8)
     let service = Task { await background.run() }
     let coalescer = Coalescer<Int, String>(background: background)
     let (gate, open) = AsyncStream<Void>.makeStream()
@@ -57,6 +57,21 @@ import Testing
     open.yield()
     #expect(await coalescer.run(1, work) == "frame")
     #expect(started.load(ordering: .relaxed) == 2)
+    service.cancel()
+    await service.value
+  }
+
+  /// Background jobs are bounded: past the limit `start` refuses and the caller does the work.
+  @Test func backgroundWorkRefusesPastItsLimit() async throws {
+    let background = BackgroundWork(limit: 1)
+    let service = Task { await background.run() }
+    let (gate, open) = AsyncStream<Void>.makeStream()
+    #expect(background.start { for await _ in gate { break } })
+    #expect(!background.start {})
+    #expect(background.count == 1)
+    open.yield()
+    while background.count > 0 { await Task.yield() }
+    #expect(background.start {})
     service.cancel()
     await service.value
   }
