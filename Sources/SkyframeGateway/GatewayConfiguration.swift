@@ -70,7 +70,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var certFile: String?
     public var keyFile: String?
     /// libmosquitto's window of unacknowledged QoS 1 publishes to the broker; 0: no limit of ours.
-    public var maximumInflight = 0
+    /// 100 by default: libmosquitto walks every unacknowledged publish each time it queues one, so
+    /// an unbounded window costs more CPU per answer the more answers are in flight.
+    public var maximumInflight = 100
     /// MQTT 5 receive maximum: unacknowledged QoS 1 requests the broker may send us; 0: 65 535.
     public var receiveMaximum = 0
 
