@@ -32,7 +32,8 @@
  *   abuse watch -p PORT [-P PID] [-d DEVICE -i IDS]
  *     Counts every frame on skyframe/v1/frame/# by device group (well-*, flood-b*, other flood-*,
  *     anything else) and status byte, and samples VmRSS of PID every 100 ms. Prints
- *     `frames=N flood_frames=F rss_kb=R rss_max_kb=M` every second, and on SIGTERM or SIGINT one
+ *     `frames=N flood_frames=F last_flood_ns=T rss_kb=R rss_max_kb=M` every 100 ms (T: when the
+ *     last flood frame came, CLOCK_REALTIME in ns, 0 before any), and on SIGTERM or SIGINT one
  *     line per group that saw frames and the RSS maximum. With -d and -i, frames for devices
  *     DEVICE0 … DEVICE<IDS-1> (also on their slot topics) are their own group, named DEVICE, and
  *     are counted per device: every line adds `devices=K devices_ok=J` (how many of them had a
@@ -510,6 +511,8 @@ static const char *group_names[GROUPS] = {"well", "flood_b", "flood_a", "other",
 static struct {
   int subscribed;
   unsigned long long frames, flood_frames;
+  /* When the last flood frame came (CLOCK_REALTIME, ns: the clock of `date +%s%N`). */
+  unsigned long long last_flood_ns;
   unsigned long long counts[GROUPS][257]; /* by status byte; [256]: not 192 bytes */
   /* -d DEVICE -i IDS: frames and `ok` frames per device DEVICE<i>, and how many had any. */
   const char *device;
@@ -550,7 +553,12 @@ static void watch_on_message(struct mosquitto *m, void *obj, const struct mosqui
   }
   watch.counts[group][status]++;
   watch.frames++;
-  if (group == GROUP_FLOOD || group == GROUP_FLOOD_B) watch.flood_frames++;
+  if (group == GROUP_FLOOD || group == GROUP_FLOOD_B) {
+    watch.flood_frames++;
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    watch.last_flood_ns = (unsigned long long)t.tv_sec * 1000000000u + (unsigned long long)t.tv_nsec;
+  }
 }
 
 /* VmRSS of a process in kB; -1 once it is gone. */
@@ -620,10 +628,10 @@ static int run_watch(int argc, char **argv) {
       rss = rss_kb(pid);
       if (rss > rss_max) rss_max = rss;
     }
-    if (now - last_print >= 1000000000u) {
+    if (now - last_print >= 100000000u) {
       last_print = now;
-      printf("frames=%llu flood_frames=%llu rss_kb=%ld rss_max_kb=%ld", watch.frames, watch.flood_frames, rss,
-             rss_max);
+      printf("frames=%llu flood_frames=%llu last_flood_ns=%llu rss_kb=%ld rss_max_kb=%ld", watch.frames,
+             watch.flood_frames, watch.last_flood_ns, rss, rss_max);
       if (watch.device) printf(" devices=%ld devices_ok=%ld", watch.seen, watch.seen_ok);
       printf("\n");
       fflush(stdout);
@@ -646,8 +654,8 @@ static int run_watch(int argc, char **argv) {
     }
     printf("\n");
   }
-  printf("frames=%llu flood_frames=%llu rss_kb=%ld rss_max_kb=%ld", watch.frames, watch.flood_frames, rss,
-         rss_max);
+  printf("frames=%llu flood_frames=%llu last_flood_ns=%llu rss_kb=%ld rss_max_kb=%ld", watch.frames,
+         watch.flood_frames, watch.last_flood_ns, rss, rss_max);
   if (watch.device) {
     unsigned low = watch.ids ? watch.per_device[0] : 0, high = low;
     for (long i = 1; i < watch.ids; i++) {

@@ -135,8 +135,9 @@ flood_b=$("$TMP/abuse" flood -p "$PORT" -n "$FLOOD_B_REQUESTS" -d flood-b -c "$F
 echo "    ${flood_b:-no result: $(tail -1 "$TMP/flood-b.err")}"
 
 # Every flood request answered, or no flood frame for QUIET seconds, or FLOOD_WAIT spent. Looked
-# at every 0.1 s: the drain time is when the last flood frame had come (a device over its limit
-# gets one `rate_limited` a minute and then no answer, so not every request has a frame).
+# at every 0.1 s; the drain time is when the last flood frame came, stamped by the watcher (a
+# device over its limit gets one `rate_limited` a minute and then no answer, so not every request
+# has a frame).
 expected=$((FLOOD_A_REQUESTS + FLOOD_B_REQUESTS))
 now_ns() { date +%s%N; }
 last=-1 last_change=$(now_ns)
@@ -150,7 +151,10 @@ while :; do
   kill -0 "$GW" 2>/dev/null || { why="the gateway exited"; break; }
   sleep 0.1
 done
-flood_seconds=$(awk -v s="$flood_start" -v e="$last_change" 'BEGIN { printf "%.1f", (e - s) / 1e9 }')
+# The watcher stamps the last flood frame itself (the line above is only looked at every 0.1 s).
+last_flood=$(field last_flood_ns "$(tail -1 "$TMP/watch.out")")
+[[ $last_flood != n/a && $last_flood != 0 ]] || last_flood=$last_change
+flood_seconds=$(awk -v s="$flood_start" -v e="$last_flood" 'BEGIN { printf "%.2f", (e - s) / 1e9 }')
 echo "== floods over: $frames of $expected flood requests answered, the last ${flood_seconds} s after flood A began ($why)"
 stop "$WELL_PID"
 well=$(tail -1 "$TMP/well.out")

@@ -18,6 +18,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// The running configuration, replaced whole on reload.
   public let configuration: Mutex<GatewayConfiguration>
   let client: MQTTClient
+  /// The second and later request connections (`mqtt.request-connections`); none with one.
+  let lanes: [MQTTClient]
   let desk: WeatherDesk
   let handler: RequestHandler
   let locations: NamedLocationPublisher
@@ -74,13 +76,16 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       configuration: configuration, httpClient: httpClient, metrics: metrics, clock: clock,
       logger: logger, fleet: fleet, background: background)
     client = try MQTTClient(configuration: configuration.mqttConfiguration, logger: logger)
+    lanes = try configuration.requestLaneConfigurations.map { lane throws(MQTTError) in
+      try MQTTClient(configuration: lane, logger: logger)
+    }
     desk = WeatherDesk(
       settings: services.settings(for: configuration), clock: clock, metrics: metrics,
       background: background, logger: logger)
     queue = BoundedQueue(limit: configuration.requests.queueLimit)
     handler = RequestHandler(
-      configuration: configuration, desk: desk, sink: client, queue: queue, metrics: metrics,
-      clock: clock, logger: logger)
+      configuration: configuration, desk: desk, sink: client, lanes: lanes, queue: queue,
+      metrics: metrics, clock: clock, logger: logger)
     workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
     let own = OwnMessages(
       sink: client, metrics: metrics, logger: logger, limiter: handler.logLimiter)
@@ -161,10 +166,16 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
 
   /// Runs on the MQTT network thread for every message: the one way in.
   public func receive(_ message: MQTTIncoming) {
+    receive(message, lane: 0)
+  }
+
+  /// A message from request connection `lane` (0 is the first, which subscribes to everything;
+  /// the others only to requests).
+  func receive(_ message: MQTTIncoming, lane: Int) {
     let route = router.route(message.topic)
     switch route {
     case .request(let device):
-      handler.receive(message, from: device)
+      handler.receive(message, from: device, lane: lane)
     case .watch(let device):
       watches.receive(device: device, payload: [UInt8](message.payload))
     case .instance, .state, .want, .cacheEntry:
@@ -185,9 +196,12 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   }
 
   public func run() async throws {
-    let (topics, settings) = configuration.withLock { ($0.topics, $0.cluster) }
+    let (topics, requests, otherRequests) = configuration.withLock {
+      ($0.topics, $0.requestFilter, $0.otherRequestFilters)
+    }
     client.deliverMessages(to: self)
-    try client.subscribe(settings.requestFilter(topics), qos: 1)
+    try client.subscribe(requests, qos: 1)
+    for filter in otherRequests { client.dropFromSession(filter) }
     try client.subscribe(topics.watches, qos: 1)
     try client.subscribe(
       HomeAssistantPublisher.statusTopic(configuration.withLock { $0.homeAssistant }), qos: 1)
@@ -201,6 +215,30 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       }
     }
 
+    let receivers = lanes.indices.map { RequestLane(gateway: self, lane: $0 + 1) }
+    for (lane, receiver) in zip(lanes, receivers) {
+      lane.deliverMessages(to: receiver)
+      try lane.subscribe(requests, qos: 1)
+    }
+    await withDiscardingTaskGroup { group in
+      for (index, lane) in lanes.enumerated() {
+        group.addTask { await self.follow(lane, number: index + 1) }
+      }
+      await followMainConnection(topics)
+      // Stopping: the workers have answered what was queued, so the lanes can go.
+      for lane in lanes { await lane.disconnect() }
+    }
+    withExtendedLifetime(receivers) {}
+    // From here on this instance is leaving: it no longer answers its own cleared presence.
+    connected.set(false)
+    if let cluster { cluster.leaving() } else { own.send(topics.state, Self.offline) }
+    await client.disconnect()
+    connected.set(false)
+    logger.info("gateway stopped")
+  }
+
+  /// The first connection's events until graceful shutdown.
+  private func followMainConnection(_ topics: GatewayConfiguration.Topics) async {
     for await event in client.events.cancelOnGracefulShutdown() {
       switch event {
       case .connected(let sessionPresent):
@@ -220,13 +258,41 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         break  // Messages go to `route` on the network thread.
       }
     }
-    // From here on this instance is leaving: it no longer answers its own cleared presence.
-    connected.set(false)
-    if let cluster { cluster.leaving() } else { own.send(topics.state, Self.offline) }
-    await client.disconnect()
-    connected.set(false)
-    logger.info("gateway stopped")
   }
+
+  /// Connects a second or later request connection and logs its connects and losses until it
+  /// is disconnected; it reconnects by itself.
+  private func follow(_ lane: MQTTClient, number: Int) async {
+    do {
+      try await lane.connect(timeout: .seconds(5))
+    } catch {
+      logger.warning("request connection \(number) not connected yet, retrying: \(error)")
+    }
+    for await event in lane.events {
+      switch event {
+      case .connected:
+        logger.info("request connection \(number) connected")
+      case .disconnected(let code):
+        logger.warning(
+          "request connection \(number) lost, reconnecting", metadata: ["code": "\(code)"])
+      case .message:
+        break
+      }
+    }
+  }
+}
+
+/// Hands what a second or later request connection brings to the gateway, with its number.
+final class RequestLane: MQTTMessageReceiver, Sendable {
+  let gateway: Gateway
+  let lane: Int
+
+  init(gateway: Gateway, lane: Int) {
+    self.gateway = gateway
+    self.lane = lane
+  }
+
+  func receive(_ message: MQTTIncoming) { gateway.receive(message, lane: lane) }
 }
 
 /// Whether the gateway is connected to the broker, read from any thread.

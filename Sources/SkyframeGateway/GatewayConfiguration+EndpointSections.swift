@@ -43,6 +43,13 @@ extension GatewayConfiguration.MQTT {
       "mqtt.max-inflight", maximumInflight, 0...65_535, "0 (no limit) to 65535 messages")
     receiveMaximum = keys.integer(
       "mqtt.receive-maximum", receiveMaximum, 0...65_535, "0 (65535) to 65535 messages")
+    requestConnections = keys.integer(
+      "mqtt.request-connections", requestConnections, 1...16, "1-16 connections")
+    if requestConnections > 1 && protocolVersion != "5" {
+      keys.fail(
+        "mqtt.request-connections", "\(requestConnections)",
+        "1 with mqtt.protocol 3.1.1 (more share one subscription, an MQTT 5 feature)")
+    }
   }
 
   /// `mqtt` in `skyframe config check`'s YAML; the password redacted.
@@ -62,6 +69,7 @@ extension GatewayConfiguration.MQTT {
       "    key-file: \(DescribedValue.text(keyFile))",
       "  max-inflight: \(maximumInflight)",
       "  receive-maximum: \(receiveMaximum)",
+      "  request-connections: \(requestConnections)",
     ]
   }
 }

@@ -75,6 +75,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var maximumInflight = 100
     /// MQTT 5 receive maximum: unacknowledged QoS 1 requests the broker may send us; 0: 65 535.
     public var receiveMaximum = 0
+    /// Connections that share the request subscription (MQTT 5 shared subscription), each with
+    /// its own network thread; the first also carries everything else. 1: no sharing.
+    public var requestConnections = 1
 
     public init() {}
   }

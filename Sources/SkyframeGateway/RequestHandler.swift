@@ -44,6 +44,9 @@ final class RequestHandler: Sendable {
     var topic: String
     var correlationData: [UInt8]?
     var qos = 1
+    /// The connection the request came in on (`mqtt.request-connections`), which the answer
+    /// leaves by: 0 is the first.
+    var lane = 0
   }
 
   /// A request that waits for a worker: its places need an upstream call (or a name look-up).
@@ -132,7 +135,8 @@ final class RequestHandler: Sendable {
 
   private let settings: Mutex<Settings>
   private let desk: WeatherDesk
-  private let sink: any FrameSink
+  /// Where answers go, one per request connection; the first also takes the gateway's own.
+  private let sinks: [any FrameSink]
   private let logger: Logger
   private let devices: DeviceTable
   /// Lines about devices (refusals, bad requests) are rate limited per device.
@@ -144,13 +148,14 @@ final class RequestHandler: Sendable {
 
   init(
     configuration: GatewayConfiguration, desk: WeatherDesk, sink: any FrameSink,
-    queue: BoundedQueue<Job>, metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
+    lanes: [any FrameSink] = [], queue: BoundedQueue<Job>, metrics: GatewayMetrics,
+    clock: GatewayClock, logger: Logger
   ) {
     settings = Mutex(Settings(configuration))
     devices = DeviceTable(capacity: configuration.requests.maximumDevices)
     logLimiter = DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock)
     self.desk = desk
-    self.sink = sink
+    sinks = [sink] + lanes
     self.queue = queue
     self.metrics = metrics
     self.clock = clock
@@ -166,9 +171,9 @@ final class RequestHandler: Sendable {
 
   var rememberedDevices: Int { devices.count }
 
-  /// On the network thread: answers `message` now if it can, else queues it for a worker (or,
-  /// when the queue is full, answers `rate_limited` at once).
-  func receive(_ message: MQTTIncoming, from device: String) {
+  /// On the network thread of request connection `lane`: answers `message` now if it can, else
+  /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
+  func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
     let arrived = ContinuousClock.now
     // Only the numbers every request needs: copying the whole settings would retain and release
     // each of their strings on every request.
@@ -188,7 +193,7 @@ final class RequestHandler: Sendable {
     let qos = answerQoS.qos(answering: message.qos)
     guard
       let reply = reply(
-        to: message, from: device, defaultTopic: admission.frameTopic, qos: qos,
+        to: message, from: device, defaultTopic: admission.frameTopic, qos: qos, lane: lane,
         allowed: admission.allowed, logger: logger)
     else { return }
 
@@ -241,14 +246,15 @@ final class RequestHandler: Sendable {
   /// rule allows it. nil when the response topic is refused: the device is answered on its own
   /// frame topic (`bad_request`, or `rate_limited` past its limit) and nothing else is done.
   private func reply(
-    to message: MQTTIncoming, from device: String, defaultTopic: String, qos: Int,
+    to message: MQTTIncoming, from device: String, defaultTopic: String, qos: Int, lane: Int,
     allowed: Bool, logger: DeviceLog
   ) -> Reply? {
-    let reply = Reply(topic: defaultTopic, correlationData: nil, qos: qos)
+    let reply = Reply(topic: defaultTopic, correlationData: nil, qos: qos, lane: lane)
     guard let responseTopic = message.responseTopic() else { return reply }
     let rule = settings.withLock { $0.responseTopics }
     guard let refusal = rule.refusal(of: responseTopic, for: device) else {
-      return Reply(topic: responseTopic, correlationData: message.correlationData(), qos: qos)
+      return Reply(
+        topic: responseTopic, correlationData: message.correlationData(), qos: qos, lane: lane)
     }
     metrics.refusedResponseTopic()
     // Counted against the device's limit; the line is cut short and rate limited.
@@ -590,7 +596,7 @@ final class RequestHandler: Sendable {
         }
         if !retain { metrics.answered(outcome.status, profile: profile, unchanged: unchanged) }
         do throws(MQTTError) {
-          try sink.publish(
+          try sinks[reply.lane].publish(
             reply.topic, payload: payload, qos: retain ? 1 : reply.qos,
             retain: retain, correlationData: reply.correlationData)
         } catch {
@@ -598,7 +604,7 @@ final class RequestHandler: Sendable {
           logger.error("publish to \(reply.topic) failed: \(error)")
         }
         if debugJSON, !unchanged {
-          publishJSON(of: payload, topic: reply.topic + "/json", retain: retain)
+          publishJSON(of: payload, topic: reply.topic + "/json", retain: retain, lane: reply.lane)
         }
       }
       let written = UnsafeRawBufferPointer(standard)
@@ -711,11 +717,13 @@ final class RequestHandler: Sendable {
     }
   }
 
-  private func publishJSON(of bytes: UnsafeRawBufferPointer, topic: String, retain: Bool) {
+  private func publishJSON(
+    of bytes: UnsafeRawBufferPointer, topic: String, retain: Bool, lane: Int
+  ) {
     guard let json = try? FrameDocument.json(of: bytes) else { return }
     [UInt8](json).withUnsafeBytes { bytes in
       do throws(MQTTError) {
-        try sink.publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
+        try sinks[lane].publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)
       } catch {
         metrics.publishFailed()
       }

@@ -28,6 +28,8 @@ final class ConnectionState: Sendable {
     /// Accepted CONNACKs so far: tells the network thread when to start its backoff over.
     var acceptedConnections = 0
     var subscriptions: [Subscription] = []
+    /// Filters an earlier run may have left in a persistent session; unsubscribed when it is.
+    var dropped: [String] = []
     /// Outstanding SUBSCRIBEs by message id, to name the filter if the broker refuses it.
     var pendingSubscriptions: [Int32: String] = [:]
     var lastFailure: MQTTError?
@@ -238,19 +240,22 @@ final class ConnectionState: Sendable {
       for waiter in waiters { waiter.resume(returning: .failure(error)) }
       return
     }
-    let subscriptions = state.withLock { state in
+    let (subscriptions, dropped) = state.withLock { state in
       state.connected = true
       state.acceptedConnections += 1
       state.answers += 1
       state.lastFailure = nil
       state.loggedProblem = nil
       state.pendingSubscriptions.removeAll()
-      return state.subscriptions
+      return (state.subscriptions, state.dropped)
+    }
+    let sessionPresent = flags & 1 != 0
+    if sessionPresent {
+      for filter in dropped { _ = mosquitto_unsubscribe(mosquitto, nil, filter) }
     }
     for subscription in subscriptions {
       send(subscription, on: mosquitto)
     }
-    let sessionPresent = flags & 1 != 0
     logger.info(
       "MQTT connected",
       metadata: [
@@ -297,6 +302,13 @@ final class ConnectionState: Sendable {
         state.subscriptions.append(subscription)
       }
       return state.connected
+    }
+  }
+
+  /// Remembers a filter to unsubscribe after every connect that finds the session present.
+  func drop(_ filter: String) {
+    state.withLock { state in
+      if !state.dropped.contains(filter) { state.dropped.append(filter) }
     }
   }
 

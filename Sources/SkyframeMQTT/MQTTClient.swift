@@ -51,6 +51,13 @@ public final class MQTTClient: Sendable {
     try handle.subscribe(filter, qos: qos)
   }
 
+  /// A filter an earlier run with this client id may have left in its persistent session and
+  /// this one does not want: unsubscribed after every connect that finds the session present.
+  /// Set it before `connect(timeout:)`.
+  public func dropFromSession(_ filter: String) {
+    handle.state.drop(filter)
+  }
+
   /// Starts the network thread and connects; returns once the first CONNACK succeeded or throws
   /// after `timeout` (at once if the broker refuses the connection). Either way the thread keeps
   /// trying in the background, with backoff, until `disconnect()`.

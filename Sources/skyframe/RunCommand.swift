@@ -23,8 +23,9 @@ struct RunCommand: AsyncParsableCommand {
       "starting",
       metadata: [
         "broker": "\(configuration.mqtt.host):\(configuration.mqtt.port)",
-        "requests": "\(configuration.cluster.requestFilter(configuration.topics))",
+        "requests": "\(configuration.requestFilter)",
         "instance": "\(configuration.cluster.resolvedInstanceID() ?? "alone")",
+        "request-connections": "\(configuration.mqtt.requestConnections)",
         "locations": "\(configuration.locations.count)",
       ])
     try await SkyframeApplication.run(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
@@ -22,6 +23,69 @@ import Testing
     let second = try await device.next { $0.topic.hasPrefix("skyframe/v1/frame/") }
     #expect(second.qos == 0)
     #expect(try WeatherFrame(decoding: second.payload).requestID == 2)
+  }
+
+  @Test func requestsSharedOverSeveralConnectionsAreEachAnsweredOnce() async throws {
+    let harness = try await GatewayHarness.make { $0.mqtt.requestConnections = 3 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start(logLevel: .info)
+    for _ in 0..<250
+    where !harness.logs.all.contains(where: { $0.contains("connection 2 connected") }) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    for lane in 1...2 {
+      #expect(harness.logs.all.contains { $0.contains("request connection \(lane) connected") })
+    }
+    let warm = try await Device.frames(port: harness.broker.port)
+    try warm.ask("52.52,13.41")
+    #expect(try await warm.frames(1)[0].status == .ok)
+
+    // Forty devices asking at once: the broker deals the requests out among the three
+    // connections; every one is answered exactly once (a plain subscription on each connection
+    // would answer each three times).
+    let watcher = try await Device.connect(
+      port: harness.broker.port, id: "watch-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["skyframe/v1/frame/+"])
+    for index in 0..<40 {
+      try watcher.client.publish(
+        "skyframe/v1/req/shared-\(index)", payload: Array("#\(index) 52.52,13.41".utf8), qos: 1)
+    }
+    var answered: [String: Int] = [:]
+    while answered.values.reduce(0, +) < 40 {
+      let frame = try await watcher.next { $0.topic.hasPrefix("skyframe/v1/frame/shared-") }
+      answered[frame.topic, default: 0] += 1
+      #expect(try WeatherFrame(decoding: frame.payload).status == .ok)
+    }
+    #expect(answered.count == 40)
+    #expect(answered.values.allSatisfy { $0 == 1 })
+    let more = try? await watcher.next(timeout: .milliseconds(500)) {
+      $0.topic.hasPrefix("skyframe/v1/frame/shared-")
+    }
+    #expect(more == nil)
+  }
+
+  @Test func theRequestFilterIsSharedWithSeveralConnectionsAndTheOtherFormIsDropped() async throws {
+    var configuration = GatewayConfiguration()
+    configuration.mqtt.clientID = "gw-a"
+    #expect(configuration.requestFilter == "skyframe/v1/req/+")
+    configuration.mqtt.requestConnections = 4
+    #expect(configuration.requestFilter == "$share/gw-a/skyframe/v1/req/+")
+    #expect(configuration.otherRequestFilters == ["skyframe/v1/req/+"])
+    #expect(
+      configuration.requestLaneConfigurations.map(\.clientID) == ["gw-a-r1", "gw-a-r2", "gw-a-r3"])
+    #expect(
+      configuration.requestLaneConfigurations.allSatisfy { $0.cleanSession && $0.will == nil })
+
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-\(UUID().uuidString).yaml")
+    try "mqtt:\n  protocol: \"3.1.1\"\n  request-connections: 2\n".write(
+      to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    await #expect {
+      _ = try await GatewayConfiguration.load(path: file.path, environment: [:])
+    } throws: { error in
+      "\(error)".contains("mqtt.request-connections") && "\(error)".contains("MQTT 5")
+    }
   }
 
   @Test func answerQoSCanBeFixedByConfiguration() async throws {

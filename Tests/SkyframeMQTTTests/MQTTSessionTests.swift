@@ -39,6 +39,34 @@ struct MQTTSessionTests {
     }
   }
 
+  @Test func aDroppedFilterIsUnsubscribedFromAPresentSession() async throws {
+    try await MosquittoBroker.with { broker in
+      let (old, kept) = (uniqueTopic("old-filter"), uniqueTopic("kept-filter"))
+      let id = "drop-\(UUID().uuidString.prefix(8))"
+      let (first, firstEvents) = try makeClient(broker, id) { $0.clientID = id }
+      try first.subscribe(old, qos: 1)
+      try first.subscribe(kept, qos: 1)
+      try await first.connect(timeout: .seconds(5))
+      try await firstEvents.connected()
+      try await waitUntilSubscribed(first, firstEvents, probe: old)
+      await first.disconnect()
+
+      // The same client id, now wanting only `kept`: `old` goes from the session at connect.
+      let (second, secondEvents) = try makeClient(broker, id) { $0.clientID = id }
+      second.dropFromSession(old)
+      try second.subscribe(kept, qos: 1)
+      try await second.connect(timeout: .seconds(5))
+      #expect(try await secondEvents.connected() == true)
+      try await waitUntilSubscribed(second, secondEvents, probe: kept)
+      try second.publish(old, payload: [1], qos: 1)
+      try second.publish(kept, payload: [2], qos: 1)
+      // Both went out in order on one connection: once `kept` is here, `old` would have been.
+      #expect(try await secondEvents.message(on: kept).payload == [2])
+      #expect((try? await secondEvents.message(on: old, within: .milliseconds(300))) == nil)
+      await second.disconnect()
+    }
+  }
+
   @Test func reconnectsAndResubscribesAfterTheBrokerIsKilledAndRestarted() async throws {
     try await MosquittoBroker.with { broker in
       let topic = uniqueTopic("restart")

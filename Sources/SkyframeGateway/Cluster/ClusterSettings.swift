@@ -52,11 +52,6 @@ public struct ClusterSettings: Sendable, Equatable {
     return String(group.prefix(23 - suffix.utf8.count)) + suffix
   }
 
-  /// The request subscription: shared in a group, plain alone.
-  public func requestFilter(_ topics: GatewayConfiguration.Topics) -> String {
-    guard let group else { return topics.requests }
-    return "$share/\(group)/\(topics.requests)"
-  }
 }
 
 extension ClusterSettings {

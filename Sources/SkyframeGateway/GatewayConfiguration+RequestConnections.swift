@@ -1,0 +1,37 @@
+import SkyframeMQTT
+
+// Requests can come in over several connections (`mqtt.request-connections`), each drained by
+// its own network thread: the broker deals the requests out among them.
+
+extension GatewayConfiguration {
+  /// The request subscription of every request connection: shared in the cluster's group; with
+  /// several connections and no cluster, shared in a group named after the client id (so another
+  /// gateway on the broker still gets every request); plain otherwise.
+  public var requestFilter: String {
+    if let group = cluster.group { return "$share/\(group)/\(topics.requests)" }
+    if mqtt.requestConnections > 1 { return "$share/\(mqtt.clientID)/\(topics.requests)" }
+    return topics.requests
+  }
+
+  /// The request subscriptions this client id had with the other number of connections. The
+  /// first connection's session is persistent: one of these left in it would bring every request
+  /// a second time, so they are unsubscribed whenever the session is found present.
+  public var otherRequestFilters: [String] {
+    [topics.requests, "$share/\(mqtt.clientID)/\(topics.requests)"].filter { $0 != requestFilter }
+  }
+
+  /// The second and later request connections: the first's settings with their own client id
+  /// (`{client id}-r{n}`), a clean session and no will. Requests that come while the gateway is
+  /// away wait in the first connection's session, the only one left in the group then.
+  public var requestLaneConfigurations: [MQTTConfiguration] {
+    guard mqtt.requestConnections > 1 else { return [] }
+    let first = mqttConfiguration
+    return (1..<mqtt.requestConnections).map { lane in
+      var configuration = first
+      configuration.clientID = "\(first.clientID)-r\(lane)"
+      configuration.cleanSession = true
+      configuration.will = nil
+      return configuration
+    }
+  }
+}
