@@ -8,6 +8,10 @@ public struct GatewayClock: Sendable {
   private let elapsed: @Sendable () -> Duration
   private let sleeper: @Sendable (Duration) async throws -> Void
   private let unixTimeAtStart: Int64
+  /// For the system clock only: its start on `CLOCK_BOOTTIME` (what `ContinuousClock` reads on
+  /// Linux), so that `unixTime()`, read several times for every request, is one `clock_gettime`
+  /// and integer arithmetic: no closure and no 128-bit `Duration` arithmetic.
+  private var bootStart: (seconds: Int64, nanoseconds: Int64)?
 
   /// - Parameter unixTimeAtStart: the Unix time (seconds) at which `clock` reads as started.
   public init<C: Clock>(
@@ -19,14 +23,30 @@ public struct GatewayClock: Sendable {
     self.unixTimeAtStart = unixTimeAtStart
   }
 
-  public static var system: GatewayClock { GatewayClock(ContinuousClock()) }
+  public static var system: GatewayClock {
+    var clock = GatewayClock(ContinuousClock())
+    clock.bootStart = Self.bootTime()
+    return clock
+  }
+
+  private static func bootTime() -> (seconds: Int64, nanoseconds: Int64) {
+    var time = timespec()
+    clock_gettime(CLOCK_BOOTTIME, &time)
+    return (Int64(time.tv_sec), Int64(time.tv_nsec))
+  }
 
   /// Time since the clock was made: what schedules count in.
   public var now: Duration { elapsed() }
 
   /// Seconds since 1970, UTC.
   public func unixTime() -> Int64 {
-    unixTimeAtStart + elapsed().components.seconds
+    if let start = bootStart {
+      let time = Self.bootTime()
+      // Whole seconds elapsed, as `components.seconds` of the elapsed duration would say.
+      return unixTimeAtStart + time.seconds - start.seconds
+        - (time.nanoseconds < start.nanoseconds ? 1 : 0)
+    }
+    return unixTimeAtStart + elapsed().components.seconds
   }
 
   public func sleep(for duration: Duration) async throws {
@@ -41,5 +61,15 @@ public struct GatewayClock: Sendable {
       return
     }
     try await sleeper(wait)
+  }
+}
+
+/// Nanoseconds on the monotonic clock as a plain integer: request durations, measured on the hit
+/// path, without `Duration`'s 128-bit arithmetic.
+enum MonotonicNanoseconds {
+  static func now() -> Int64 {
+    var time = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &time)
+    return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
   }
 }

@@ -56,7 +56,7 @@ final class RequestHandler: Sendable {
     var places: LocationList
     var reply: Reply
     /// For the request duration metric.
-    var arrived: ContinuousClock.Instant
+    var arrived: Int64
     /// When it was queued, on the gateway clock: the answer deadline counts from here.
     var queued: Duration
     var answering = Answering()
@@ -174,7 +174,7 @@ final class RequestHandler: Sendable {
   /// On the network thread of request connection `lane`: answers `message` now if it can, else
   /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
-    let arrived = ContinuousClock.now
+    let arrived = MonotonicNanoseconds.now()
     // Only the numbers every request needs: copying the whole settings would retain and release
     // each of their strings on every request.
     let (perDevicePerMinute, answerQoS, maximumLocations) = settings.withLock {
@@ -218,16 +218,33 @@ final class RequestHandler: Sendable {
       return
     }
 
-    guard let (places, answering) = placesAndForm(of: request, from: device) else {
-      logger.info("refresh without an earlier request")
-      refuse(
-        .badRequest, "refresh: nothing asked yet", requestID: request.id, to: reply,
-        logger: logger)
-      return
+    // The places go on by reference from here: the inline list is some 800 bytes.
+    var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
+    switch request.body {
+    case .locations(let places):
+      devices.remember(places, profile: answering.profile, for: device)
+      answer(places, of: request, from: device, answering, to: reply, arrived: arrived, logger)
+    case .refresh:
+      guard let last = devices.lastRequest(of: device) else {
+        logger.info("refresh without an earlier request")
+        refuse(
+          .badRequest, "refresh: nothing asked yet", requestID: request.id, to: reply,
+          logger: logger)
+        return
+      }
+      if request.profile == nil { answering.profile = last.profile }
+      answer(last.places, of: request, from: device, answering, to: reply, arrived: arrived, logger)
     }
+  }
 
+  /// The places of a parsed request (or of the one a refresh repeats): answered now from the
+  /// cache, refused as new cells, or queued for a worker.
+  private func answer(
+    _ places: borrowing LocationList, of request: borrowing DeviceRequest, from device: String,
+    _ answering: Answering, to reply: Reply, arrived: Int64, _ logger: DeviceLog
+  ) {
     if answerNow(places, requestID: request.id, answering, to: reply, logger: logger) {
-      metrics.requestDuration.recordNanoseconds((ContinuousClock.now - arrived).nanoseconds)
+      metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - arrived)
       return
     }
     if let refusal = refusedAsNew(places, from: device, logger: logger) {
@@ -238,8 +255,8 @@ final class RequestHandler: Sendable {
     }
     enqueue(
       Job(
-        device: device, requestID: request.id, places: places, reply: reply, arrived: arrived,
-        queued: clock.now, answering: answering), logger: logger)
+        device: device, requestID: request.id, places: copy places, reply: reply,
+        arrived: arrived, queued: clock.now, answering: answering), logger: logger)
   }
 
   /// Where the answer goes: the device's frame topic, or the response topic it gave when the
@@ -293,24 +310,6 @@ final class RequestHandler: Sendable {
       to: reply, logger: logger)
   }
 
-  /// The places to answer and the form of the answers: the request's own (remembered for a later
-  /// refresh), or for a refresh the remembered places, in the remembered profile unless the
-  /// refresh names one; nil for a refresh with nothing remembered.
-  private func placesAndForm(of request: DeviceRequest, from device: String) -> (
-    LocationList, Answering
-  )? {
-    var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
-    switch request.body {
-    case .locations(let list):
-      devices.remember(list, profile: answering.profile, for: device)
-      return (list, answering)
-    case .refresh:
-      guard let last = devices.lastRequest(of: device) else { return nil }
-      if request.profile == nil { answering.profile = last.profile }
-      return (last.places, answering)
-    }
-  }
-
   /// Publishes every place's frame now if every place is in the cache; false (and nothing
   /// published) when one needs waiting.
   private func answerNow(
@@ -360,7 +359,7 @@ final class RequestHandler: Sendable {
         outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,
         logger: logger, answering: job.answering)
     }
-    metrics.requestDuration.recordNanoseconds((ContinuousClock.now - job.arrived).nanoseconds)
+    metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - job.arrived)
     logger.debug("answered request \(job.requestID) with \(outcomes.count) frame(s)")
   }
 
