@@ -49,6 +49,15 @@ public struct GatewayClock: Sendable {
     return unixTimeAtStart + elapsed().components.seconds
   }
 
+  /// `unixTime()` at a `MonotonicNanoseconds.now()` reading taken just now: for the system clock
+  /// worked out from the reading (one clock read serves a request's timing and its Unix time),
+  /// for any other clock read from it.
+  func unixTime(atReading nanoseconds: Int64) -> Int64 {
+    guard let start = bootStart else { return unixTime() }
+    let elapsed = nanoseconds - (start.seconds &* 1_000_000_000 &+ start.nanoseconds)
+    return unixTimeAtStart + (elapsed >= 0 ? elapsed / 1_000_000_000 : 0)
+  }
+
   public func sleep(for duration: Duration) async throws {
     try await sleeper(duration)
   }
@@ -64,12 +73,12 @@ public struct GatewayClock: Sendable {
   }
 }
 
-/// Nanoseconds on the monotonic clock as a plain integer: request durations, measured on the hit
-/// path, without `Duration`'s 128-bit arithmetic.
+/// Nanoseconds on `CLOCK_BOOTTIME` (the system `GatewayClock`'s) as a plain integer: request
+/// durations, measured on the hit path, without `Duration`'s 128-bit arithmetic.
 enum MonotonicNanoseconds {
   static func now() -> Int64 {
     var time = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &time)
+    clock_gettime(CLOCK_BOOTTIME, &time)
     return Int64(time.tv_sec) &* 1_000_000_000 &+ Int64(time.tv_nsec)
   }
 }

@@ -175,13 +175,14 @@ final class RequestHandler: Sendable {
   /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
     let arrived = MonotonicNanoseconds.now()
+    let now = clock.unixTime(atReading: arrived)
     // Only the numbers every request needs: copying the whole settings would retain and release
     // each of their strings on every request.
     let (perDevicePerMinute, answerQoS, maximumLocations) = settings.withLock {
       ($0.perDevicePerMinute, $0.topics.answerQoS, $0.maximumLocations)
     }
     let logger = DeviceLog(logger: logger, device: device, limiter: logLimiter)
-    let minute = clock.unixTime() / 60
+    let minute = now / 60
     let admission = devices.admit(
       device, minute: minute, perMinute: perDevicePerMinute,
       frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } })
@@ -223,7 +224,8 @@ final class RequestHandler: Sendable {
     switch request.body {
     case .locations(let places):
       devices.remember(places, profile: answering.profile, for: device)
-      answer(places, of: request, from: device, answering, to: reply, arrived: arrived, logger)
+      answer(
+        places, of: request, from: device, answering, to: reply, arrived: arrived, now: now, logger)
     case .refresh:
       guard let last = devices.lastRequest(of: device) else {
         logger.info("refresh without an earlier request")
@@ -233,7 +235,9 @@ final class RequestHandler: Sendable {
         return
       }
       if request.profile == nil { answering.profile = last.profile }
-      answer(last.places, of: request, from: device, answering, to: reply, arrived: arrived, logger)
+      answer(
+        last.places, of: request, from: device, answering, to: reply, arrived: arrived, now: now,
+        logger)
     }
   }
 
@@ -241,9 +245,9 @@ final class RequestHandler: Sendable {
   /// cache, refused as new cells, or queued for a worker.
   private func answer(
     _ places: borrowing LocationList, of request: borrowing DeviceRequest, from device: String,
-    _ answering: Answering, to reply: Reply, arrived: Int64, _ logger: DeviceLog
+    _ answering: Answering, to reply: Reply, arrived: Int64, now: Int64, _ logger: DeviceLog
   ) {
-    if answerNow(places, requestID: request.id, answering, to: reply, logger: logger) {
+    if answerNow(places, requestID: request.id, answering, to: reply, now: now, logger: logger) {
       metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - arrived)
       return
     }
@@ -314,17 +318,18 @@ final class RequestHandler: Sendable {
   /// published) when one needs waiting.
   private func answerNow(
     _ places: LocationList, requestID: UInt16, _ answering: Answering, to reply: Reply,
-    logger: DeviceLog
+    now: Int64, logger: DeviceLog
   ) -> Bool {
     if places.count == 1 {
       // The common case, kept free of arrays.
-      guard let outcome = resolveNow(places[0], large: answering.profile == .large) else {
+      guard let outcome = resolveNow(places[0], large: answering.profile == .large, time: now)
+      else {
         return false
       }
       metrics.cacheHit()
       publish(
         outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger,
-        answering: answering)
+        answering: answering, time: now)
       return true
     }
     var outcomes: [Outcome] = []
@@ -387,11 +392,13 @@ final class RequestHandler: Sendable {
 
   /// The outcome from the caches alone, without waiting; nil when a place or its weather is not
   /// cached (or is expired).
-  func resolveNow(_ query: LocationQuery, large: Bool = false) -> Outcome? {
+  func resolveNow(_ query: LocationQuery, large: Bool = false, time: Int64? = nil) -> Outcome? {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
-      guard case .known(let named) = desk.cachedPlaceName(at: coordinates.point) else { return nil }
+      guard case .known(let named) = desk.cachedPlaceName(at: coordinates.point, time: time) else {
+        return nil
+      }
       place = ResolvedPlace(coordinates: coordinates, named: named)
     case .place(let name, let country):
       guard
@@ -400,7 +407,9 @@ final class RequestHandler: Sendable {
       guard let found else { return .failure(.notFound, name: FrameName(truncating: name.string)) }
       place = ResolvedPlace(found: found)
     }
-    guard let frame = desk.cachedFrame(at: place.point, large: large) else { return nil }
+    guard let frame = desk.cachedFrame(at: place.point, large: large, time: time) else {
+      return nil
+    }
     return .weather(frame, stale: false, place: place)
   }
 
@@ -568,10 +577,10 @@ final class RequestHandler: Sendable {
   func publish(
     _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply,
     logger: DeviceLog,
-    retain: Bool = false, answering: Answering = Answering()
+    retain: Bool = false, answering: Answering = Answering(), time: Int64? = nil
   ) {
     let (debugJSON, ttl) = settings.withLock { ($0.topics.debugJSON, $0.cacheTTLSeconds) }
-    let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
+    let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: time ?? clock.unixTime())
     let profile = answering.profile
     // Constant sizes, each within what the standard library takes from the stack without asking
     // the runtime: a size known only at run time costs a stack-bounds check on every answer.

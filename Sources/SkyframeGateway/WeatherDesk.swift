@@ -185,10 +185,11 @@ final class WeatherDesk: Sendable {
 
   // MARK: Without waiting (the network thread)
 
-  /// The cell's frame while it is fresh; nil when it is missing or expired.
-  func cachedFrame(at point: GeoPoint, large: Bool = false) -> CachedFrame? {
+  /// The cell's frame while it is fresh; nil when it is missing or expired. `time`: the Unix time
+  /// now, when the caller has read it already.
+  func cachedFrame(at point: GeoPoint, large: Bool = false, time: Int64? = nil) -> CachedFrame? {
     let (cell, ttl) = settings.withLock { ($0.cell(of: point), $0.ttlSeconds) }
-    let time = now()
+    let time = time ?? now()
     return frames.withLock { frames in
       guard let cached = frames.value(forKey: cell), cached.serves(large: large),
         cached.isFresh(at: time, ttl: ttl)
@@ -204,7 +205,7 @@ final class WeatherDesk: Sendable {
   }
 
   /// The name for a position as far as it is known without a call.
-  func cachedPlaceName(at point: GeoPoint) -> Lookup<Forecast.Place?> {
+  func cachedPlaceName(at point: GeoPoint, time: Int64? = nil) -> Lookup<Forecast.Place?> {
     let (geocoder, cell) = settings.withLock { ($0.reverseGeocoder, $0.cell(of: point)) }
     switch geocoder {
     case .none:
@@ -212,7 +213,7 @@ final class WeatherDesk: Sendable {
     case .geonames(let index, let maximumMetres):
       return .known(Self.nearest(in: index, to: point, within: maximumMetres))
     case .service:
-      let time = now()
+      let time = time ?? now()
       return names.withLock { names in
         guard let cached = names.value(forKey: cell) else { return .unknown }
         return cached.expiresAt > time ? .known(cached.place) : .expired

@@ -1,3 +1,4 @@
+import Foundation
 import SkyframeProviders
 import SkyframeTestSupport
 import Synchronization
@@ -7,6 +8,24 @@ import Testing
 
 /// Batch windows and waits run on the gateway clock: a test moves time instead of sleeping.
 @Suite struct GatewayClockTests {
+  @Test func theSystemClocksUnixTimeAgreesWithTheWallClockAndWithItsReading() throws {
+    let clock = GatewayClock.system
+    for _ in 0..<1_000 {
+      let wall = Int64(Date().timeIntervalSince1970)
+      let reading = MonotonicNanoseconds.now()
+      let (direct, fromReading) = (clock.unixTime(), clock.unixTime(atReading: reading))
+      // Read within microseconds of each other: at most a second boundary apart.
+      #expect(abs(direct - wall) <= 1)
+      #expect(abs(fromReading - direct) <= 1)
+      #expect(fromReading <= clock.unixTime())
+    }
+    // Any other clock: the reading is not its own, so it is read instead.
+    let manual = ManualClock()
+    let other = GatewayClock(manual, unixTimeAtStart: 1_000)
+    manual.advance(by: .seconds(90))
+    #expect(other.unixTime(atReading: MonotonicNanoseconds.now()) == 1_090)
+  }
+
   @Test func aBatchWindowEndsWhenTheGatewayClockSaysSo() async throws {
     let manual = ManualClock()
     let calls = Mutex<[[GeoPoint]]>([])
