@@ -221,12 +221,12 @@ final class RequestHandler: Sendable {
 
     // The places go on by reference from here: the inline list is some 800 bytes.
     var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
-    switch request.body {
-    case .locations(let places):
-      devices.remember(places, profile: answering.profile, for: device)
+    if !request.isRefresh {
+      devices.remember(request.places, profile: answering.profile, for: device)
       answer(
-        places, of: request, from: device, answering, to: reply, arrived: arrived, now: now, logger)
-    case .refresh:
+        request.places, of: request, from: device, answering, to: reply, arrived: arrived,
+        now: now, logger)
+    } else {
       guard let last = devices.lastRequest(of: device) else {
         logger.info("refresh without an earlier request")
         refuse(

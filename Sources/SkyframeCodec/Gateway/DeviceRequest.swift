@@ -3,7 +3,12 @@
 public struct DeviceRequest: Sendable, Equatable {
   /// Echoed in every frame that answers the request; 0 when the device sent none.
   public var id: UInt16
-  public var body: Body
+  /// The places, in the order they are answered; empty for a refresh. Stored as such, not only
+  /// inside `body`, so that the parser appends to them in place and the gateway reads them where
+  /// they are: the inline list is some 800 bytes.
+  public private(set) var places = LocationList()
+  /// The device's last requested place(s) again.
+  public private(set) var isRefresh = true
   /// The profile asked for (`~large`, binary byte 6); nil when the text named none (a refresh
   /// then keeps the remembered request's profile; everything else means `standard`).
   public var profile: FrameProfile?
@@ -22,9 +27,30 @@ public struct DeviceRequest: Sendable, Equatable {
     checks: ContentChecks = ContentChecks()
   ) {
     self.id = id
-    self.body = body
     self.profile = profile
     self.checks = checks
+    self.body = body
+  }
+
+  /// What is asked: a refresh, or these places.
+  public var body: Body {
+    get { isRefresh ? .refresh : .locations(places) }
+    set {
+      switch newValue {
+      case .refresh:
+        isRefresh = true
+        places = LocationList()
+      case .locations(let list):
+        isRefresh = false
+        places = list
+      }
+    }
+  }
+
+  /// Appends a place (the parsers); the request is no refresh from then on.
+  mutating func appendPlace(_ query: LocationQuery) {
+    isRefresh = false
+    places.append(query)
   }
 
   /// Text requests longer than this are refused before any other work.

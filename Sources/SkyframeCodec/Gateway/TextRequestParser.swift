@@ -43,20 +43,18 @@ enum TextRequestParser {
       throw .tooManyLocations(count: separators + 1, maximum: maximumLocations)
     }
 
-    var locations = LocationList()
     var start = span.start
     var slot = 0
     while start <= span.end {
       var end = start
       while end < span.end, bytes[end] != UInt8(ascii: ";") { end += 1 }
-      locations.append(try location(bytes, trimmed(bytes, start, end), slot: slot))
+      request.appendPlace(try location(bytes, trimmed(bytes, start, end), slot: slot))
       slot += 1
       start = end + 1
     }
-    if request.checks.count > locations.count {
+    if request.checks.count > request.places.count {
       throw .badOption(offset: checkOption.start, text: optionText(bytes, checkOption))
     }
-    request.body = .locations(locations)
     return request
   }
 
