@@ -8,10 +8,10 @@ public struct GatewayClock: Sendable {
   private let elapsed: @Sendable () -> Duration
   private let sleeper: @Sendable (Duration) async throws -> Void
   private let unixTimeAtStart: Int64
-  /// For the system clock only: its start on `CLOCK_BOOTTIME` (what `ContinuousClock` reads on
-  /// Linux), so that `unixTime()`, read several times for every request, is one `clock_gettime`
-  /// and integer arithmetic: no closure and no 128-bit `Duration` arithmetic.
-  private var bootStart: (seconds: Int64, nanoseconds: Int64)?
+  /// For the system clock only: its start as a `MonotonicNanoseconds` reading, so that
+  /// `unixTime()`, read for every request, is one `clock_gettime` and integer arithmetic: no
+  /// closure and no 128-bit `Duration` arithmetic.
+  private var startReading: Int64?
 
   /// - Parameter unixTimeAtStart: the Unix time (seconds) at which `clock` reads as started.
   public init<C: Clock>(
@@ -25,14 +25,8 @@ public struct GatewayClock: Sendable {
 
   public static var system: GatewayClock {
     var clock = GatewayClock(ContinuousClock())
-    clock.bootStart = Self.bootTime()
+    clock.startReading = MonotonicNanoseconds.now()
     return clock
-  }
-
-  private static func bootTime() -> (seconds: Int64, nanoseconds: Int64) {
-    var time = timespec()
-    clock_gettime(CLOCK_BOOTTIME, &time)
-    return (Int64(time.tv_sec), Int64(time.tv_nsec))
   }
 
   /// Time since the clock was made: what schedules count in.
@@ -40,22 +34,17 @@ public struct GatewayClock: Sendable {
 
   /// Seconds since 1970, UTC.
   public func unixTime() -> Int64 {
-    if let start = bootStart {
-      let time = Self.bootTime()
-      // Whole seconds elapsed, as `components.seconds` of the elapsed duration would say.
-      return unixTimeAtStart + time.seconds - start.seconds
-        - (time.nanoseconds < start.nanoseconds ? 1 : 0)
-    }
-    return unixTimeAtStart + elapsed().components.seconds
+    guard startReading != nil else { return unixTimeAtStart + elapsed().components.seconds }
+    return unixTime(atReading: MonotonicNanoseconds.now())
   }
 
   /// `unixTime()` at a `MonotonicNanoseconds.now()` reading taken just now: for the system clock
   /// worked out from the reading (one clock read serves a request's timing and its Unix time),
   /// for any other clock read from it.
   func unixTime(atReading nanoseconds: Int64) -> Int64 {
-    guard let start = bootStart else { return unixTime() }
-    let elapsed = nanoseconds - (start.seconds &* 1_000_000_000 &+ start.nanoseconds)
-    return unixTimeAtStart + (elapsed >= 0 ? elapsed / 1_000_000_000 : 0)
+    guard let startReading else { return unixTime() }
+    // Whole seconds elapsed, as `components.seconds` of the elapsed duration would say.
+    return unixTimeAtStart + max(nanoseconds - startReading, 0) / 1_000_000_000
   }
 
   public func sleep(for duration: Duration) async throws {

@@ -224,8 +224,8 @@ final class RequestHandler: Sendable {
     if !request.isRefresh {
       devices.remember(request.places, profile: answering.profile, for: device)
       answer(
-        request.places, of: request, from: device, answering, to: reply, arrived: arrived,
-        now: now, logger)
+        request.places, requestID: request.id, from: device, answering, to: reply,
+        arrived: arrived, now: now, logger)
     } else {
       guard let last = devices.lastRequest(of: device) else {
         logger.info("refresh without an earlier request")
@@ -236,30 +236,30 @@ final class RequestHandler: Sendable {
       }
       if request.profile == nil { answering.profile = last.profile }
       answer(
-        last.places, of: request, from: device, answering, to: reply, arrived: arrived, now: now,
-        logger)
+        last.places, requestID: request.id, from: device, answering, to: reply, arrived: arrived,
+        now: now, logger)
     }
   }
 
   /// The places of a parsed request (or of the one a refresh repeats): answered now from the
   /// cache, refused as new cells, or queued for a worker.
   private func answer(
-    _ places: borrowing LocationList, of request: borrowing DeviceRequest, from device: String,
+    _ places: borrowing LocationList, requestID: UInt16, from device: String,
     _ answering: Answering, to reply: Reply, arrived: Int64, now: Int64, _ logger: DeviceLog
   ) {
-    if answerNow(places, requestID: request.id, answering, to: reply, now: now, logger: logger) {
+    if answerNow(places, requestID: requestID, answering, to: reply, now: now, logger: logger) {
       metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - arrived)
       return
     }
     if let refusal = refusedAsNew(places, from: device, logger: logger) {
       publish(
-        refusal, requestID: request.id, slot: 0, of: 1, to: reply, logger: logger,
+        refusal, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger,
         answering: answering)
       return
     }
     enqueue(
       Job(
-        device: device, requestID: request.id, places: copy places, reply: reply,
+        device: device, requestID: requestID, places: copy places, reply: reply,
         arrived: arrived, queued: clock.now, answering: answering), logger: logger)
   }
 

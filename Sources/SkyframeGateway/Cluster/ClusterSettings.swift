@@ -51,7 +51,6 @@ public struct ClusterSettings: Sendable, Equatable {
     let suffix = "-\(hex)-\(process)"
     return String(group.prefix(23 - suffix.utf8.count)) + suffix
   }
-
 }
 
 extension ClusterSettings {
