@@ -245,7 +245,7 @@ enum Fixtures {
     return RequestPath(
       configuration: configuration, provider: FixedForecast(forecast: forecast), sink: sink,
       logger: Logger(label: "bench"),
-      clock: GatewayClock(ContinuousClock(), unixTimeAtStart: now))
+      clock: .system(unixTimeAtStart: now))
   }
 
   /// This process's resident set, from /proc/self/statm.

@@ -24,7 +24,13 @@ public struct GatewayClock: Sendable {
   }
 
   public static var system: GatewayClock {
-    var clock = GatewayClock(ContinuousClock())
+    system(unixTimeAtStart: Int64(Date().timeIntervalSince1970))
+  }
+
+  /// The system clock as if started at `unixTimeAtStart`: what the gateway runs on, anchored to
+  /// a Unix time of the caller's choosing (the bench suite's fixtures are from 2024).
+  public static func system(unixTimeAtStart: Int64) -> GatewayClock {
+    var clock = GatewayClock(ContinuousClock(), unixTimeAtStart: unixTimeAtStart)
     clock.startReading = MonotonicNanoseconds.now()
     return clock
   }

@@ -222,7 +222,9 @@ final class RequestHandler: Sendable {
     // The places go on by reference from here: the inline list is some 800 bytes.
     var answering = Answering(profile: request.profile ?? .standard, checks: request.checks)
     if !request.isRefresh {
-      devices.remember(request.places, profile: answering.profile, for: device)
+      if !admission.isRemembered(request.places, profile: answering.profile) {
+        devices.remember(request.places, profile: answering.profile, for: device)
+      }
       answer(
         request.places, requestID: request.id, from: device, answering, to: reply,
         arrived: arrived, now: now, logger)

@@ -19,6 +19,10 @@ import Testing
       #expect(abs(fromReading - direct) <= 1)
       #expect(fromReading <= clock.unixTime())
     }
+    // Anchored elsewhere, the same arithmetic from the given Unix time.
+    let anchored = GatewayClock.system(unixTimeAtStart: 1_000)
+    #expect((1_000...1_001).contains(anchored.unixTime()))
+    #expect(anchored.unixTime(atReading: MonotonicNanoseconds.now() + 90_000_000_000) >= 1_090)
     // Any other clock: the reading is not its own, so it is read instead.
     let manual = ManualClock()
     let other = GatewayClock(manual, unixTimeAtStart: 1_000)

@@ -99,6 +99,22 @@ struct PolicyTests {
     #expect(devices.lastPlaces(of: "flood-0") == nil)
   }
 
+  @Test func anAdmissionCarriesTheRequestRememberedUntilThen() {
+    let devices = DeviceTable(capacity: 10)
+    let berlin = LocationList([.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))]
+    )
+    let paris = LocationList([.coordinates(Coordinates(latitude: 4_885_000, longitude: 235_000))])
+    let first = devices.admit("display", minute: 1, perPerMinute: 0)
+    #expect(first.lastPlaces == nil)
+    #expect(!first.isRemembered(berlin, profile: .standard))
+    devices.remember(berlin, profile: .large, for: "display")
+    let second = devices.admit("display", minute: 1, perPerMinute: 0)
+    #expect(second.isRemembered(berlin, profile: .large))
+    #expect(!second.isRemembered(berlin, profile: .standard))
+    #expect(!second.isRemembered(paris, profile: .large))
+    #expect(!second.isRemembered(LocationList(), profile: .large))
+  }
+
   @Test func newCellsAreLimitedPerDeviceAndInAll() {
     let devices = DeviceTable(capacity: 10)
     _ = devices.admit("a", minute: 1, perPerMinute: 0)

@@ -29,7 +29,11 @@ public struct DeviceRequest: Sendable, Equatable {
     self.id = id
     self.profile = profile
     self.checks = checks
-    self.body = body
+    // A refresh is what the stored properties start as: the inline list is not written twice.
+    if case .locations(let list) = body {
+      isRefresh = false
+      places = list
+    }
   }
 
   /// What is asked: a refresh, or these places.
@@ -67,8 +71,10 @@ public struct DeviceRequest: Sendable, Equatable {
     if BinaryRequest.looksBinary(bytes) {
       self = try BinaryRequest.decode(bytes)
     } else {
-      self = try TextRequestParser.parse(
-        bytes, maximumLocations: min(max(maximumLocations, 1), LocationList.capacity))
+      // Parsed into `self` where it lies: no copy of the inline list on the way out.
+      self.init(body: .refresh)
+      try TextRequestParser.parse(
+        bytes, maximumLocations: min(max(maximumLocations, 1), LocationList.capacity), into: &self)
     }
   }
 

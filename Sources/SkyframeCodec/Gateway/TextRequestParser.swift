@@ -5,9 +5,11 @@
 ///
 /// One pass over at most 512 bytes, no allocation: places are stored inline.
 enum TextRequestParser {
-  static func parse(_ bytes: UnsafeRawBufferPointer, maximumLocations: Int) throws(RequestError)
-    -> DeviceRequest
-  {
+  /// Parses `bytes` into `request`, a refresh with id 0 when called (what it stays on an error
+  /// is not to be used).
+  static func parse(
+    _ bytes: UnsafeRawBufferPointer, maximumLocations: Int, into request: inout DeviceRequest
+  ) throws(RequestError) {
     guard bytes.count <= DeviceRequest.maximumTextLength else {
       throw .tooLong(count: bytes.count)
     }
@@ -18,7 +20,6 @@ enum TextRequestParser {
     var span = trimmed(bytes, 0, bytes.count)
     guard span.start < span.end else { throw .empty }
 
-    var request = DeviceRequest(body: .refresh)
     if bytes[span.start] == UInt8(ascii: "#") {
       let (id, next) = try requestID(bytes, from: span.start)
       request.id = id
@@ -35,7 +36,7 @@ enum TextRequestParser {
       span = trimmed(bytes, end, span.end)
       guard span.start < span.end else { throw .empty }
     }
-    if isRefresh(bytes, span) { return request }
+    if isRefresh(bytes, span) { return }
 
     var separators = 0
     for index in span.start..<span.end where bytes[index] == UInt8(ascii: ";") { separators += 1 }
@@ -55,7 +56,6 @@ enum TextRequestParser {
     if request.checks.count > request.places.count {
       throw .badOption(offset: checkOption.start, text: optionText(bytes, checkOption))
     }
-    return request
   }
 
   /// One `~` option (request-v1.md §2.4): a profile name or `check=` with 8 hex digits (or `-`)

@@ -31,6 +31,16 @@ final class DeviceTable: Sendable {
     /// Over the limit for the first time this minute: answered `rate_limited` once; later
     /// requests of the minute get no answer (`frame-v1.md` §6.10).
     var firstRefusal = false
+    /// The device's remembered request when this one was admitted, so that a device asking for
+    /// the same again (`isRemembered`) costs no second look-up.
+    var lastPlaces: [LocationQuery]? = nil
+    var lastProfile: FrameProfile = .standard
+
+    /// Whether `places` in `profile` is what the table held for the device at admission.
+    func isRemembered(_ places: borrowing LocationList, profile: FrameProfile) -> Bool {
+      guard let lastPlaces, lastProfile == profile else { return false }
+      return lastPlaces.elementsEqual(places)
+    }
   }
 
   private let table: Mutex<LRUTable<String, Record>>
@@ -60,7 +70,9 @@ final class DeviceTable: Sendable {
         let allowed = perMinute == 0 || record.requests < perMinute
         if allowed {
           record.requests += 1
-          return Admission(frameTopic: record.frameTopic, allowed: true)
+          return Admission(
+            frameTopic: record.frameTopic, allowed: true, lastPlaces: record.lastPlaces,
+            lastProfile: record.lastProfile)
         }
         defer { record.toldOverLimit = true }
         return Admission(
