@@ -230,6 +230,36 @@ func rewriteCRC(_ bytes: inout [UInt8]) {
     #expect(try WeatherFrame(decoding: bytes) == expected)
     #expect(bytes == (try expected.encoded()))
   }
+
+  /// The CRC is carried over from the sealed frame and the bytes that changed: after any rewrite
+  /// of any frame it is the CRC of the whole frame, as the encoder would write it.
+  @Test func theCarriedOverCRCIsTheWholeFramesCRC() throws {
+    var random = SeededRandom(seed: 0xC0FFEE)
+    for _ in 0..<2_000 {
+      var bytes = try randomFrame(&random).encoded()
+      for _ in 0..<3 {
+        let slotCount = UInt8.random(in: 1...16, using: &random)
+        let name = String(
+          repeating: "Zürich-", count: Int.random(in: 0...4, using: &random))
+        bytes.withUnsafeMutableBytes { buffer in
+          WeatherFrame.rewrite(
+            buffer, status: .stale, requestID: UInt16.random(in: 0...UInt16.max, using: &random),
+            slotIndex: UInt8.random(in: 0..<slotCount, using: &random), slotCount: slotCount,
+            latitude: Int32.random(in: -9_000_000...9_000_000, using: &random),
+            longitude: Bool.random(using: &random) ? nil : 1_341_000,
+            name: FrameName(truncating: name),
+            country: Bool.random(using: &random) ? CountryCode("CH") : nil,
+            nextUpdateSeconds: UInt16.random(in: 0...UInt16.max, using: &random))
+        }
+        #expect(
+          CRC32.checksum(Array(bytes[0..<188]))
+            == bytes[188..<192].reversed().reduce(0) {
+              $0 << 8 | UInt32($1)
+            })
+        #expect(try WeatherFrame(decoding: bytes).encoded() == bytes)
+      }
+    }
+  }
 }
 
 @Suite struct ValidatedFrameTests {
