@@ -1,7 +1,6 @@
 import CoreMetrics
 import Metrics
 import SkyframeCodec
-import Synchronization
 
 import class Prometheus.PrometheusCollectorRegistry
 import struct Prometheus.PrometheusMetricsFactory
@@ -49,7 +48,18 @@ final class GatewayMetrics: Sendable {
   let upstreamRefused: Counter
   let responseTopicsRefused: Counter
   let unansweredOverLimit: Counter
-  private let totals = Mutex(Totals())
+  /// The running totals, counted without a lock: the named ones, then one per answer status.
+  private let totals = AtomicCounters(count: Total.answers.rawValue + Totals().answers.count)
+
+  private enum Total: Int {
+    case queueDropped, cacheHits, cacheMisses, cacheStale, upstreamCalls, upstreamFailures
+    case upstreamRefused, upstreamPaused, responseTopicsRefused, unansweredOverLimit
+    case publishFailures, reconnects
+    /// The first of the answers by status.
+    case answers
+  }
+
+  private func count(_ total: Total) { totals.add(at: total.rawValue) }
 
   init() {
     var factory = PrometheusMetricsFactory(registry: registry)
@@ -107,7 +117,7 @@ final class GatewayMetrics: Sendable {
   func answered(_ status: FrameStatus, profile: FrameProfile = .standard, unchanged: Bool = false) {
     let index = min(Int(status.rawValue), answers.count)
     if index < answers.count { answers[index].increment() } else { answersOther.increment() }
-    totals.withLock { $0.answers[index] += 1 }
+    totals.add(at: Total.answers.rawValue + index)
     // Standard answers without a check, the hot path, touch nothing more.
     if profile != .standard { profileAnswers[Int(profile.rawValue)].increment() }
     if unchanged { unchangedAnswers[Int(profile.rawValue)].increment() }
@@ -115,42 +125,42 @@ final class GatewayMetrics: Sendable {
 
   func dropped() {
     queueDropped.increment()
-    totals.withLock { $0.queueDropped += 1 }
+    count(.queueDropped)
   }
 
   /// A request whose MQTT v5 response topic was not the device's own: answered `bad_request` on
   /// its frame topic.
   func refusedResponseTopic() {
     responseTopicsRefused.increment()
-    totals.withLock { $0.responseTopicsRefused += 1 }
+    count(.responseTopicsRefused)
   }
 
   /// A request from a device already told `rate_limited` this minute: dropped unparsed.
   func leftUnanswered() {
     unansweredOverLimit.increment()
-    totals.withLock { $0.unansweredOverLimit += 1 }
+    count(.unansweredOverLimit)
   }
 
   func refusedNewCell() {
     upstreamRefused.increment()
-    totals.withLock { $0.upstreamRefused += 1 }
+    count(.upstreamRefused)
   }
 
   // MARK: Cache
 
   func cacheHit() {
     cacheHits.increment()
-    totals.withLock { $0.cacheHits += 1 }
+    count(.cacheHits)
   }
 
   func cacheMiss() {
     cacheMisses.increment()
-    totals.withLock { $0.cacheMisses += 1 }
+    count(.cacheMisses)
   }
 
   func servedStale() {
     cacheStale.increment()
-    totals.withLock { $0.cacheStale += 1 }
+    count(.cacheStale)
   }
 
   func cacheEntries(_ table: String) -> Gauge {
@@ -213,15 +223,13 @@ final class GatewayMetrics: Sendable {
   func upstreamCall(_ upstream: Upstream, result: String, duration: Duration?) {
     upstream.results[result]?.increment()
     if let duration { upstream.duration.recordNanoseconds(duration.nanoseconds) }
-    totals.withLock { totals in
-      if result == "ok" {
-        totals.upstreamCalls += 1
-      } else if result == "paused" {
-        totals.upstreamPaused += 1
-      } else if result != "over_budget" {
-        totals.upstreamCalls += 1
-        totals.upstreamFailures += 1
-      }
+    if result == "ok" {
+      count(.upstreamCalls)
+    } else if result == "paused" {
+      count(.upstreamPaused)
+    } else if result != "over_budget" {
+      count(.upstreamCalls)
+      count(.upstreamFailures)
     }
   }
 
@@ -234,15 +242,33 @@ final class GatewayMetrics: Sendable {
   func disconnected() {
     brokerConnected.record(0)
     reconnects.increment()
-    totals.withLock { $0.reconnects += 1 }
+    count(.reconnects)
   }
 
   func publishFailed() {
     publishFailures.increment()
-    totals.withLock { $0.publishFailures += 1 }
+    count(.publishFailures)
   }
 
-  var snapshot: Totals { totals.withLock { $0 } }
+  var snapshot: Totals {
+    var snapshot = Totals()
+    for index in snapshot.answers.indices {
+      snapshot.answers[index] = totals[Total.answers.rawValue + index]
+    }
+    snapshot.queueDropped = totals[Total.queueDropped.rawValue]
+    snapshot.cacheHits = totals[Total.cacheHits.rawValue]
+    snapshot.cacheMisses = totals[Total.cacheMisses.rawValue]
+    snapshot.cacheStale = totals[Total.cacheStale.rawValue]
+    snapshot.upstreamCalls = totals[Total.upstreamCalls.rawValue]
+    snapshot.upstreamFailures = totals[Total.upstreamFailures.rawValue]
+    snapshot.upstreamRefused = totals[Total.upstreamRefused.rawValue]
+    snapshot.upstreamPaused = totals[Total.upstreamPaused.rawValue]
+    snapshot.responseTopicsRefused = totals[Total.responseTopicsRefused.rawValue]
+    snapshot.unansweredOverLimit = totals[Total.unansweredOverLimit.rawValue]
+    snapshot.publishFailures = totals[Total.publishFailures.rawValue]
+    snapshot.reconnects = totals[Total.reconnects.rawValue]
+    return snapshot
+  }
 
   /// Answers by status name, for people.
   static func byName(_ answers: [Int]) -> [String: Int] {

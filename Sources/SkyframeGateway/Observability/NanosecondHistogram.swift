@@ -10,27 +10,21 @@ final class NanosecondHistogram: Sendable {
   /// Upper bounds (`le`), ascending, in nanoseconds.
   private let bounds: [Int64]
   /// Per bucket, not cumulative: `counts[i]` holds the values in `(bounds[i-1], bounds[i]]`, and
-  /// the last slot those above every bound. Allocated once with the histogram, freed with it.
-  nonisolated(unsafe) private let counts: UnsafeMutablePointer<Atomic<Int>>
+  /// the last slot those above every bound.
+  private let counts: AtomicCounters
   private let sum = Atomic<Int64>(0)
 
   init(name: String, bounds: [Duration]) {
     self.name = name
     self.bounds = bounds.map(\.nanoseconds).sorted()
-    counts = .allocate(capacity: bounds.count + 1)
-    for slot in 0...bounds.count { (counts + slot).initialize(to: Atomic(0)) }
-  }
-
-  deinit {
-    counts.deinitialize(count: bounds.count + 1)
-    counts.deallocate()
+    counts = AtomicCounters(count: bounds.count + 1)
   }
 
   func recordNanoseconds(_ nanoseconds: Int64) {
     let value = max(nanoseconds, 0)
     var slot = 0
     while slot < bounds.count, value > bounds[slot] { slot += 1 }
-    counts[slot].add(1, ordering: .relaxed)
+    counts.add(at: slot)
     sum.wrappingAdd(value, ordering: .relaxed)
   }
 
@@ -40,7 +34,7 @@ final class NanosecondHistogram: Sendable {
     buffer.append(contentsOf: "# TYPE \(name) histogram\n".utf8)
     var cumulative = 0
     for slot in 0...bounds.count {
-      cumulative += counts[slot].load(ordering: .relaxed)
+      cumulative += counts[slot]
       let bound = slot < bounds.count ? Self.seconds(bounds[slot]) : "+Inf"
       buffer.append(contentsOf: "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n".utf8)
     }
