@@ -123,18 +123,20 @@ public struct LRUTable<Key: Hashable, Value> {
   }
 
   @inlinable mutating func evictOldest() {
-    guard oldest >= 0, let node = nodes[oldest] else { return }
+    guard oldest >= 0, nodes[oldest] != nil else { return }
+    let node = unlink(oldest)
     slots[node.key] = nil
-    _ = unlink(oldest)
     evictions += 1
   }
 
+  // The links are read and written field by field: copying a whole node would retain and release
+  // its key and value (a device's topic and places) on every hit.
   @inlinable mutating func touch(_ slot: Int) {
     guard slot != newest else { return }
-    let node = nodes[slot]!
+    let (newer, older) = (nodes[slot]!.newer, nodes[slot]!.older)
     // Out of its place...
-    if node.newer >= 0 { nodes[node.newer]!.older = node.older }
-    if node.older >= 0 { nodes[node.older]!.newer = node.newer } else { oldest = node.newer }
+    if newer >= 0 { nodes[newer]!.older = older }
+    if older >= 0 { nodes[older]!.newer = newer } else { oldest = newer }
     // ...and in front.
     nodes[slot]!.older = newest
     nodes[slot]!.newer = -1
@@ -142,11 +144,12 @@ public struct LRUTable<Key: Hashable, Value> {
     newest = slot
   }
 
+  /// Takes the node out of the list and its slot (moved, not copied), and frees the slot.
   @inlinable mutating func unlink(_ slot: Int) -> Node {
-    let node = nodes[slot]!
-    if node.newer >= 0 { nodes[node.newer]!.older = node.older } else { newest = node.older }
-    if node.older >= 0 { nodes[node.older]!.newer = node.newer } else { oldest = node.newer }
-    nodes[slot] = nil
+    let (newer, older) = (nodes[slot]!.newer, nodes[slot]!.older)
+    if newer >= 0 { nodes[newer]!.older = older } else { newest = older }
+    if older >= 0 { nodes[older]!.newer = newer } else { oldest = newer }
+    let node = nodes[slot].take()!
     free.append(slot)
     return node
   }
