@@ -329,6 +329,8 @@ func expectedFrameError(_ bytes: UnsafeRawBufferPointer) -> FrameError? {
 func nameBytes(_ name: FrameName) -> [UInt8] {
   var frame = [UInt8](repeating: 0, count: frameSize)
   frame.withUnsafeMutableBytes { buffer in
+    // rewrite carries a sealed frame's CRC over: the zeros get theirs first.
+    WeatherFrame.seal(buffer)
     WeatherFrame.rewrite(
       buffer, status: .ok, requestID: 0, slotIndex: 0, slotCount: 1, latitude: nil,
       longitude: nil, name: name, country: nil)
