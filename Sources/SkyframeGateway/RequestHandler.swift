@@ -134,6 +134,42 @@ final class RequestHandler: Sendable {
   }
 
   private let settings: Mutex<Settings>
+  /// What every request reads of `settings`, beside it as atomics: a load each on the network
+  /// thread instead of a lock. `update` writes them with the rest.
+  private let hot = HotSettings()
+
+  private struct HotSettings: ~Copyable, Sendable {
+    let perDevicePerMinute = Atomic<Int>(0)
+    let maximumLocations = Atomic<Int>(0)
+    /// `Topics.AnswerQoS` as 0 or 1, or -1 for the request's own.
+    let answerQoS = Atomic<Int>(-1)
+    let cacheTTLSeconds = Atomic<Int64>(0)
+    let debugJSON = Atomic<Bool>(false)
+
+    func store(_ settings: Settings) {
+      perDevicePerMinute.store(settings.perDevicePerMinute, ordering: .relaxed)
+      maximumLocations.store(settings.maximumLocations, ordering: .relaxed)
+      let qos =
+        switch settings.topics.answerQoS {
+        case .request: -1
+        case .zero: 0
+        case .one: 1
+        }
+      answerQoS.store(qos, ordering: .relaxed)
+      cacheTTLSeconds.store(settings.cacheTTLSeconds, ordering: .relaxed)
+      debugJSON.store(settings.topics.debugJSON, ordering: .relaxed)
+    }
+
+    func qos(answering requestQoS: Int) -> Int {
+      let rule: GatewayConfiguration.Topics.AnswerQoS =
+        switch answerQoS.load(ordering: .relaxed) {
+        case 0: .zero
+        case 1: .one
+        default: .request
+        }
+      return rule.qos(answering: requestQoS)
+    }
+  }
   private let desk: WeatherDesk
   /// Where answers go, one per request connection; the first also takes the gateway's own.
   private let sinks: [any FrameSink]
@@ -152,6 +188,7 @@ final class RequestHandler: Sendable {
     clock: GatewayClock, logger: Logger
   ) {
     settings = Mutex(Settings(configuration))
+    hot.store(Settings(configuration))
     devices = DeviceTable(capacity: configuration.requests.maximumDevices)
     logLimiter = DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock)
     self.desk = desk
@@ -164,6 +201,7 @@ final class RequestHandler: Sendable {
 
   func update(_ configuration: GatewayConfiguration) {
     settings.withLock { $0 = Settings(configuration) }
+    hot.store(Settings(configuration))
     devices.resize(to: configuration.requests.maximumDevices)
     logLimiter.resize(to: configuration.requests.maximumDevices)
     queue.setLimit(configuration.requests.queueLimit)
@@ -176,12 +214,11 @@ final class RequestHandler: Sendable {
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
     let arrived = MonotonicNanoseconds.now()
     let now = clock.unixTime(atReading: arrived)
-    // Only the numbers every request needs: copying the whole settings would retain and release
-    // each of their strings on every request.
-    let (perDevicePerMinute, answerQoS, maximumLocations) = settings.withLock {
-      ($0.perDevicePerMinute, $0.topics.answerQoS, $0.maximumLocations)
+    let perDevicePerMinute = hot.perDevicePerMinute.load(ordering: .relaxed)
+    // Made only when a line is written: making it copies the logger (reference counting).
+    func logger() -> DeviceLog {
+      DeviceLog(logger: self.logger, device: device, limiter: logLimiter)
     }
-    let logger = DeviceLog(logger: logger, device: device, limiter: logLimiter)
     let minute = now / 60
     let admission = devices.admit(
       device, minute: minute, perMinute: perDevicePerMinute,
@@ -191,31 +228,31 @@ final class RequestHandler: Sendable {
       metrics.leftUnanswered()
       return
     }
-    let qos = answerQoS.qos(answering: message.qos)
+    let qos = hot.qos(answering: message.qos)
     guard
       let reply = reply(
         to: message, from: device, defaultTopic: admission.frameTopic, qos: qos, lane: lane,
-        allowed: admission.allowed, logger: logger)
+        allowed: admission.allowed, logger: logger())
     else { return }
 
     guard admission.allowed else {
-      logger.info(
+      logger().info(
         "over \(perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
       refuse(
         .rateLimited, "too many requests", requestID: DeviceRequest.requestID(in: message.payload),
-        to: reply, logger: logger)
+        to: reply, logger: logger())
       return
     }
 
     let request: DeviceRequest
     do throws(RequestError) {
       request = try DeviceRequest(
-        parsing: message.payload, maximumLocations: maximumLocations)
+        parsing: message.payload, maximumLocations: hot.maximumLocations.load(ordering: .relaxed))
     } catch {
-      logger.info("bad request: \(error)")
+      logger().info("bad request: \(error)")
       refuse(
         error.frameStatus, "\(error)", requestID: DeviceRequest.requestID(in: message.payload),
-        to: reply, logger: logger)
+        to: reply, logger: logger())
       return
     }
 
@@ -227,19 +264,19 @@ final class RequestHandler: Sendable {
       }
       answer(
         request.places, requestID: request.id, from: device, answering, to: reply,
-        arrived: arrived, now: now, logger)
+        arrived: arrived, now: now, logger())
     } else {
       guard let last = devices.lastRequest(of: device) else {
-        logger.info("refresh without an earlier request")
+        logger().info("refresh without an earlier request")
         refuse(
           .badRequest, "refresh: nothing asked yet", requestID: request.id, to: reply,
-          logger: logger)
+          logger: logger())
         return
       }
       if request.profile == nil { answering.profile = last.profile }
       answer(
         last.places, requestID: request.id, from: device, answering, to: reply, arrived: arrived,
-        now: now, logger)
+        now: now, logger())
     }
   }
 
@@ -247,22 +284,23 @@ final class RequestHandler: Sendable {
   /// cache, refused as new cells, or queued for a worker.
   private func answer(
     _ places: borrowing LocationList, requestID: UInt16, from device: String,
-    _ answering: Answering, to reply: Reply, arrived: Int64, now: Int64, _ logger: DeviceLog
+    _ answering: Answering, to reply: Reply, arrived: Int64, now: Int64,
+    _ logger: @autoclosure () -> DeviceLog
   ) {
-    if answerNow(places, requestID: requestID, answering, to: reply, now: now, logger: logger) {
+    if answerNow(places, requestID: requestID, answering, to: reply, now: now, logger: logger()) {
       metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - arrived)
       return
     }
-    if let refusal = refusedAsNew(places, from: device, logger: logger) {
+    if let refusal = refusedAsNew(places, from: device, logger: logger()) {
       publish(
-        refusal, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger,
+        refusal, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger(),
         answering: answering)
       return
     }
     enqueue(
       Job(
         device: device, requestID: requestID, places: copy places, reply: reply,
-        arrived: arrived, queued: clock.now, answering: answering), logger: logger)
+        arrived: arrived, queued: clock.now, answering: answering), logger: logger())
   }
 
   /// Where the answer goes: the device's frame topic, or the response topic it gave when the
@@ -320,7 +358,7 @@ final class RequestHandler: Sendable {
   /// published) when one needs waiting.
   private func answerNow(
     _ places: LocationList, requestID: UInt16, _ answering: Answering, to reply: Reply,
-    now: Int64, logger: DeviceLog
+    now: Int64, logger: @autoclosure () -> DeviceLog
   ) -> Bool {
     if places.count == 1 {
       // The common case, kept free of arrays.
@@ -330,7 +368,7 @@ final class RequestHandler: Sendable {
       }
       metrics.cacheHit()
       publish(
-        outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger,
+        outcome, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger(),
         answering: answering, time: now)
       return true
     }
@@ -345,7 +383,7 @@ final class RequestHandler: Sendable {
     for (slot, outcome) in outcomes.enumerated() {
       metrics.cacheHit()
       publish(
-        outcome, requestID: requestID, slot: slot, of: outcomes.count, to: reply, logger: logger,
+        outcome, requestID: requestID, slot: slot, of: outcomes.count, to: reply, logger: logger(),
         answering: answering)
     }
     return true
@@ -398,10 +436,11 @@ final class RequestHandler: Sendable {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
-      guard case .known(let named) = desk.cachedPlaceName(at: coordinates.point, time: time) else {
-        return nil
-      }
-      place = ResolvedPlace(coordinates: coordinates, named: named)
+      // The common case: name and frame with one read of the desk's settings.
+      let cached = desk.cachedPosition(at: coordinates.point, large: large, time: time)
+      guard case .known(let named) = cached.name, let frame = cached.frame else { return nil }
+      return .weather(
+        frame, stale: false, place: ResolvedPlace(coordinates: coordinates, named: named))
     case .place(let name, let country):
       guard
         case .known(let found) = desk.cachedPlace(named: name.string, countryCode: country?.string)
@@ -578,10 +617,11 @@ final class RequestHandler: Sendable {
   /// replaced by `unchanged` when the device's check says it shows the same weather.
   func publish(
     _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply,
-    logger: DeviceLog,
+    logger: @autoclosure () -> DeviceLog,
     retain: Bool = false, answering: Answering = Answering(), time: Int64? = nil
   ) {
-    let (debugJSON, ttl) = settings.withLock { ($0.topics.debugJSON, $0.cacheTTLSeconds) }
+    let debugJSON = hot.debugJSON.load(ordering: .relaxed)
+    let ttl = hot.cacheTTLSeconds.load(ordering: .relaxed)
     let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: time ?? clock.unixTime())
     let profile = answering.profile
     // Constant sizes, each within what the standard library takes from the stack without asking
@@ -611,7 +651,7 @@ final class RequestHandler: Sendable {
             retain: retain, correlationData: reply.correlationData)
         } catch {
           metrics.publishFailed()
-          logger.error("publish to \(reply.topic) failed: \(error)")
+          logger().error("publish to \(reply.topic) failed: \(error)")
         }
         if debugJSON, !unchanged {
           publishJSON(of: payload, topic: reply.topic + "/json", retain: retain, lane: reply.lane)

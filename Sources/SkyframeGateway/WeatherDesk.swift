@@ -189,8 +189,11 @@ final class WeatherDesk: Sendable {
   /// now, when the caller has read it already.
   func cachedFrame(at point: GeoPoint, large: Bool = false, time: Int64? = nil) -> CachedFrame? {
     let (cell, ttl) = settings.withLock { ($0.cell(of: point), $0.ttlSeconds) }
-    let time = time ?? now()
-    return frames.withLock { frames in
+    return cachedFrame(in: cell, ttl: ttl, large: large, time: time ?? now())
+  }
+
+  private func cachedFrame(in cell: Cell, ttl: Int64, large: Bool, time: Int64) -> CachedFrame? {
+    frames.withLock { frames in
       guard let cached = frames.value(forKey: cell), cached.serves(large: large),
         cached.isFresh(at: time, ttl: ttl)
       else { return nil }
@@ -207,6 +210,26 @@ final class WeatherDesk: Sendable {
   /// The name for a position as far as it is known without a call.
   func cachedPlaceName(at point: GeoPoint, time: Int64? = nil) -> Lookup<Forecast.Place?> {
     let (geocoder, cell) = settings.withLock { ($0.reverseGeocoder, $0.cell(of: point)) }
+    return cachedPlaceName(at: point, in: cell, from: geocoder, time: time)
+  }
+
+  /// A cache hit for a position, with one read of the settings: `cachedPlaceName` and, when the
+  /// name is known, `cachedFrame` (nil when the name is not).
+  func cachedPosition(at point: GeoPoint, large: Bool, time: Int64?) -> (
+    name: Lookup<Forecast.Place?>, frame: CachedFrame?
+  ) {
+    let (geocoder, cell, ttl) = settings.withLock {
+      ($0.reverseGeocoder, $0.cell(of: point), $0.ttlSeconds)
+    }
+    let time = time ?? now()
+    let name = cachedPlaceName(at: point, in: cell, from: geocoder, time: time)
+    guard case .known = name else { return (name, nil) }
+    return (name, cachedFrame(in: cell, ttl: ttl, large: large, time: time))
+  }
+
+  private func cachedPlaceName(
+    at point: GeoPoint, in cell: Cell, from geocoder: ReverseGeocoder, time: Int64?
+  ) -> Lookup<Forecast.Place?> {
     switch geocoder {
     case .none:
       return .known(nil)
