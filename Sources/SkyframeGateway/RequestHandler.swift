@@ -308,7 +308,7 @@ final class RequestHandler: Sendable {
   /// frame topic (`bad_request`, or `rate_limited` past its limit) and nothing else is done.
   private func reply(
     to message: MQTTIncoming, from device: String, defaultTopic: String, qos: Int, lane: Int,
-    allowed: Bool, logger: DeviceLog
+    allowed: Bool, logger: @autoclosure () -> DeviceLog
   ) -> Reply? {
     let reply = Reply(topic: defaultTopic, correlationData: nil, qos: qos, lane: lane)
     guard let responseTopic = message.responseTopic() else { return reply }
@@ -319,14 +319,14 @@ final class RequestHandler: Sendable {
     }
     metrics.refusedResponseTopic()
     // Counted against the device's limit; the line is cut short and rate limited.
-    logger.warning(
+    logger().warning(
       "response topic \(responseTopic.prefix(64))\(responseTopic.utf8.count > 64 ? "…" : "") refused (\(refusal); allowed: \(rule.branch(of: device))[/…]): answering bad_request on the device topic"
     )
     let (status, text): (FrameStatus, String) =
       allowed ? (.badRequest, "response topic refused") : (.rateLimited, "too many requests")
     refuse(
       status, text, requestID: DeviceRequest.requestID(in: message.payload), to: reply,
-      logger: logger)
+      logger: logger())
     return nil
   }
 

@@ -1,3 +1,4 @@
+import SkyframeCodec
 import Testing
 
 @testable import SkyframeGateway
@@ -31,6 +32,42 @@ import Testing
     #expect(NanosecondHistogram.seconds(1_000_000_000) == "1.0")
     #expect(NanosecondHistogram.seconds(250_000) == "0.00025")
     #expect(NanosecondHistogram.seconds(12_000_000_001) == "12.000000001")
+  }
+
+  /// Each running total is counted in its own slot and read back into its own field: every
+  /// event below happens a different number of times.
+  @Test func everyRunningTotalLandsInItsOwnField() {
+    let metrics = GatewayMetrics()
+    let upstream = metrics.upstream(service: "test")
+    func times(_ count: Int, _ event: () -> Void) { for _ in 0..<count { event() } }
+    times(1) { metrics.dropped() }
+    times(2) { metrics.cacheHit() }
+    times(3) { metrics.cacheMiss() }
+    times(4) { metrics.servedStale() }
+    times(5) { metrics.upstreamCall(upstream, result: "ok", duration: nil) }
+    times(6) { metrics.upstreamCall(upstream, result: "unavailable", duration: nil) }
+    times(7) { metrics.refusedNewCell() }
+    times(8) { metrics.upstreamCall(upstream, result: "paused", duration: nil) }
+    times(9) { metrics.refusedResponseTopic() }
+    times(10) { metrics.leftUnanswered() }
+    times(11) { metrics.publishFailed() }
+    times(12) { metrics.disconnected() }
+    times(13) { metrics.answered(.ok) }
+    times(14) { metrics.answered(.rateLimited) }
+    let totals = metrics.snapshot
+    #expect(totals.queueDropped == 1)
+    #expect(totals.cacheHits == 2)
+    #expect(totals.cacheMisses == 3)
+    #expect(totals.cacheStale == 4)
+    #expect(totals.upstreamCalls == 11)
+    #expect(totals.upstreamFailures == 6)
+    #expect(totals.upstreamRefused == 7)
+    #expect(totals.upstreamPaused == 8)
+    #expect(totals.responseTopicsRefused == 9)
+    #expect(totals.unansweredOverLimit == 10)
+    #expect(totals.publishFailures == 11)
+    #expect(totals.reconnects == 12)
+    #expect(GatewayMetrics.byName(totals.answers) == ["ok": 13, "rate_limited": 14])
   }
 
   /// The gateway's exposition has the registry's metrics and the request histogram.

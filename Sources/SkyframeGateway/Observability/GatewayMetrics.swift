@@ -250,23 +250,22 @@ final class GatewayMetrics: Sendable {
     count(.publishFailures)
   }
 
+  /// Where each named total goes in a snapshot.
+  private static let snapshotFields: [(Total, any WritableKeyPath<Totals, Int> & Sendable)] = [
+    (.queueDropped, \.queueDropped), (.cacheHits, \.cacheHits), (.cacheMisses, \.cacheMisses),
+    (.cacheStale, \.cacheStale), (.upstreamCalls, \.upstreamCalls),
+    (.upstreamFailures, \.upstreamFailures), (.upstreamRefused, \.upstreamRefused),
+    (.upstreamPaused, \.upstreamPaused), (.responseTopicsRefused, \.responseTopicsRefused),
+    (.unansweredOverLimit, \.unansweredOverLimit), (.publishFailures, \.publishFailures),
+    (.reconnects, \.reconnects),
+  ]
+
   var snapshot: Totals {
     var snapshot = Totals()
     for index in snapshot.answers.indices {
       snapshot.answers[index] = totals[Total.answers.rawValue + index]
     }
-    snapshot.queueDropped = totals[Total.queueDropped.rawValue]
-    snapshot.cacheHits = totals[Total.cacheHits.rawValue]
-    snapshot.cacheMisses = totals[Total.cacheMisses.rawValue]
-    snapshot.cacheStale = totals[Total.cacheStale.rawValue]
-    snapshot.upstreamCalls = totals[Total.upstreamCalls.rawValue]
-    snapshot.upstreamFailures = totals[Total.upstreamFailures.rawValue]
-    snapshot.upstreamRefused = totals[Total.upstreamRefused.rawValue]
-    snapshot.upstreamPaused = totals[Total.upstreamPaused.rawValue]
-    snapshot.responseTopicsRefused = totals[Total.responseTopicsRefused.rawValue]
-    snapshot.unansweredOverLimit = totals[Total.unansweredOverLimit.rawValue]
-    snapshot.publishFailures = totals[Total.publishFailures.rawValue]
-    snapshot.reconnects = totals[Total.reconnects.rawValue]
+    for (total, field) in Self.snapshotFields { snapshot[keyPath: field] = totals[total.rawValue] }
     return snapshot
   }
 
