@@ -16,25 +16,20 @@ import Synchronization
 /// is in the cache. Otherwise it becomes a `Job` for the bounded queue, and a worker finishes it
 /// with `answer`, upstream calls and all.
 final class RequestHandler: Sendable {
+  /// What the rest reads under a lock; what every request reads is in `HotSettings`.
   struct Settings: Sendable {
     var topics: GatewayConfiguration.Topics
-    var maximumLocations: Int
-    var perDevicePerMinute: Int
     var newCellsPerMinute: Int
     var newCellsPerDevicePerMinute: Int
     var responseTopics: ResponseTopicRule
     var deadlineMilliseconds: Int
-    var cacheTTLSeconds: Int64
 
     init(_ configuration: GatewayConfiguration) {
       topics = configuration.topics
-      maximumLocations = configuration.requests.maximumLocations
-      perDevicePerMinute = configuration.requests.perDevicePerMinute
       newCellsPerMinute = configuration.upstream.newCellsPerMinute
       newCellsPerDevicePerMinute = configuration.upstream.newCellsPerDevicePerMinute
       responseTopics = ResponseTopicRule(topics: configuration.topics)
       deadlineMilliseconds = configuration.requests.deadlineMilliseconds
-      cacheTTLSeconds = Int64(configuration.cache.ttlSeconds)
     }
   }
 
@@ -134,42 +129,36 @@ final class RequestHandler: Sendable {
   }
 
   private let settings: Mutex<Settings>
-  /// What every request reads of `settings`, beside it as atomics: a load each on the network
-  /// thread instead of a lock. `update` writes them with the rest.
+  /// What every request reads of the configuration, as atomics: a load each on the network
+  /// thread instead of a lock. `update` writes them with `settings`.
   private let hot = HotSettings()
 
   private struct HotSettings: ~Copyable, Sendable {
     let perDevicePerMinute = Atomic<Int>(0)
     let maximumLocations = Atomic<Int>(0)
-    /// `Topics.AnswerQoS` as 0 or 1, or -1 for the request's own.
-    let answerQoS = Atomic<Int>(-1)
+    /// `topics.answer-qos` applied to a QoS 0 request and to a QoS 1 or 2 one.
+    let answerQoSToQoS0 = Atomic<Int>(0)
+    let answerQoSToQoS1 = Atomic<Int>(1)
     let cacheTTLSeconds = Atomic<Int64>(0)
     let debugJSON = Atomic<Bool>(false)
 
-    func store(_ settings: Settings) {
-      perDevicePerMinute.store(settings.perDevicePerMinute, ordering: .relaxed)
-      maximumLocations.store(settings.maximumLocations, ordering: .relaxed)
-      let qos =
-        switch settings.topics.answerQoS {
-        case .request: -1
-        case .zero: 0
-        case .one: 1
-        }
-      answerQoS.store(qos, ordering: .relaxed)
-      cacheTTLSeconds.store(settings.cacheTTLSeconds, ordering: .relaxed)
-      debugJSON.store(settings.topics.debugJSON, ordering: .relaxed)
+    func store(_ configuration: GatewayConfiguration) {
+      perDevicePerMinute.store(configuration.requests.perDevicePerMinute, ordering: .relaxed)
+      maximumLocations.store(configuration.requests.maximumLocations, ordering: .relaxed)
+      let rule = configuration.topics.answerQoS
+      answerQoSToQoS0.store(rule.qos(answering: 0), ordering: .relaxed)
+      answerQoSToQoS1.store(rule.qos(answering: 1), ordering: .relaxed)
+      cacheTTLSeconds.store(Int64(configuration.cache.ttlSeconds), ordering: .relaxed)
+      debugJSON.store(configuration.topics.debugJSON, ordering: .relaxed)
     }
 
+    /// The QoS of the answer to a request that came at `requestQoS`.
     func qos(answering requestQoS: Int) -> Int {
-      let rule: GatewayConfiguration.Topics.AnswerQoS =
-        switch answerQoS.load(ordering: .relaxed) {
-        case 0: .zero
-        case 1: .one
-        default: .request
-        }
-      return rule.qos(answering: requestQoS)
+      requestQoS == 0
+        ? answerQoSToQoS0.load(ordering: .relaxed) : answerQoSToQoS1.load(ordering: .relaxed)
     }
   }
+
   private let desk: WeatherDesk
   /// Where answers go, one per request connection; the first also takes the gateway's own.
   private let sinks: [any FrameSink]
@@ -188,7 +177,7 @@ final class RequestHandler: Sendable {
     clock: GatewayClock, logger: Logger
   ) {
     settings = Mutex(Settings(configuration))
-    hot.store(Settings(configuration))
+    hot.store(configuration)
     devices = DeviceTable(capacity: configuration.requests.maximumDevices)
     logLimiter = DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock)
     self.desk = desk
@@ -201,7 +190,7 @@ final class RequestHandler: Sendable {
 
   func update(_ configuration: GatewayConfiguration) {
     settings.withLock { $0 = Settings(configuration) }
-    hot.store(Settings(configuration))
+    hot.store(configuration)
     devices.resize(to: configuration.requests.maximumDevices)
     logLimiter.resize(to: configuration.requests.maximumDevices)
     queue.setLimit(configuration.requests.queueLimit)
@@ -678,7 +667,7 @@ final class RequestHandler: Sendable {
 
   /// The standard frame a retained publish of `outcome` carries, for the display board.
   func standardFrame(of outcome: Outcome, slot: Int, of count: Int) -> [UInt8] {
-    let ttl = settings.withLock { $0.cacheTTLSeconds }
+    let ttl = hot.cacheTTLSeconds.load(ordering: .relaxed)
     let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: clock.unixTime())
     return [UInt8](unsafeUninitializedCapacity: WeatherFrame.size) { buffer, written in
       Self.write(
