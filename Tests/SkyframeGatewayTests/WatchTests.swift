@@ -2,6 +2,7 @@ import Foundation
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
+import SkyframeProviders
 import SkyframeTestSupport
 import Testing
 
@@ -78,6 +79,9 @@ import Testing
       $0.watches.minimumSeconds = 10
       $0.watches.concurrency = 1
       $0.weather.batchWindowMilliseconds = 0
+      // The held call must outlive the wait below: with the harness's 2 s timeout it could give
+      // up first, and a failed push is not retried until the watch's next interval.
+      $0.services[OpenMeteoService.self].timeoutSeconds = 30
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
@@ -89,7 +93,12 @@ import Testing
         "skyframe/v1/watch/pin-c\(index)", payload: Array("\(place) @600".utf8), qos: 1,
         retain: true)
     }
-    try await Task.sleep(for: .seconds(2))
+    // Wait for the first fetch to go out, then give the others time to (wrongly) follow it.
+    let start = ContinuousClock.now
+    while harness.forecastCalls == 0 && ContinuousClock.now - start < .seconds(10) {
+      try await Task.sleep(for: .milliseconds(20))
+    }
+    try await Task.sleep(for: .seconds(1))
     #expect(harness.forecastCalls == 1)
     harness.release()
     for _ in 0..<3 {
