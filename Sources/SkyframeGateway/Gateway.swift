@@ -20,6 +20,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let client: MQTTClient
   /// The second and later request connections (`mqtt.request-connections`); none with one.
   let lanes: [MQTTClient]
+  /// The fast lane's connection (`FastLane`); nil without one.
+  let fastLaneClient: MQTTClient?
   let desk: WeatherDesk
   let handler: RequestHandler
   let locations: NamedLocationPublisher
@@ -79,13 +81,23 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     lanes = try configuration.requestLaneConfigurations.map { lane throws(MQTTError) in
       try MQTTClient(configuration: lane, logger: logger)
     }
+    let fastLaneClient = try configuration.fastLaneConfiguration.map { lane throws(MQTTError) in
+      try MQTTClient(configuration: lane, logger: logger)
+    }
+    self.fastLaneClient = fastLaneClient
+    let link = fastLaneClient.map { client in
+      FastLaneLink(
+        sink: client, subscribe: { filter in try? client.subscribe(filter, qos: 1) },
+        unsubscribe: { filter in client.unsubscribe(filter) },
+        capacity: configuration.mqtt.fastLaneDevices)
+    }
     desk = WeatherDesk(
       settings: services.settings(for: configuration), clock: clock, metrics: metrics,
       background: background, logger: logger)
     queue = BoundedQueue(limit: configuration.requests.queueLimit)
     handler = RequestHandler(
-      configuration: configuration, desk: desk, sink: client, lanes: lanes, queue: queue,
-      metrics: metrics, clock: clock, logger: logger)
+      configuration: configuration, desk: desk, sink: client, lanes: lanes, fastLane: link,
+      queue: queue, metrics: metrics, clock: clock, logger: logger)
     workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
     let own = OwnMessages(
       sink: client, metrics: metrics, logger: logger, limiter: handler.logLimiter)
@@ -220,15 +232,40 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       lane.deliverMessages(to: receiver)
       try lane.subscribe(requests, qos: 1)
     }
+    let fastLaneReceiver = fastLaneClient.map { fastLane in
+      let receiver = RequestLane(gateway: self, lane: lanes.count + 1)
+      fastLane.deliverMessages(to: receiver)
+      return receiver
+    }
+    let ticker = Task { [handler] in
+      // The fast lane opens on the thread that sees a flood; it closes (and rescans) here.
+      while !Task.isCancelled, let fastLane = handler.fastLane {
+        try? await Task.sleep(for: .milliseconds(500))
+        fastLane.tick(now: MonotonicNanoseconds.now())
+      }
+    }
     await withDiscardingTaskGroup { group in
       for (index, lane) in lanes.enumerated() {
         group.addTask { await self.follow(lane, number: index + 1) }
       }
+      if let fastLaneClient {
+        group.addTask {
+          // Only once the first connection is up: a broker that refuses the gateway (TLS, a
+          // password) is reported once, by the first.
+          while !self.connected.isSet && !ticker.isCancelled {
+            try? await Task.sleep(for: .milliseconds(100))
+          }
+          guard !ticker.isCancelled else { return }
+          await self.follow(fastLaneClient, number: self.lanes.count + 1)
+        }
+      }
       await followMainConnection(topics)
       // Stopping: the workers have answered what was queued, so the lanes can go.
+      ticker.cancel()
       for lane in lanes { await lane.disconnect() }
+      await fastLaneClient?.disconnect()
     }
-    withExtendedLifetime(receivers) {}
+    withExtendedLifetime((receivers, fastLaneReceiver)) {}
     // From here on this instance is leaving: it no longer answers its own cleared presence.
     connected.set(false)
     if let cluster { cluster.leaving() } else { own.send(topics.state, Self.offline) }

@@ -50,6 +50,8 @@ extension GatewayConfiguration.MQTT {
         "mqtt.request-connections", "\(requestConnections)",
         "1 with mqtt.protocol 3.1.1 (more share one subscription, an MQTT 5 feature)")
     }
+    fastLaneDevices = keys.integer(
+      "mqtt.fast-lane-devices", fastLaneDevices, 0...100_000, "0 (no fast lane) to 100000 devices")
   }
 
   /// `mqtt` in `skyframe config check`'s YAML; the password redacted.
@@ -70,6 +72,7 @@ extension GatewayConfiguration.MQTT {
       "  max-inflight: \(maximumInflight)",
       "  receive-maximum: \(receiveMaximum)",
       "  request-connections: \(requestConnections)",
+      "  fast-lane-devices: \(fastLaneDevices)",
     ]
   }
 }

@@ -20,6 +20,19 @@ extension GatewayConfiguration {
     [topics.requests, "$share/\(mqtt.clientID)/\(topics.requests)"].filter { $0 != requestFilter }
   }
 
+  /// The fast lane's connection (`FastLane`): the first's settings with its own client id
+  /// (`{client id}-f`), a clean session and no will; nil when `mqtt.fast-lane-devices` is 0 or
+  /// in a cluster (a twin in the shared stream may go to another member, which would answer it
+  /// again).
+  public var fastLaneConfiguration: MQTTConfiguration? {
+    guard mqtt.fastLaneDevices > 0, cluster.group == nil else { return nil }
+    var configuration = mqttConfiguration
+    configuration.clientID = "\(configuration.clientID)-f"
+    configuration.cleanSession = true
+    configuration.will = nil
+    return configuration
+  }
+
   /// The second and later request connections: the first's settings with their own client id
   /// (`{client id}-r{n}`), a clean session and no will. Requests that come while the gateway is
   /// away wait in the first connection's session, the only one left in the group then.

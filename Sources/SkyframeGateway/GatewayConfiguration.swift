@@ -78,6 +78,9 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Connections that share the request subscription (MQTT 5 shared subscription), each with
     /// its own network thread; the first also carries everything else. 1: no sharing.
     public var requestConnections = 1
+    /// Devices that behave given a connection of their own while the gateway is flooded
+    /// (`FastLane`); 0: no fast lane.
+    public var fastLaneDevices = 1_024
 
     public init() {}
   }
@@ -113,6 +116,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public init() {}
 
     public var requests: String { "\(base)/v1/req/+" }
+    public func request(device: String) -> String { "\(base)/v1/req/\(device)" }
     public func frame(device: String) -> String { "\(base)/v1/frame/\(device)" }
     public func location(name: String) -> String { "\(base)/v1/loc/\(name)" }
     /// Where a named place is published in `profile`.

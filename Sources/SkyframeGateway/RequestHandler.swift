@@ -170,18 +170,34 @@ final class RequestHandler: Sendable {
   private let queue: BoundedQueue<Job>
   let metrics: GatewayMetrics
   private let clock: GatewayClock
+  /// The well-behaved devices' way past a flood; nil without its connection.
+  let fastLane: FastLane?
 
   init(
     configuration: GatewayConfiguration, desk: WeatherDesk, sink: any FrameSink,
-    lanes: [any FrameSink] = [], queue: BoundedQueue<Job>, metrics: GatewayMetrics,
-    clock: GatewayClock, logger: Logger
+    lanes: [any FrameSink] = [], fastLane link: FastLaneLink? = nil, queue: BoundedQueue<Job>,
+    metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
   ) {
     settings = Mutex(Settings(configuration))
     hot.store(configuration)
-    devices = DeviceTable(capacity: configuration.requests.maximumDevices)
+    let devices = DeviceTable(capacity: configuration.requests.maximumDevices)
+    self.devices = devices
     logLimiter = DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock)
     self.desk = desk
-    sinks = [sink] + lanes
+    sinks = [sink] + lanes + (link.map { [$0.sink] } ?? [])
+    let topics = configuration.topics
+    fastLane = link.map { link in
+      FastLane(
+        capacity: link.capacity, lane: lanes.count + 1,
+        connection: FastLane.Connection(
+          subscribe: { link.subscribe(topics.request(device: $0)) },
+          unsubscribe: { link.unsubscribe(topics.request(device: $0)) },
+          wellBehaved: { limit in
+            devices.wellBehaved(
+              limit: limit, minute: clock.unixTime() / 60, walking: limit * 16)
+          }),
+        gauge: { metrics.fastLaneDevices.record($0) })
+    }
     self.queue = queue
     self.metrics = metrics
     self.clock = clock
@@ -202,6 +218,12 @@ final class RequestHandler: Sendable {
   /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
     let arrived = MonotonicNanoseconds.now()
+    if let fastLane, fastLane.isActive,
+      fastLane.isSecondCopy(of: message, from: device, lane: lane, now: arrived)
+    {
+      metrics.droppedSecondCopy()
+      return
+    }
     let now = clock.unixTime(atReading: arrived)
     let perDevicePerMinute = hot.perDevicePerMinute.load(ordering: .relaxed)
     // Made only when a line is written: making it copies the logger (reference counting).
@@ -215,6 +237,7 @@ final class RequestHandler: Sendable {
     guard admission.allowed || admission.firstRefusal else {
       // Told `rate_limited` once this minute: not parsed, not answered, not logged.
       metrics.leftUnanswered()
+      fastLane?.noteRefusal(now: arrived)
       return
     }
     let qos = hot.qos(answering: message.qos)
@@ -225,6 +248,10 @@ final class RequestHandler: Sendable {
     else { return }
 
     guard admission.allowed else {
+      if let fastLane {
+        fastLane.noteRefusal(now: arrived)
+        fastLane.demote(device)
+      }
       logger().info(
         "over \(perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
       refuse(
@@ -281,6 +308,7 @@ final class RequestHandler: Sendable {
       return
     }
     if let refusal = refusedAsNew(places, from: device, logger: logger()) {
+      refused(device, at: arrived)
       publish(
         refusal, requestID: requestID, slot: 0, of: 1, to: reply, logger: logger(),
         answering: answering)
@@ -326,12 +354,21 @@ final class RequestHandler: Sendable {
       metrics.queueDepth.record(queue.depth)
     case .failure(let refusal):
       metrics.dropped()
+      refused(job.device, at: MonotonicNanoseconds.now())
       let (status, text): (FrameStatus, String) =
         refusal == .full
         ? (.rateLimited, "gateway busy") : (.upstreamUnavailable, "gateway stopping")
       logger.info("\(text): answered \(status.name.map { "\($0)" } ?? "?") without queueing")
       refuse(status, text, requestID: job.requestID, to: job.reply, logger: logger)
     }
+  }
+
+  /// A request refused for its places or a full queue: the device does not count as one that
+  /// behaves (`FastLane`), and the refusal counts toward a flood.
+  private func refused(_ device: String, at now: Int64) {
+    guard let fastLane else { return }
+    devices.markRefused(device)
+    fastLane.noteRefusal(now: now)
   }
 
   /// One error frame answering the whole request, with `text` (the reason) as its name.
@@ -538,6 +575,7 @@ final class RequestHandler: Sendable {
       newCells.take(minute: minute, perMinute: settings.newCellsPerMinute)
     else {
       metrics.refusedNewCell()
+      refused(device, at: MonotonicNanoseconds.now())
       DeviceLog(logger: logger, device: device, limiter: logLimiter).info(
         "new-cell limit reached: rate_limited, nothing sent upstream")
       return false

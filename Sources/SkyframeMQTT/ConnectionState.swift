@@ -305,6 +305,18 @@ final class ConnectionState: Sendable {
     }
   }
 
+  /// Forgets a subscription; `true` if an UNSUBSCRIBE should be sent now (it was remembered and
+  /// a connection is up).
+  func forget(_ filter: String) -> Bool {
+    state.withLock { state in
+      guard let index = state.subscriptions.firstIndex(where: { $0.filter == filter }) else {
+        return false
+      }
+      state.subscriptions.remove(at: index)
+      return state.connected
+    }
+  }
+
   /// Remembers a filter to unsubscribe after every connect that finds the session present.
   func drop(_ filter: String) {
     state.withLock { state in

@@ -51,6 +51,12 @@ public final class MQTTClient: Sendable {
     try handle.subscribe(filter, qos: qos)
   }
 
+  /// Forgets `filter` (it is not subscribed again on reconnect) and sends an UNSUBSCRIBE now if
+  /// connected. A filter never subscribed is not an error.
+  public func unsubscribe(_ filter: String) {
+    handle.unsubscribe(filter)
+  }
+
   /// A filter an earlier run with this client id may have left in its persistent session and
   /// this one does not want: unsubscribed after every connect that finds the session present.
   /// Set it before `connect(timeout:)`.

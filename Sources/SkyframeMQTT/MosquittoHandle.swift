@@ -124,6 +124,10 @@ final class MosquittoHandle: Sendable {
     }
   }
 
+  func unsubscribe(_ filter: String) {
+    if state.forget(filter) { _ = mosquitto_unsubscribe(pointer, nil, filter) }
+  }
+
   func publish(
     _ topic: String, payload: UnsafeRawBufferPointer, qos: Int, retain: Bool,
     responseTopic: String?, correlationData: [UInt8]?, expirySeconds: UInt32? = nil

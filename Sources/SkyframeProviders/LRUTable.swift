@@ -122,6 +122,15 @@ public struct LRUTable<Key: Hashable, Value> {
     return result
   }
 
+  /// Visits entries newest first until `body` returns false; the order is not changed.
+  @inlinable public func forEachNewestFirst(_ body: (Key, Value) -> Bool) {
+    var slot = newest
+    while slot >= 0, let node = nodes[slot] {
+      guard body(node.key, node.value) else { return }
+      slot = node.older
+    }
+  }
+
   @inlinable mutating func evictOldest() {
     guard oldest >= 0, nodes[oldest] != nil else { return }
     let node = unlink(oldest)

@@ -48,6 +48,10 @@ final class GatewayMetrics: Sendable {
   let upstreamRefused: Counter
   let responseTopicsRefused: Counter
   let unansweredOverLimit: Counter
+  /// Second copies of requests that came on the fast lane and in the stream (`FastLane`).
+  let unansweredSecondCopies: Counter
+  /// Devices on the fast lane now.
+  let fastLaneDevices: Gauge
   /// The running totals, counted without a lock: the named ones, then one per answer status.
   private let totals = AtomicCounters(count: Total.answers.rawValue + Totals().answers.count)
 
@@ -109,6 +113,10 @@ final class GatewayMetrics: Sendable {
     unansweredOverLimit = Counter(
       label: "skyframe_requests_unanswered_total", dimensions: [("reason", "over-limit")],
       factory: factory)
+    unansweredSecondCopies = Counter(
+      label: "skyframe_requests_unanswered_total", dimensions: [("reason", "second-copy")],
+      factory: factory)
+    fastLaneDevices = Gauge(label: "skyframe_fast_lane_devices", factory: factory)
   }
 
   // MARK: Requests
@@ -139,6 +147,11 @@ final class GatewayMetrics: Sendable {
   func leftUnanswered() {
     unansweredOverLimit.increment()
     count(.unansweredOverLimit)
+  }
+
+  /// The second copy of a request that came both on the fast lane and in the stream: dropped.
+  func droppedSecondCopy() {
+    unansweredSecondCopies.increment()
   }
 
   func refusedNewCell() {

@@ -21,6 +21,9 @@ final class DeviceTable: Sendable {
     var lastProfile: FrameProfile = .standard
     var newCellMinute: Int64 = -1
     var newCells = 0
+    /// Whether the device's latest request was refused (a new cell past the limits, or the
+    /// queue full): such a device is not one that behaves (`wellBehaved`).
+    var refused = false
   }
 
   /// What a request may do, decided in one look-up.
@@ -70,6 +73,7 @@ final class DeviceTable: Sendable {
         let allowed = perMinute == 0 || record.requests < perMinute
         if allowed {
           record.requests += 1
+          record.refused = false
           return Admission(
             frameTopic: record.frameTopic, allowed: true, lastPlaces: record.lastPlaces,
             lastProfile: record.lastProfile)
@@ -78,6 +82,31 @@ final class DeviceTable: Sendable {
         return Admission(
           frameTopic: record.frameTopic, allowed: false, firstRefusal: !record.toldOverLimit)
       }
+    }
+  }
+
+  /// Marks the device's latest request as refused (a new cell past the limits, a full queue).
+  func markRefused(_ device: String) {
+    table.withLock { table in table.update(device) { $0.refused = true } }
+  }
+
+  /// Up to `limit` devices that behave, most recently seen first: each has asked for places that
+  /// were not refused, and is within its requests of `minute`. At most `walking` devices are
+  /// looked at (under the table's lock).
+  func wellBehaved(limit: Int, minute: Int64, walking: Int) -> [String] {
+    table.withLock { table in
+      var found: [String] = []
+      var looked = 0
+      table.forEachNewestFirst { device, record in
+        looked += 1
+        if record.lastPlaces != nil, !record.refused,
+          !(record.minute == minute && record.toldOverLimit)
+        {
+          found.append(device)
+        }
+        return found.count < limit && looked < walking
+      }
+      return found
     }
   }
 

@@ -1,0 +1,238 @@
+import SkyframeMQTT
+import Synchronization
+
+/// A second way in for the devices that behave, opened while the gateway is flooded.
+///
+/// The broker hands the gateway every request in one ordered stream, so during a flood a
+/// well-behaved device's request waits behind everything the flood put in front of it. While
+/// requests are being refused at a flood's rate (`floodRefusals` in one second), the gateway
+/// subscribes its fast-lane connection to the request topics of up to `capacity` devices that
+/// behave (`DeviceTable.wellBehaved`): the broker then delivers each of their requests twice,
+/// once in the flooded stream and once on the empty fast lane. The first copy to arrive is
+/// answered; its twin is dropped unanswered (`isSecondCopy`). The subscriptions go when no second
+/// of `calmSeconds` has seen a flood's refusals, and a device that goes over its requests a
+/// minute loses its own at once.
+///
+/// The twins are told apart by a hash of payload and correlation data: a copy on the fast lane
+/// waits up to `twinSeconds` for its twin in the flooded stream; a copy that came first in the
+/// stream waits `mainFirstNanoseconds` for its twin on the fast lane (the stream is only ahead
+/// when it is not flooded).
+final class FastLane: Sendable {
+  /// Refusals in one second (`rate_limited` for a device over its limit or for a new cell, or a
+  /// full queue) that mean a flood.
+  static let floodRefusals = 200
+  /// Seconds without a flood's refusals before the subscriptions go.
+  static let calmSeconds: Int64 = 10
+  /// How long a fast-lane copy waits for its twin in the flooded stream.
+  static let twinSeconds: Int64 = 60
+  /// How long a copy that came first in the stream waits for its twin on the fast lane.
+  static let mainFirstNanoseconds: Int64 = 100_000_000
+  /// Copies kept per device and lane.
+  static let copiesKept = 8
+
+  /// What the fast lane asks of its connection, and of the device table.
+  struct Connection: Sendable {
+    var subscribe: @Sendable (_ device: String) -> Void
+    var unsubscribe: @Sendable (_ device: String) -> Void
+    /// Up to `limit` devices that behave, most recently seen first.
+    var wellBehaved: @Sendable (_ limit: Int) -> [String]
+  }
+
+  /// Copies seen lately of one device's requests.
+  struct Copies {
+    var subscribed: Bool
+    var fast: [(hash: UInt64, at: Int64)] = []
+    var main: [(hash: UInt64, at: Int64)] = []
+  }
+
+  struct State {
+    var flooded = false
+    /// The last second that saw a flood's refusals.
+    var lastFloodSecond: Int64 = 0
+    var lastScanSecond: Int64 = 0
+    /// The copies of every device subscribed now or until `lingerUntil` (bounded by capacity).
+    var devices: [String: Copies] = [:]
+    var subscribed = 0
+    /// After a flood: twins may still come in the stream until then.
+    var lingerUntil: Int64 = 0
+  }
+
+  let capacity: Int
+  /// The fast lane's index among the request connections (its answers go out on it).
+  let lane: Int
+  private let connection: Connection
+  private let gauge: (@Sendable (Int) -> Void)?
+  /// Copies are compared while this is set: during a flood and until `lingerUntil` after it.
+  private let active = Atomic<Bool>(false)
+  /// Refusals in `refusalSecond`, counted without a lock.
+  private let refusals = Atomic<Int>(0)
+  private let refusalSecond = Atomic<Int64>(-1)
+  private let state = Mutex(State())
+
+  init(
+    capacity: Int, lane: Int, connection: Connection, gauge: (@Sendable (Int) -> Void)? = nil
+  ) {
+    self.capacity = capacity
+    self.lane = lane
+    self.connection = connection
+    self.gauge = gauge
+  }
+
+  var isActive: Bool { active.load(ordering: .relaxed) }
+  var isFlooded: Bool { state.withLock { $0.flooded } }
+  var subscribedDevices: Int { state.withLock { $0.subscribed } }
+
+  /// Counts one refusal at monotonic time `now` (nanoseconds); the one that reaches
+  /// `floodRefusals` in its second opens the lane, at once, on the calling thread.
+  func noteRefusal(now: Int64) {
+    let second = now / 1_000_000_000
+    let current = refusalSecond.load(ordering: .relaxed)
+    if current != second {
+      if refusalSecond.compareExchange(
+        expected: current, desired: second, ordering: .relaxed
+      ).exchanged {
+        refusals.store(0, ordering: .relaxed)
+      }
+    }
+    guard refusals.wrappingAdd(1, ordering: .relaxed).newValue == Self.floodRefusals else {
+      return
+    }
+    let opening = state.withLock { state in
+      state.lastFloodSecond = second
+      defer { state.flooded = true }
+      return !state.flooded
+    }
+    if opening { scan(second: second) }
+  }
+
+  /// Whether `message` from `device`, come in on request connection `lane`, is the second copy
+  /// of a request whose first was answered: then it is dropped. `now` is monotonic nanoseconds.
+  func isSecondCopy(of message: MQTTIncoming, from device: String, lane: Int, now: Int64) -> Bool {
+    let hash = Self.hash(message)
+    return state.withLock { state -> Bool in
+      guard var copies = state.devices[device] else { return false }
+      defer { state.devices[device] = copies }
+      if lane == self.lane {
+        if let index = copies.main.firstIndex(where: {
+          $0.hash == hash && now - $0.at <= Self.mainFirstNanoseconds
+        }) {
+          copies.main.remove(at: index)
+          return true
+        }
+        Self.keep((hash, now), in: &copies.fast)
+        return false
+      }
+      if let index = copies.fast.firstIndex(where: {
+        $0.hash == hash && now - $0.at <= Self.twinSeconds * 1_000_000_000
+      }) {
+        copies.fast.remove(at: index)
+        return true
+      }
+      if copies.subscribed { Self.keep((hash, now), in: &copies.main) }
+      return false
+    }
+  }
+
+  /// A device that went over its requests a minute leaves the fast lane (its copies stay, for
+  /// the twins still to come).
+  func demote(_ device: String) {
+    let leaving = state.withLock { state -> Bool in
+      guard state.devices[device]?.subscribed == true else { return false }
+      state.devices[device]?.subscribed = false
+      state.subscribed -= 1
+      return true
+    }
+    if leaving {
+      connection.unsubscribe(device)
+      gauge?(subscribedDevices)
+    }
+  }
+
+  /// Once a second or so: during a flood, subscribes devices that came to behave since the last
+  /// look; after `calmSeconds` without one, unsubscribes them all; after the linger, forgets.
+  func tick(now: Int64) {
+    let second = now / 1_000_000_000
+    enum Step {
+      case none, scan
+      case close([String])
+    }
+    let step = state.withLock { state -> Step in
+      if state.flooded {
+        if second - state.lastFloodSecond > Self.calmSeconds {
+          state.flooded = false
+          state.lingerUntil = now + Self.twinSeconds * 1_000_000_000
+          let devices = state.devices.filter(\.value.subscribed).map(\.key)
+          for device in devices { state.devices[device]?.subscribed = false }
+          state.subscribed = 0
+          return .close(devices)
+        }
+        return second > state.lastScanSecond ? .scan : .none
+      }
+      if !state.devices.isEmpty && now > state.lingerUntil {
+        state.devices = [:]
+        active.store(false, ordering: .relaxed)
+      }
+      return .none
+    }
+    switch step {
+    case .none: break
+    case .scan: scan(second: second)
+    case .close(let devices):
+      for device in devices { connection.unsubscribe(device) }
+      gauge?(0)
+    }
+  }
+
+  /// Subscribes the devices that behave and are not on the lane yet, up to `capacity` in all.
+  private func scan(second: Int64) {
+    let room = state.withLock { state in
+      state.lastScanSecond = second
+      return capacity - state.subscribed
+    }
+    guard room > 0 else { return }
+    let candidates = connection.wellBehaved(capacity)
+    let joining = state.withLock { state -> [String] in
+      var joining: [String] = []
+      for device in candidates where state.subscribed < capacity {
+        if state.devices[device]?.subscribed == true { continue }
+        state.devices[device, default: Copies(subscribed: false)].subscribed = true
+        state.subscribed += 1
+        joining.append(device)
+      }
+      if !joining.isEmpty { active.store(true, ordering: .relaxed) }
+      return joining
+    }
+    for device in joining { connection.subscribe(device) }
+    if !joining.isEmpty { gauge?(subscribedDevices) }
+  }
+
+  private static func keep(
+    _ copy: (hash: UInt64, at: Int64), in copies: inout [(hash: UInt64, at: Int64)]
+  ) {
+    if copies.count >= copiesKept { copies.removeFirst() }
+    copies.append(copy)
+  }
+
+  /// FNV-1a over the payload and the correlation data: both copies of a message carry the same.
+  static func hash(_ message: MQTTIncoming) -> UInt64 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    func mix(_ byte: UInt8) {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    for byte in message.payload { mix(byte) }
+    mix(0xff)
+    if let correlation = message.correlationData() {
+      for byte in correlation { mix(byte) }
+    }
+    return hash
+  }
+}
+
+/// The fast lane's MQTT connection, as the request handler is given it: where its answers go,
+/// how it subscribes and unsubscribes a request topic, and how many devices it may take.
+struct FastLaneLink: Sendable {
+  var sink: any FrameSink
+  var subscribe: @Sendable (_ filter: String) -> Void
+  var unsubscribe: @Sendable (_ filter: String) -> Void
+  var capacity: Int
+}

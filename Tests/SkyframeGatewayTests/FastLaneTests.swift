@@ -1,0 +1,151 @@
+import SkyframeCodec
+import SkyframeMQTT
+import SkyframeWeather
+import Synchronization
+import Testing
+
+@testable import SkyframeGateway
+
+/// The fast lane's rules, without a broker: when it opens and closes, whom it takes, and which
+/// copy of a request is answered.
+@Suite struct FastLaneTests {
+  /// What the lane asked of its connection, in order.
+  final class Calls: Sendable {
+    let log = Mutex<[String]>([])
+    let candidates = Mutex<[String]>([])
+    func connection() -> FastLane.Connection {
+      FastLane.Connection(
+        subscribe: { device in self.log.withLock { $0.append("+\(device)") } },
+        unsubscribe: { device in self.log.withLock { $0.append("-\(device)") } },
+        wellBehaved: { limit in Array(self.candidates.withLock { $0 }.prefix(limit)) })
+    }
+    var taken: [String] { log.withLock { $0 } }
+  }
+
+  static let second: Int64 = 1_000_000_000
+  static let fast = 3
+
+  static func flood(_ lane: FastLane, at now: Int64, refusals: Int = FastLane.floodRefusals) {
+    for _ in 0..<refusals { lane.noteRefusal(now: now) }
+  }
+
+  static func copy(
+    _ lane: FastLane, _ payload: String, from device: String = "well-1", on index: Int,
+    at now: Int64, correlation: [UInt8]? = nil
+  ) -> Bool {
+    let message = MQTTMessage(
+      topic: "skyframe/v1/req/\(device)", payload: Array(payload.utf8), qos: 1,
+      correlationData: correlation)
+    return MQTTIncoming.with(message) {
+      lane.isSecondCopy(of: $0, from: device, lane: index, now: now)
+    }
+  }
+
+  @Test func aFloodsRefusalsOpenTheLaneForDevicesThatBehaveAndCalmClosesIt() {
+    let calls = Calls()
+    calls.candidates.withLock { $0 = ["well-1", "well-2", "well-3"] }
+    let lane = FastLane(capacity: 2, lane: Self.fast, connection: calls.connection())
+    let start = 100 * Self.second
+    // One short of a flood in one second, and the rest in the next: no flood.
+    Self.flood(lane, at: start, refusals: FastLane.floodRefusals - 1)
+    Self.flood(lane, at: start + Self.second, refusals: FastLane.floodRefusals - 1)
+    #expect(!lane.isFlooded && !lane.isActive && calls.taken.isEmpty)
+    // The refusal that makes a flood opens the lane at once, for at most `capacity` devices.
+    lane.noteRefusal(now: start + Self.second + 1)
+    #expect(lane.isFlooded && lane.isActive)
+    #expect(calls.taken == ["+well-1", "+well-2"])
+    // Still flooded `calmSeconds` after the last flood second; closed the second after.
+    lane.tick(now: start + (1 + FastLane.calmSeconds) * Self.second)
+    #expect(lane.isFlooded)
+    lane.tick(now: start + (2 + FastLane.calmSeconds) * Self.second)
+    #expect(!lane.isFlooded && lane.subscribedDevices == 0)
+    #expect(
+      calls.taken == ["+well-1", "+well-2", "-well-1", "-well-2"]
+        || calls.taken == ["+well-1", "+well-2", "-well-2", "-well-1"])
+    // Copies are still compared until the twins have had their time, then forgotten.
+    #expect(lane.isActive)
+    lane.tick(now: start + (3 + FastLane.calmSeconds + FastLane.twinSeconds) * Self.second)
+    #expect(!lane.isActive)
+  }
+
+  @Test func duringAFloodDevicesThatCameToBehaveJoinAndOneOverItsLimitLeaves() {
+    let calls = Calls()
+    calls.candidates.withLock { $0 = ["well-1"] }
+    let lane = FastLane(capacity: 10, lane: Self.fast, connection: calls.connection())
+    let start = 100 * Self.second
+    Self.flood(lane, at: start)
+    calls.candidates.withLock { $0 = ["well-2", "well-1"] }
+    lane.tick(now: start + Self.second)
+    #expect(calls.taken == ["+well-1", "+well-2"])
+    lane.demote("well-1")
+    lane.demote("well-1")
+    lane.demote("never-on-it")
+    #expect(calls.taken == ["+well-1", "+well-2", "-well-1"])
+    #expect(lane.subscribedDevices == 1)
+  }
+
+  @Test func eachRequestIsAnsweredOnceWhicheverCopyComesFirst() {
+    let calls = Calls()
+    calls.candidates.withLock { $0 = ["well-1"] }
+    let lane = FastLane(capacity: 10, lane: Self.fast, connection: calls.connection())
+    let start = 100 * Self.second
+    Self.flood(lane, at: start)
+    var now = start + 1_000
+    // Flooded stream: the fast-lane copy first, its twin up to a minute later.
+    #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now))
+    #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now + 2 * Self.second))
+    now += 30 * Self.second
+    #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now))
+    #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now))
+    #expect(!Self.copy(lane, "52.52,13.41", on: 0, at: now), "a third copy is a new request")
+    // The stream not flooded: its copy first, the fast lane's twin a moment later.
+    now += Self.second
+    #expect(!Self.copy(lane, "refresh", on: 0, at: now))
+    #expect(Self.copy(lane, "refresh", on: Self.fast, at: now + 1_000_000))
+    // ...but not after `mainFirstNanoseconds`: then it is a request of its own.
+    #expect(!Self.copy(lane, "refresh", on: 0, at: now + Self.second))
+    #expect(
+      !Self.copy(
+        lane, "refresh", on: Self.fast,
+        at: now + Self.second + FastLane.mainFirstNanoseconds + 1))
+    // Another device's copies, or the same payload with other correlation data, are not twins.
+    #expect(!Self.copy(lane, "x", on: Self.fast, at: now, correlation: [1]))
+    #expect(!Self.copy(lane, "x", on: 0, at: now, correlation: [2]))
+    #expect(!Self.copy(lane, "x", from: "other", on: 0, at: now, correlation: [1]))
+    #expect(Self.copy(lane, "x", on: 0, at: now, correlation: [1]))
+  }
+
+  @Test func aFastLaneCopyWaitsForItsTwinNoLongerThanTwinSeconds() {
+    let calls = Calls()
+    calls.candidates.withLock { $0 = ["well-1"] }
+    let lane = FastLane(capacity: 10, lane: Self.fast, connection: calls.connection())
+    let start = 100 * Self.second
+    Self.flood(lane, at: start)
+    #expect(!Self.copy(lane, "a", on: Self.fast, at: start))
+    #expect(!Self.copy(lane, "a", on: 0, at: start + (FastLane.twinSeconds + 1) * Self.second))
+  }
+
+  @Test func theDeviceTableOffersDevicesThatBehaveNewestFirst() {
+    let devices = DeviceTable(capacity: 100)
+    let berlin = LocationList([.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))]
+    )
+    let topic: @Sendable (String) -> String = { "frames/\($0)" }
+    for device in ["old", "refused", "never-parsed", "greedy", "new"] {
+      _ = devices.admit(device, minute: 1, perMinute: 2, frameTopic: topic)
+      if device != "never-parsed" { devices.remember(berlin, for: device) }
+    }
+    devices.markRefused("refused")
+    for _ in 0..<2 { _ = devices.admit("greedy", minute: 1, perMinute: 2, frameTopic: topic) }
+    #expect(devices.wellBehaved(limit: 10, minute: 1, walking: 100) == ["new", "old"])
+    #expect(devices.wellBehaved(limit: 1, minute: 1, walking: 100) == ["new"])
+    #expect(devices.wellBehaved(limit: 10, minute: 1, walking: 1) == [])
+    #expect(devices.wellBehaved(limit: 10, minute: 1, walking: 2) == ["new"])
+    // A new minute: the greedy device is within its limit again; a refused one asks again.
+    #expect(devices.wellBehaved(limit: 10, minute: 2, walking: 100) == ["greedy", "new", "old"])
+    _ = devices.admit("refused", minute: 2, perMinute: 2, frameTopic: topic)
+    #expect(
+      devices.wellBehaved(limit: 10, minute: 2, walking: 100) == [
+        "refused", "greedy", "new", "old",
+      ])
+  }
+}
