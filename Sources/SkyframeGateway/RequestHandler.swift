@@ -192,10 +192,13 @@ final class RequestHandler: Sendable {
         connection: FastLane.Connection(
           subscribe: { link.subscribe(topics.request(device: $0)) },
           unsubscribe: { link.unsubscribe(topics.request(device: $0)) },
-          wellBehaved: { limit in
+          wellBehaved: { limit, floodBegan in
+            // Known before the flood: one that came with it may be part of it.
             devices.wellBehaved(
-              limit: limit, minute: clock.unixTime() / 60, walking: limit * 16)
-          }),
+              limit: limit, minute: clock.unixTime() / 60,
+              knownBy: clock.unixTime(atReading: floodBegan) - FastLane.knownSeconds,
+              walking: limit * 16)
+          }, log: { logger.warning("\($0)") }),
         gauge: { metrics.fastLaneDevices.record($0) })
     }
     self.queue = queue
@@ -233,7 +236,7 @@ final class RequestHandler: Sendable {
     let minute = now / 60
     let admission = devices.admit(
       device, minute: minute, perMinute: perDevicePerMinute,
-      frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } })
+      frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } }, second: now)
     guard admission.allowed || admission.firstRefusal else {
       // Told `rate_limited` once this minute: not parsed, not answered, not logged.
       metrics.leftUnanswered()

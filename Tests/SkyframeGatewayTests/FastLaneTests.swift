@@ -17,7 +17,7 @@ import Testing
       FastLane.Connection(
         subscribe: { device in self.log.withLock { $0.append("+\(device)") } },
         unsubscribe: { device in self.log.withLock { $0.append("-\(device)") } },
-        wellBehaved: { limit in Array(self.candidates.withLock { $0 }.prefix(limit)) })
+        wellBehaved: { limit, _ in Array(self.candidates.withLock { $0 }.prefix(limit)) })
     }
     var taken: [String] { log.withLock { $0 } }
   }
@@ -146,6 +146,18 @@ import Testing
     #expect(
       devices.wellBehaved(limit: 10, minute: 2, walking: 100) == [
         "refused", "greedy", "new", "old",
+      ])
+    // Only those first seen by a second: a device that came with a flood is not taken.
+    _ = devices.admit("flood-1", minute: 2, perMinute: 2, frameTopic: topic, second: 150)
+    devices.remember(berlin, for: "flood-1")
+    _ = devices.admit("old", minute: 2, perMinute: 2, frameTopic: topic, second: 151)
+    #expect(
+      devices.wellBehaved(limit: 10, minute: 2, knownBy: 149, walking: 100) == [
+        "old", "refused", "greedy", "new",
+      ])
+    #expect(
+      devices.wellBehaved(limit: 10, minute: 2, knownBy: 150, walking: 100) == [
+        "old", "flood-1", "refused", "greedy", "new",
       ])
   }
 }

@@ -24,6 +24,8 @@ final class DeviceTable: Sendable {
     /// Whether the device's latest request was refused (a new cell past the limits, or the
     /// queue full): such a device is not one that behaves (`wellBehaved`).
     var refused = false
+    /// The Unix second of the device's first request since it came into the table.
+    var firstSecond: Int64 = 0
   }
 
   /// What a request may do, decided in one look-up.
@@ -58,13 +60,17 @@ final class DeviceTable: Sendable {
     table.withLock { $0.resize(to: capacity) }
   }
 
-  /// Counts a request from `device` in the minute `minute`; `perMinute` 0 allows everything.
+  /// Counts a request from `device` in the minute `minute` (at Unix second `second`, which a
+  /// device new to the table keeps as its first); `perMinute` 0 allows everything.
   func admit(
-    _ device: String, minute: Int64, perMinute: Int, frameTopic: @Sendable (String) -> String
+    _ device: String, minute: Int64, perMinute: Int, frameTopic: @Sendable (String) -> String,
+    second: Int64 = 0
   ) -> Admission {
     table.withLock { table in
       // One look-up, the record changed where it is (no copy of its topic and places).
-      table.modify(device, orInsert: { Record(frameTopic: frameTopic(device)) }) { record in
+      table.modify(
+        device, orInsert: { Record(frameTopic: frameTopic(device), firstSecond: second) }
+      ) { record in
         if record.minute != minute {
           record.minute = minute
           record.requests = 0
@@ -90,16 +96,16 @@ final class DeviceTable: Sendable {
     table.withLock { table in table.update(device) { $0.refused = true } }
   }
 
-  /// Up to `limit` devices that behave, most recently seen first: each has asked for places that
-  /// were not refused, and is within its requests of `minute`. At most `walking` devices are
-  /// looked at (under the table's lock).
-  func wellBehaved(limit: Int, minute: Int64, walking: Int) -> [String] {
+  /// Up to `limit` devices that behave, most recently seen first: each was first seen at or
+  /// before Unix second `knownBy`, has asked for places that were not refused, and is within its
+  /// requests of `minute`. At most `walking` devices are looked at (under the table's lock).
+  func wellBehaved(limit: Int, minute: Int64, knownBy: Int64 = .max, walking: Int) -> [String] {
     table.withLock { table in
       var found: [String] = []
       var looked = 0
       table.forEachNewestFirst { device, record in
         looked += 1
-        if record.lastPlaces != nil, !record.refused,
+        if record.firstSecond <= knownBy, record.lastPlaces != nil, !record.refused,
           !(record.minute == minute && record.toldOverLimit)
         {
           found.append(device)

@@ -27,6 +27,9 @@ final class FastLane: Sendable {
   static let twinSeconds: Int64 = 60
   /// How long a copy that came first in the stream waits for its twin on the fast lane.
   static let mainFirstNanoseconds: Int64 = 100_000_000
+  /// How long before a flood a device must have been first seen to be taken on the lane: those
+  /// that came with the flood may be part of it.
+  static let knownSeconds: Int64 = 1
   /// Copies kept per device and lane.
   static let copiesKept = 8
 
@@ -34,8 +37,11 @@ final class FastLane: Sendable {
   struct Connection: Sendable {
     var subscribe: @Sendable (_ device: String) -> Void
     var unsubscribe: @Sendable (_ device: String) -> Void
-    /// Up to `limit` devices that behave, most recently seen first.
-    var wellBehaved: @Sendable (_ limit: Int) -> [String]
+    /// Up to `limit` devices that behave and were first seen `knownSeconds` or more before the
+    /// flood began (monotonic nanoseconds), most recently seen first.
+    var wellBehaved: @Sendable (_ limit: Int, _ floodBegan: Int64) -> [String]
+    /// A line for the operator when the lane opens and when it closes.
+    var log: @Sendable (_ line: String) -> Void = { _ in }
   }
 
   /// Copies seen lately of one device's requests.
@@ -50,6 +56,8 @@ final class FastLane: Sendable {
     /// The last second that saw a flood's refusals.
     var lastFloodSecond: Int64 = 0
     var lastScanSecond: Int64 = 0
+    /// When the flood was seen to begin (monotonic nanoseconds).
+    var floodBegan: Int64 = 0
     /// The copies of every device subscribed now or until `lingerUntil` (bounded by capacity).
     var devices: [String: Copies] = [:]
     var subscribed = 0
@@ -100,9 +108,15 @@ final class FastLane: Sendable {
     let opening = state.withLock { state in
       state.lastFloodSecond = second
       defer { state.flooded = true }
+      if !state.flooded { state.floodBegan = now }
       return !state.flooded
     }
-    if opening { scan(second: second) }
+    if opening {
+      scan(second: second)
+      connection.log(
+        "flooded: \(Self.floodRefusals) requests refused within a second; fast lane open for \(subscribedDevices) devices that behave"
+      )
+    }
   }
 
   /// Whether `message` from `device`, come in on request connection `lane`, is the second copy
@@ -180,17 +194,19 @@ final class FastLane: Sendable {
     case .close(let devices):
       for device in devices { connection.unsubscribe(device) }
       gauge?(0)
+      connection.log(
+        "no flood for \(Self.calmSeconds) s: fast lane closed for its \(devices.count) devices")
     }
   }
 
   /// Subscribes the devices that behave and are not on the lane yet, up to `capacity` in all.
   private func scan(second: Int64) {
-    let room = state.withLock { state in
+    let (room, floodBegan) = state.withLock { state in
       state.lastScanSecond = second
-      return capacity - state.subscribed
+      return (capacity - state.subscribed, state.floodBegan)
     }
     guard room > 0 else { return }
-    let candidates = connection.wellBehaved(capacity)
+    let candidates = connection.wellBehaved(capacity, floodBegan)
     let joining = state.withLock { state -> [String] in
       var joining: [String] = []
       for device in candidates where state.subscribed < capacity {
