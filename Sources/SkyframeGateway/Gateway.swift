@@ -246,7 +246,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     }
     await withDiscardingTaskGroup { group in
       for (index, lane) in lanes.enumerated() {
-        group.addTask { await self.follow(lane, number: index + 1) }
+        group.addTask { await self.follow(lane, name: "request connection \(index + 1)") }
       }
       if let fastLaneClient {
         group.addTask {
@@ -256,7 +256,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
             try? await Task.sleep(for: .milliseconds(100))
           }
           guard !ticker.isCancelled else { return }
-          await self.follow(fastLaneClient, number: self.lanes.count + 1)
+          await self.follow(fastLaneClient, name: "fast lane connection")
         }
       }
       await followMainConnection(topics)
@@ -297,21 +297,22 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     }
   }
 
-  /// Connects a second or later request connection and logs its connects and losses until it
-  /// is disconnected; it reconnects by itself.
-  private func follow(_ lane: MQTTClient, number: Int) async {
+  /// Connects a second or later request connection (or the fast lane's, `name`) and logs its
+  /// connects and losses until it is disconnected; it reconnects by itself.
+  private func follow(_ lane: MQTTClient, name: String) async {
     do {
       try await lane.connect(timeout: .seconds(5))
     } catch {
-      logger.warning("request connection \(number) not connected yet, retrying: \(error)")
+      logger.warning("\(name) not connected yet, retrying: \(error)")
     }
     for await event in lane.events {
       switch event {
       case .connected:
-        logger.info("request connection \(number) connected")
+        logger.info("\(name) connected")
+      case .disconnected(0):
+        logger.info("\(name) closed")
       case .disconnected(let code):
-        logger.warning(
-          "request connection \(number) lost, reconnecting", metadata: ["code": "\(code)"])
+        logger.warning("\(name) lost, reconnecting", metadata: ["code": "\(code)"])
       case .message:
         break
       }

@@ -221,21 +221,15 @@ final class RequestHandler: Sendable {
   /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
     let arrived = MonotonicNanoseconds.now()
-    if let fastLane, fastLane.isActive,
-      fastLane.isSecondCopy(of: message, from: device, lane: lane, now: arrived)
-    {
-      metrics.droppedSecondCopy()
-      return
-    }
+    guard !isSecondCopy(message, from: device, lane: lane, now: arrived) else { return }
     let now = clock.unixTime(atReading: arrived)
     let perDevicePerMinute = hot.perDevicePerMinute.load(ordering: .relaxed)
     // Made only when a line is written: making it copies the logger (reference counting).
     func logger() -> DeviceLog {
       DeviceLog(logger: self.logger, device: device, limiter: logLimiter)
     }
-    let minute = now / 60
     let admission = devices.admit(
-      device, minute: minute, perMinute: perDevicePerMinute,
+      device, minute: now / 60, perMinute: perDevicePerMinute,
       frameTopic: { device in settings.withLock { $0.topics.frame(device: device) } }, second: now)
     guard admission.allowed || admission.firstRefusal else {
       // Told `rate_limited` once this minute: not parsed, not answered, not logged.
@@ -251,10 +245,7 @@ final class RequestHandler: Sendable {
     else { return }
 
     guard admission.allowed else {
-      if let fastLane {
-        fastLane.noteRefusal(now: arrived)
-        fastLane.demote(device)
-      }
+      fastLane?.refusedOverLimit(device, now: arrived)
       logger().info(
         "over \(perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
       refuse(
@@ -364,6 +355,18 @@ final class RequestHandler: Sendable {
       logger.info("\(text): answered \(status.name.map { "\($0)" } ?? "?") without queueing")
       refuse(status, text, requestID: job.requestID, to: job.reply, logger: logger)
     }
+  }
+
+  /// Whether `message` is the second copy of a request already answered (`FastLane`): counted
+  /// and dropped.
+  private func isSecondCopy(_ message: MQTTIncoming, from device: String, lane: Int, now: Int64)
+    -> Bool
+  {
+    guard let fastLane, fastLane.isActive,
+      fastLane.isSecondCopy(of: message, from: device, lane: lane, now: now)
+    else { return false }
+    metrics.droppedSecondCopy()
+    return true
   }
 
   /// A request refused for its places or a full queue: the device does not count as one that

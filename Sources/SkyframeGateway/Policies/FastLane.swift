@@ -147,6 +147,12 @@ final class FastLane: Sendable {
     }
   }
 
+  /// A device told it went over its requests a minute: a refusal, and it leaves the lane.
+  func refusedOverLimit(_ device: String, now: Int64) {
+    noteRefusal(now: now)
+    demote(device)
+  }
+
   /// A device that went over its requests a minute leaves the fast lane (its copies stay, for
   /// the twins still to come).
   func demote(_ device: String) {
