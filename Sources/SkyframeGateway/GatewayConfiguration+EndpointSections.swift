@@ -51,7 +51,7 @@ extension GatewayConfiguration.MQTT {
         "1 with mqtt.protocol 3.1.1 (more share one subscription, an MQTT 5 feature)")
     }
     fastLaneDevices = keys.integer(
-      "mqtt.fast-lane-devices", fastLaneDevices, 0...100_000, "0 (no fast lane) to 100000 devices")
+      "mqtt.fast-lane-devices", fastLaneDevices, 0...10_000, "0 (no fast lane) to 10000 devices")
   }
 
   /// `mqtt` in `skyframe config check`'s YAML; the password redacted.

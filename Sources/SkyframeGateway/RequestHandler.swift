@@ -196,7 +196,7 @@ final class RequestHandler: Sendable {
             // Known before the flood: one that came with it may be part of it.
             devices.wellBehaved(
               limit: limit, minute: clock.unixTime() / 60,
-              knownBy: clock.unixTime(atReading: floodBegan) - FastLane.knownSeconds,
+              knownBy: clock.unixTime(atReading: floodBegan) - FastLane.knownSeconds - 1,
               walking: limit * 16)
           }, log: { logger.warning("\($0)") }),
         gauge: { metrics.fastLaneDevices.record($0) })
@@ -237,6 +237,7 @@ final class RequestHandler: Sendable {
       fastLane?.noteRefusal(now: arrived)
       return
     }
+    if !admission.allowed { fastLane?.refusedOverLimit(device, now: arrived) }
     let qos = hot.qos(answering: message.qos)
     guard
       let reply = reply(
@@ -245,7 +246,6 @@ final class RequestHandler: Sendable {
     else { return }
 
     guard admission.allowed else {
-      fastLane?.refusedOverLimit(device, now: arrived)
       logger().info(
         "over \(perDevicePerMinute) requests a minute: rate_limited, nothing sent upstream")
       refuse(
@@ -375,6 +375,23 @@ final class RequestHandler: Sendable {
     guard let fastLane else { return }
     devices.markRefused(device)
     fastLane.noteRefusal(now: now)
+  }
+
+  /// Publishes an answer on the connection its request came in on; when that is another than
+  /// the first and fails (down), on the first: the request's twin may have been dropped already.
+  private func deliver(_ payload: UnsafeRawBufferPointer, to reply: Reply, retain: Bool)
+    throws(MQTTError)
+  {
+    do throws(MQTTError) {
+      try sinks[reply.lane].publish(
+        reply.topic, payload: payload, qos: retain ? 1 : reply.qos, retain: retain,
+        correlationData: reply.correlationData)
+    } catch {
+      guard reply.lane != 0 else { throw error }
+      try sinks[0].publish(
+        reply.topic, payload: payload, qos: retain ? 1 : reply.qos, retain: retain,
+        correlationData: reply.correlationData)
+    }
   }
 
   /// One error frame answering the whole request, with `text` (the reason) as its name.
@@ -679,9 +696,7 @@ final class RequestHandler: Sendable {
         }
         if !retain { metrics.answered(outcome.status, profile: profile, unchanged: unchanged) }
         do throws(MQTTError) {
-          try sinks[reply.lane].publish(
-            reply.topic, payload: payload, qos: retain ? 1 : reply.qos,
-            retain: retain, correlationData: reply.correlationData)
+          try deliver(payload, to: reply, retain: retain)
         } catch {
           metrics.publishFailed()
           logger().error("publish to \(reply.topic) failed: \(error)")

@@ -44,7 +44,7 @@ import Testing
   @Test func aFloodsRefusalsOpenTheLaneForDevicesThatBehaveAndCalmClosesIt() {
     let calls = Calls()
     calls.candidates.withLock { $0 = ["well-1", "well-2", "well-3"] }
-    let lane = FastLane(capacity: 2, lane: Self.fast, connection: calls.connection())
+    let lane = FastLane(capacity: 2, lane: Self.fast, connection: calls.connection(), run: { $0() })
     let start = 100 * Self.second
     // One short of a flood in one second, and the rest in the next: no flood.
     Self.flood(lane, at: start, refusals: FastLane.floodRefusals - 1)
@@ -71,15 +71,16 @@ import Testing
   @Test func duringAFloodDevicesThatCameToBehaveJoinAndOneOverItsLimitLeaves() {
     let calls = Calls()
     calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(capacity: 10, lane: Self.fast, connection: calls.connection())
+    let lane = FastLane(
+      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
     let start = 100 * Self.second
     Self.flood(lane, at: start)
     calls.candidates.withLock { $0 = ["well-2", "well-1"] }
     lane.tick(now: start + Self.second)
     #expect(calls.taken == ["+well-1", "+well-2"])
-    lane.demote("well-1")
-    lane.demote("well-1")
-    lane.demote("never-on-it")
+    lane.demote("well-1", now: 0)
+    lane.demote("well-1", now: 0)
+    lane.demote("never-on-it", now: 0)
     #expect(calls.taken == ["+well-1", "+well-2", "-well-1"])
     #expect(lane.subscribedDevices == 1)
   }
@@ -87,7 +88,8 @@ import Testing
   @Test func eachRequestIsAnsweredOnceWhicheverCopyComesFirst() {
     let calls = Calls()
     calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(capacity: 10, lane: Self.fast, connection: calls.connection())
+    let lane = FastLane(
+      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
     let start = 100 * Self.second
     Self.flood(lane, at: start)
     var now = start + 1_000
@@ -102,12 +104,12 @@ import Testing
     now += Self.second
     #expect(!Self.copy(lane, "refresh", on: 0, at: now))
     #expect(Self.copy(lane, "refresh", on: Self.fast, at: now + 1_000_000))
-    // ...but not after `mainFirstNanoseconds`: then it is a request of its own.
-    #expect(!Self.copy(lane, "refresh", on: 0, at: now + Self.second))
+    // ...but not after `mainFirstSeconds`: then it is a request of its own.
+    now += 10 * Self.second
+    #expect(!Self.copy(lane, "refresh", on: 0, at: now))
     #expect(
       !Self.copy(
-        lane, "refresh", on: Self.fast,
-        at: now + Self.second + FastLane.mainFirstNanoseconds + 1))
+        lane, "refresh", on: Self.fast, at: now + FastLane.mainFirstSeconds * Self.second + 1))
     // Another device's copies, or the same payload with other correlation data, are not twins.
     #expect(!Self.copy(lane, "x", on: Self.fast, at: now, correlation: [1]))
     #expect(!Self.copy(lane, "x", on: 0, at: now, correlation: [2]))
@@ -115,10 +117,39 @@ import Testing
     #expect(Self.copy(lane, "x", on: 0, at: now, correlation: [1]))
   }
 
+  @Test func aDeviceThatLeftTheLaneKeepsItsCopiesForTheTwinsStillToCome() {
+    let calls = Calls()
+    calls.candidates.withLock { $0 = ["well-1"] }
+    let lane = FastLane(
+      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
+    let start = 100 * Self.second
+    Self.flood(lane, at: start)
+    #expect(!Self.copy(lane, "a", on: Self.fast, at: start))
+    lane.demote("well-1", now: start + Self.second)
+    // A copy already on its way on the lane, and the twins in the flooded stream.
+    #expect(!Self.copy(lane, "b", on: Self.fast, at: start + 2 * Self.second))
+    #expect(Self.copy(lane, "a", on: 0, at: start + 3 * Self.second))
+    #expect(Self.copy(lane, "b", on: 0, at: start + 3 * Self.second))
+    // A request that only comes in the stream (off the lane) is answered.
+    #expect(!Self.copy(lane, "c", on: 0, at: start + 4 * Self.second))
+    // Two more on their way on the lane: one twin comes, the other is lost.
+    #expect(!Self.copy(lane, "e", on: Self.fast, at: start + 2 * Self.second))
+    #expect(!Self.copy(lane, "e", on: Self.fast, at: start + 2 * Self.second))
+    #expect(Self.copy(lane, "e", on: 0, at: start + 30 * Self.second))
+    // `twinSeconds` after it left the device is forgotten, and with it the lost twin's copy:
+    // a later request with the same payload is answered.
+    let later = start + (2 + FastLane.twinSeconds) * Self.second
+    lane.tick(now: later)
+    lane.tick(now: later + Self.second)
+    #expect(!lane.isActive)
+    #expect(!Self.copy(lane, "e", on: 0, at: later + Self.second))
+  }
+
   @Test func aFastLaneCopyWaitsForItsTwinNoLongerThanTwinSeconds() {
     let calls = Calls()
     calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(capacity: 10, lane: Self.fast, connection: calls.connection())
+    let lane = FastLane(
+      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
     let start = 100 * Self.second
     Self.flood(lane, at: start)
     #expect(!Self.copy(lane, "a", on: Self.fast, at: start))

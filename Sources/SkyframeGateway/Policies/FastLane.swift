@@ -15,7 +15,7 @@ import Synchronization
 ///
 /// The twins are told apart by a hash of payload and correlation data: a copy on the fast lane
 /// waits up to `twinSeconds` for its twin in the flooded stream; a copy that came first in the
-/// stream waits `mainFirstNanoseconds` for its twin on the fast lane (the stream is only ahead
+/// stream waits `mainFirstSeconds` for its twin on the fast lane (the stream is only ahead
 /// when it is not flooded).
 final class FastLane: Sendable {
   /// Refusals in one second (`rate_limited` for a device over its limit or for a new cell, or a
@@ -26,9 +26,9 @@ final class FastLane: Sendable {
   /// How long a fast-lane copy waits for its twin in the flooded stream.
   static let twinSeconds: Int64 = 60
   /// How long a copy that came first in the stream waits for its twin on the fast lane.
-  static let mainFirstNanoseconds: Int64 = 100_000_000
-  /// How long before a flood a device must have been first seen to be taken on the lane: those
-  /// that came with the flood may be part of it.
+  static let mainFirstSeconds: Int64 = 1
+  /// How long before a flood a device must have been first seen to be taken on the lane (more
+  /// than this, counted in whole seconds): those that came with the flood may be part of it.
   static let knownSeconds: Int64 = 1
   /// Copies kept per device and lane.
   static let copiesKept = 8
@@ -37,8 +37,8 @@ final class FastLane: Sendable {
   struct Connection: Sendable {
     var subscribe: @Sendable (_ device: String) -> Void
     var unsubscribe: @Sendable (_ device: String) -> Void
-    /// Up to `limit` devices that behave and were first seen `knownSeconds` or more before the
-    /// flood began (monotonic nanoseconds), most recently seen first.
+    /// Up to `limit` devices that behave and were first seen more than `knownSeconds` before
+    /// the flood began (monotonic nanoseconds), most recently seen first.
     var wellBehaved: @Sendable (_ limit: Int, _ floodBegan: Int64) -> [String]
     /// A line for the operator when the lane opens and when it closes.
     var log: @Sendable (_ line: String) -> Void = { _ in }
@@ -47,6 +47,8 @@ final class FastLane: Sendable {
   /// Copies seen lately of one device's requests.
   struct Copies {
     var subscribed: Bool
+    /// When it left the lane (monotonic nanoseconds); its copies are kept `twinSeconds` more.
+    var leftAt: Int64 = 0
     var fast: [(hash: UInt64, at: Int64)] = []
     var main: [(hash: UInt64, at: Int64)] = []
   }
@@ -58,11 +60,10 @@ final class FastLane: Sendable {
     var lastScanSecond: Int64 = 0
     /// When the flood was seen to begin (monotonic nanoseconds).
     var floodBegan: Int64 = 0
-    /// The copies of every device subscribed now or until `lingerUntil` (bounded by capacity).
+    /// The copies of every device on the lane, and of those that left it in the last
+    /// `twinSeconds` (whose twins may still come).
     var devices: [String: Copies] = [:]
     var subscribed = 0
-    /// After a flood: twins may still come in the stream until then.
-    var lingerUntil: Int64 = 0
   }
 
   let capacity: Int
@@ -70,7 +71,9 @@ final class FastLane: Sendable {
   let lane: Int
   private let connection: Connection
   private let gauge: (@Sendable (Int) -> Void)?
-  /// Copies are compared while this is set: during a flood and until `lingerUntil` after it.
+  /// Runs the opening off the thread that saw the flood (a task; at once in tests).
+  private let run: @Sendable (@escaping @Sendable () -> Void) -> Void
+  /// Copies are compared while this is set: while any device is on the lane or left it lately.
   private let active = Atomic<Bool>(false)
   /// Refusals in `refusalSecond`, counted without a lock.
   private let refusals = Atomic<Int>(0)
@@ -78,12 +81,16 @@ final class FastLane: Sendable {
   private let state = Mutex(State())
 
   init(
-    capacity: Int, lane: Int, connection: Connection, gauge: (@Sendable (Int) -> Void)? = nil
+    capacity: Int, lane: Int, connection: Connection, gauge: (@Sendable (Int) -> Void)? = nil,
+    run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
+      Task { work() }
+    }
   ) {
     self.capacity = capacity
     self.lane = lane
     self.connection = connection
     self.gauge = gauge
+    self.run = run
   }
 
   var isActive: Bool { active.load(ordering: .relaxed) }
@@ -111,10 +118,12 @@ final class FastLane: Sendable {
       if !state.flooded { state.floodBegan = now }
       return !state.flooded
     }
-    if opening {
-      scan(second: second)
-      connection.log(
-        "flooded: \(Self.floodRefusals) requests refused within a second; fast lane open for \(subscribedDevices) devices that behave"
+    guard opening else { return }
+    // Off the network thread: the look through the device table and the SUBSCRIBEs take a while.
+    run {
+      self.scan(second: second)
+      self.connection.log(
+        "flooded: \(Self.floodRefusals) requests refused within a second; fast lane open for \(self.subscribedDevices) devices that behave"
       )
     }
   }
@@ -122,13 +131,13 @@ final class FastLane: Sendable {
   /// Whether `message` from `device`, come in on request connection `lane`, is the second copy
   /// of a request whose first was answered: then it is dropped. `now` is monotonic nanoseconds.
   func isSecondCopy(of message: MQTTIncoming, from device: String, lane: Int, now: Int64) -> Bool {
-    let hash = Self.hash(message)
-    return state.withLock { state -> Bool in
+    state.withLock { state -> Bool in
       guard var copies = state.devices[device] else { return false }
       defer { state.devices[device] = copies }
+      let hash = Self.hash(message)
       if lane == self.lane {
         if let index = copies.main.firstIndex(where: {
-          $0.hash == hash && now - $0.at <= Self.mainFirstNanoseconds
+          $0.hash == hash && now - $0.at <= Self.mainFirstSeconds * 1_000_000_000
         }) {
           copies.main.remove(at: index)
           return true
@@ -142,7 +151,7 @@ final class FastLane: Sendable {
         copies.fast.remove(at: index)
         return true
       }
-      if copies.subscribed { Self.keep((hash, now), in: &copies.main) }
+      Self.keep((hash, now), in: &copies.main)
       return false
     }
   }
@@ -150,58 +159,68 @@ final class FastLane: Sendable {
   /// A device told it went over its requests a minute: a refusal, and it leaves the lane.
   func refusedOverLimit(_ device: String, now: Int64) {
     noteRefusal(now: now)
-    demote(device)
+    demote(device, now: now)
   }
 
   /// A device that went over its requests a minute leaves the fast lane (its copies stay, for
   /// the twins still to come).
-  func demote(_ device: String) {
-    let leaving = state.withLock { state -> Bool in
+  func demote(_ device: String, now: Int64) {
+    // The connection is told under the lock, so that a scan cannot subscribe it in between.
+    let left = state.withLock { state -> Bool in
       guard state.devices[device]?.subscribed == true else { return false }
       state.devices[device]?.subscribed = false
+      state.devices[device]?.leftAt = now
       state.subscribed -= 1
+      connection.unsubscribe(device)
       return true
     }
-    if leaving {
-      connection.unsubscribe(device)
-      gauge?(subscribedDevices)
-    }
+    if left { gauge?(subscribedDevices) }
   }
 
-  /// Once a second or so: during a flood, subscribes devices that came to behave since the last
-  /// look; after `calmSeconds` without one, unsubscribes them all; after the linger, forgets.
+  /// Every half second or so: during a flood, subscribes devices that are back within their
+  /// limits (once a second); `calmSeconds` after the last flood second, unsubscribes them all;
+  /// forgets the copies of devices off the lane once their twins have had their time.
   func tick(now: Int64) {
     let second = now / 1_000_000_000
     enum Step {
       case none, scan
-      case close([String])
+      case closed(Int)
     }
     let step = state.withLock { state -> Step in
+      Self.forgetSettled(&state, now: now)
       if state.flooded {
         if second - state.lastFloodSecond > Self.calmSeconds {
           state.flooded = false
-          state.lingerUntil = now + Self.twinSeconds * 1_000_000_000
           let devices = state.devices.filter(\.value.subscribed).map(\.key)
-          for device in devices { state.devices[device]?.subscribed = false }
+          for device in devices {
+            state.devices[device]?.subscribed = false
+            state.devices[device]?.leftAt = now
+            connection.unsubscribe(device)
+          }
           state.subscribed = 0
-          return .close(devices)
+          return .closed(devices.count)
         }
         return second > state.lastScanSecond ? .scan : .none
       }
-      if !state.devices.isEmpty && now > state.lingerUntil {
-        state.devices = [:]
-        active.store(false, ordering: .relaxed)
-      }
+      if state.devices.isEmpty { active.store(false, ordering: .relaxed) }
       return .none
     }
     switch step {
     case .none: break
     case .scan: scan(second: second)
-    case .close(let devices):
-      for device in devices { connection.unsubscribe(device) }
+    case .closed(let count):
       gauge?(0)
       connection.log(
-        "no flood for \(Self.calmSeconds) s: fast lane closed for its \(devices.count) devices")
+        "no flood for \(Self.calmSeconds) s: fast lane closed for its \(count) devices")
+    }
+  }
+
+  /// Forgets the devices that left the lane more than `twinSeconds` ago: what is kept is
+  /// bounded by the devices on the lane and those that left it in the last minute.
+  private static func forgetSettled(_ state: inout State, now: Int64) {
+    for (device, copies) in state.devices
+    where !copies.subscribed && now - copies.leftAt > twinSeconds * 1_000_000_000 {
+      state.devices[device] = nil
     }
   }
 
@@ -213,19 +232,21 @@ final class FastLane: Sendable {
     }
     guard room > 0 else { return }
     let candidates = connection.wellBehaved(capacity, floodBegan)
-    let joining = state.withLock { state -> [String] in
-      var joining: [String] = []
+    let joined = state.withLock { state -> Int in
+      // Only while flooded: the lane may have closed during the look.
+      guard state.flooded else { return 0 }
+      var joined = 0
       for device in candidates where state.subscribed < capacity {
         if state.devices[device]?.subscribed == true { continue }
         state.devices[device, default: Copies(subscribed: false)].subscribed = true
         state.subscribed += 1
-        joining.append(device)
+        joined += 1
+        connection.subscribe(device)
       }
-      if !joining.isEmpty { active.store(true, ordering: .relaxed) }
-      return joining
+      if joined > 0 { active.store(true, ordering: .relaxed) }
+      return joined
     }
-    for device in joining { connection.subscribe(device) }
-    if !joining.isEmpty { gauge?(subscribedDevices) }
+    if joined > 0 { gauge?(subscribedDevices) }
   }
 
   private static func keep(
