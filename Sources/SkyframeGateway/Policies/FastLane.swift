@@ -135,25 +135,29 @@ final class FastLane: Sendable {
       guard var copies = state.devices[device] else { return false }
       defer { state.devices[device] = copies }
       let hash = Self.hash(message)
+      // A copy on the lane looks for its twin among the stream's, and the other way round; one
+      // that finds none waits for its own.
       if lane == self.lane {
-        if let index = copies.main.firstIndex(where: {
-          $0.hash == hash && now - $0.at <= Self.mainFirstSeconds * 1_000_000_000
-        }) {
-          copies.main.remove(at: index)
-          return true
-        }
-        Self.keep((hash, now), in: &copies.fast)
-        return false
+        return Self.take(hash, from: &copies.main, within: Self.mainFirstSeconds, now: now)
+          || Self.keep((hash, now), in: &copies.fast)
       }
-      if let index = copies.fast.firstIndex(where: {
-        $0.hash == hash && now - $0.at <= Self.twinSeconds * 1_000_000_000
-      }) {
-        copies.fast.remove(at: index)
-        return true
-      }
-      Self.keep((hash, now), in: &copies.main)
-      return false
+      return Self.take(hash, from: &copies.fast, within: Self.twinSeconds, now: now)
+        || Self.keep((hash, now), in: &copies.main)
     }
+  }
+
+  /// Takes a copy with `hash` seen in the last `seconds` out of `copies`; false if none.
+  private static func take(
+    _ hash: UInt64, from copies: inout [(hash: UInt64, at: Int64)], within seconds: Int64,
+    now: Int64
+  ) -> Bool {
+    guard
+      let index = copies.firstIndex(where: {
+        $0.hash == hash && now - $0.at <= seconds * 1_000_000_000
+      })
+    else { return false }
+    copies.remove(at: index)
+    return true
   }
 
   /// A device told it went over its requests a minute: a refusal, and it leaves the lane.
@@ -249,11 +253,14 @@ final class FastLane: Sendable {
     if joined > 0 { gauge?(subscribedDevices) }
   }
 
+  /// Keeps `copy` to wait for its twin (the oldest goes past `copiesKept`); always false: this
+  /// copy is the first, and answered.
   private static func keep(
     _ copy: (hash: UInt64, at: Int64), in copies: inout [(hash: UInt64, at: Int64)]
-  ) {
+  ) -> Bool {
     if copies.count >= copiesKept { copies.removeFirst() }
     copies.append(copy)
+    return false
   }
 
   /// FNV-1a over the payload and the correlation data: both copies of a message carry the same.
