@@ -199,7 +199,10 @@ final class RequestHandler: Sendable {
               knownBy: clock.unixTime(atReading: floodBegan) - FastLane.knownSeconds - 1,
               walking: limit * 16)
           }, log: { logger.warning("\($0)") }),
-        gauge: { metrics.fastLaneDevices.record($0) })
+        gauge: { metrics.fastLaneDevices.record($0) },
+        // A thread of its own: a task could wait behind the workers, and every moment the lane
+        // is not open, requests of devices that behave go into the flooded stream.
+        run: { work in Thread.detachNewThread { work() } })
     }
     self.queue = queue
     self.metrics = metrics

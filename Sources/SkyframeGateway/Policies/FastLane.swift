@@ -71,7 +71,8 @@ final class FastLane: Sendable {
   let lane: Int
   private let connection: Connection
   private let gauge: (@Sendable (Int) -> Void)?
-  /// Runs the opening off the thread that saw the flood (a task; at once in tests).
+  /// Runs the opening off the thread that saw the flood (a thread of its own in the gateway, a
+  /// task by default, at once in tests).
   private let run: @Sendable (@escaping @Sendable () -> Void) -> Void
   /// Copies are compared while this is set: while any device is on the lane or left it lately.
   private let active = Atomic<Bool>(false)
