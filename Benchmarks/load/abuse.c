@@ -353,6 +353,8 @@ static struct {
   int subscribed;
   uint64_t *latencies;
   size_t latency_count, latency_capacity;
+  /* The slowest answers: latency and when the request was sent (CLOCK_REALTIME ns). */
+  uint64_t slowest[5][2];
   unsigned long long requests, ok, not_ok, wrong_size, unexpected, timeouts;
   unsigned long long by_status[256];
 } well;
@@ -396,6 +398,19 @@ static void well_on_message(struct mosquitto *m, void *obj, const struct mosquit
     if (!well.latencies) abort();
   }
   well.latencies[well.latency_count++] = now - d->sent_ns;
+  /* Keep the five slowest, with the wall-clock time of their request (to place them against
+     the floods' start, which the script takes with `date +%s%N`). */
+  uint64_t latency = now - d->sent_ns;
+  int low = 0;
+  for (int k = 1; k < 5; k++)
+    if (well.slowest[k][0] < well.slowest[low][0]) low = k;
+  if (latency > well.slowest[low][0]) {
+    struct timespec t;
+    clock_gettime(CLOCK_REALTIME, &t);
+    uint64_t wall = (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+    well.slowest[low][0] = latency;
+    well.slowest[low][1] = wall - latency;
+  }
 }
 
 static int run_well(int argc, char **argv) {
@@ -499,6 +514,10 @@ static int run_well(int argc, char **argv) {
   }
   if (well.wrong_size) printf(" wrong_size=%llu", well.wrong_size);
   if (well.unexpected) printf(" unexpected=%llu", well.unexpected);
+  printf(" slowest=");
+  for (int k = 0; k < 5; k++)
+    printf("%s%llu@%llu", k ? "," : "", (unsigned long long)(well.slowest[k][0] / 1000),
+           (unsigned long long)well.slowest[k][1]);
   printf("\n");
   return well.ok > 0 ? 0 : 1;
 }

@@ -201,7 +201,11 @@ echo "| gateway RSS ${AFTER} s later | $(mb "$rss_after") | |"
 echo "| floods drained: the last flood frame after flood A began | ${flood_seconds} s ($frames frames) | ≤ 2.2 s: $drain_goal |"
 echo "| upstream during the floods | $(stub_delta "$stub_before" "$stub_end") | within the documented policy (README) |"
 echo "| upstream until ${AFTER} s later | $(stub_delta "$stub_before" "$stub_after") | |"
+# The five slowest well-behaved answers, placed against flood A's start.
+slowest=$(field slowest "$well" | tr ',' '\n' | awk -F@ -v s="$flood_start" \
+  '$2 > 0 { printf "%s%.1f ms sent at %+.0f ms", (n++ ? ", " : ""), $1 / 1000, ($2 - s) / 1e6 }')
 echo "| well-behaved p50 / p99 / max | $(ms "$(field p50_us "$well")") / $(ms "$p99") / $(ms "$(field max_us "$well")") | p99 < 50 ms: $p99_goal |"
+echo "| well-behaved slowest five (sent relative to flood A's start) | ${slowest:-n/a} | |"
 echo "| well-behaved answers not ok | $(field not_ok "$well") of $(field requests "$well") requests (timeouts $(field timeouts "$well")) | |"
 echo
 echo "well-behaved: ${well:-no result}"

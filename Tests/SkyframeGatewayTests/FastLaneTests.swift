@@ -93,6 +93,16 @@ import Testing
     let start = 100 * Self.second
     Self.flood(lane, at: start)
     var now = start + 1_000
+    // Sent before the device was on the lane: only in the stream, which is behind (busy with
+    // the flood). Answered, and not kept: the device's next request, the same text, is answered
+    // from the lane.
+    for index in 0..<FastLane.busyCopies {
+      _ = Self.copy(lane, "1,1", from: "flood-\(index)", on: 0, at: now)
+    }
+    #expect(!Self.copy(lane, "52.52,13.41", on: 0, at: now))
+    #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now + 1_000_000))
+    #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now + Self.second))
+    now += 2 * Self.second
     // Flooded stream: the fast-lane copy first, its twin up to a minute later.
     #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now))
     #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now + 2 * Self.second))
@@ -100,16 +110,18 @@ import Testing
     #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now))
     #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now))
     #expect(!Self.copy(lane, "52.52,13.41", on: 0, at: now), "a third copy is a new request")
-    // The stream not flooded: its copy first, the fast lane's twin a moment later.
+    // The stream caught up (a twin within `caughtUpNanoseconds`): its copy may come first, and
+    // the fast lane's twin a moment later.
     now += Self.second
+    #expect(!Self.copy(lane, "sync", on: Self.fast, at: now))
+    #expect(Self.copy(lane, "sync", on: 0, at: now + FastLane.caughtUpNanoseconds))
     #expect(!Self.copy(lane, "refresh", on: 0, at: now))
     #expect(Self.copy(lane, "refresh", on: Self.fast, at: now + 1_000_000))
-    // ...but not after `mainFirstSeconds`: then it is a request of its own.
+    // ...but not after `mainFirstNanoseconds`: then it is a request of its own.
     now += 10 * Self.second
     #expect(!Self.copy(lane, "refresh", on: 0, at: now))
     #expect(
-      !Self.copy(
-        lane, "refresh", on: Self.fast, at: now + FastLane.mainFirstSeconds * Self.second + 1))
+      !Self.copy(lane, "refresh", on: Self.fast, at: now + FastLane.mainFirstNanoseconds + 1))
     // Another device's copies, or the same payload with other correlation data, are not twins.
     #expect(!Self.copy(lane, "x", on: Self.fast, at: now, correlation: [1]))
     #expect(!Self.copy(lane, "x", on: 0, at: now, correlation: [2]))

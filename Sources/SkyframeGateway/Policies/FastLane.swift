@@ -15,8 +15,12 @@ import Synchronization
 ///
 /// The twins are told apart by a hash of payload and correlation data: a copy on the fast lane
 /// waits up to `twinSeconds` for its twin in the flooded stream; a copy that came first in the
-/// stream waits `mainFirstSeconds` for its twin on the fast lane (the stream is only ahead
-/// when it is not flooded).
+/// stream waits `mainFirstNanoseconds` for its twin on the fast lane. The stream can only be
+/// ahead when it has caught up: its twins came within `caughtUpNanoseconds` of the lane's, or it
+/// brought fewer than `busyCopies` requests in the last `busyWindowNanoseconds`. While it is
+/// behind, a copy in it with no twin on the lane was sent before the device was on the lane, and
+/// is answered without waiting for a twin that will not come (kept, it would take the place of
+/// the twin of the device's next request, which asks for the same, and hold that one up).
 final class FastLane: Sendable {
   /// Refusals in one second (`rate_limited` for a device over its limit or for a new cell, or a
   /// full queue) that mean a flood.
@@ -26,7 +30,12 @@ final class FastLane: Sendable {
   /// How long a fast-lane copy waits for its twin in the flooded stream.
   static let twinSeconds: Int64 = 60
   /// How long a copy that came first in the stream waits for its twin on the fast lane.
-  static let mainFirstSeconds: Int64 = 1
+  static let mainFirstNanoseconds: Int64 = 100_000_000
+  /// The stream is caught up when its copies come this soon after their twins on the lane...
+  static let caughtUpNanoseconds: Int64 = 50_000_000
+  /// ...or when it brings fewer requests than this in this long (a backlog drains faster).
+  static let busyCopies = 100
+  static let busyWindowNanoseconds: Int64 = 10_000_000
   /// How long before a flood a device must have been first seen to be taken on the lane (more
   /// than this, counted in whole seconds): those that came with the flood may be part of it.
   static let knownSeconds: Int64 = 1
@@ -64,6 +73,14 @@ final class FastLane: Sendable {
     /// `twinSeconds` (whose twins may still come).
     var devices: [String: Copies] = [:]
     var subscribed = 0
+    /// How far the stream was behind the lane at the last twin it brought (nanoseconds); as far
+    /// as can be when the lane opens.
+    var streamLag: Int64 = .max
+    /// Requests the stream brought in the window that began at `streamWindow`, and in the one
+    /// before it.
+    var streamWindow: Int64 = 0
+    var streamCount = 0
+    var lastStreamCount = 0
   }
 
   let capacity: Int
@@ -116,7 +133,10 @@ final class FastLane: Sendable {
     let opening = state.withLock { state in
       state.lastFloodSecond = second
       defer { state.flooded = true }
-      if !state.flooded { state.floodBegan = now }
+      if !state.flooded {
+        state.floodBegan = now
+        state.streamLag = .max
+      }
       return !state.flooded
     }
     guard opening else { return }
@@ -133,32 +153,50 @@ final class FastLane: Sendable {
   /// of a request whose first was answered: then it is dropped. `now` is monotonic nanoseconds.
   func isSecondCopy(of message: MQTTIncoming, from device: String, lane: Int, now: Int64) -> Bool {
     state.withLock { state -> Bool in
+      if lane != self.lane { Self.countStream(&state, now: now) }
       guard var copies = state.devices[device] else { return false }
       defer { state.devices[device] = copies }
       let hash = Self.hash(message)
       // A copy on the lane looks for its twin among the stream's, and the other way round; one
       // that finds none waits for its own.
       if lane == self.lane {
-        return Self.take(hash, from: &copies.main, within: Self.mainFirstSeconds, now: now)
-          || Self.keep((hash, now), in: &copies.fast)
+        return Self.take(hash, from: &copies.main, within: Self.mainFirstNanoseconds, now: now)
+          != nil || Self.keep((hash, now), in: &copies.fast)
       }
-      return Self.take(hash, from: &copies.fast, within: Self.twinSeconds, now: now)
-        || Self.keep((hash, now), in: &copies.main)
+      if let twin = Self.take(
+        hash, from: &copies.fast, within: Self.twinSeconds * 1_000_000_000, now: now)
+      {
+        state.streamLag = now - twin
+        return true
+      }
+      let busy = max(state.streamCount, state.lastStreamCount) >= Self.busyCopies
+      guard !busy || state.streamLag <= Self.caughtUpNanoseconds else { return false }
+      return Self.keep((hash, now), in: &copies.main)
     }
   }
 
-  /// Takes a copy with `hash` seen in the last `seconds` out of `copies`; false if none.
+  /// Counts a request the stream brought, in windows of `busyWindowNanoseconds`.
+  private static func countStream(_ state: inout State, now: Int64) {
+    if now - state.streamWindow >= busyWindowNanoseconds {
+      state.lastStreamCount =
+        now - state.streamWindow < 2 * busyWindowNanoseconds
+        ? state.streamCount : 0
+      state.streamWindow = now
+      state.streamCount = 0
+    }
+    state.streamCount += 1
+  }
+
+  /// Takes a copy with `hash` seen in the last `nanoseconds` out of `copies`: when it came, or
+  /// nil if none.
   private static func take(
-    _ hash: UInt64, from copies: inout [(hash: UInt64, at: Int64)], within seconds: Int64,
+    _ hash: UInt64, from copies: inout [(hash: UInt64, at: Int64)], within nanoseconds: Int64,
     now: Int64
-  ) -> Bool {
+  ) -> Int64? {
     guard
-      let index = copies.firstIndex(where: {
-        $0.hash == hash && now - $0.at <= seconds * 1_000_000_000
-      })
-    else { return false }
-    copies.remove(at: index)
-    return true
+      let index = copies.firstIndex(where: { $0.hash == hash && now - $0.at <= nanoseconds })
+    else { return nil }
+    return copies.remove(at: index).at
   }
 
   /// A device told it went over its requests a minute: a refusal, and it leaves the lane.
