@@ -114,10 +114,9 @@ public struct LRUTable<Key: Hashable, Value> {
   @inlinable public var entries: [(key: Key, value: Value)] {
     var result: [(key: Key, value: Value)] = []
     result.reserveCapacity(slots.count)
-    var slot = newest
-    while slot >= 0, let node = nodes[slot] {
-      result.append((node.key, node.value))
-      slot = node.older
+    forEachNewestFirst { key, value in
+      result.append((key, value))
+      return true
     }
     return result
   }

@@ -24,6 +24,17 @@ import Testing
 
   static let second: Int64 = 1_000_000_000
   static let fast = 3
+  static let start = 100 * second
+
+  /// A lane on request connection `fast` whose device table offers `candidates`; it opens at
+  /// once on the thread that saw the flood.
+  static func lane(offering candidates: [String], capacity: Int = 10) -> (FastLane, Calls) {
+    let calls = Calls()
+    calls.candidates.withLock { $0 = candidates }
+    let lane = FastLane(
+      capacity: capacity, lane: fast, connection: calls.connection(), run: { $0() })
+    return (lane, calls)
+  }
 
   static func flood(_ lane: FastLane, at now: Int64, refusals: Int = FastLane.floodRefusals) {
     for _ in 0..<refusals { lane.noteRefusal(now: now) }
@@ -42,41 +53,34 @@ import Testing
   }
 
   @Test func aFloodsRefusalsOpenTheLaneForDevicesThatBehaveAndCalmClosesIt() {
-    let calls = Calls()
-    calls.candidates.withLock { $0 = ["well-1", "well-2", "well-3"] }
-    let lane = FastLane(capacity: 2, lane: Self.fast, connection: calls.connection(), run: { $0() })
-    let start = 100 * Self.second
+    let (lane, calls) = Self.lane(offering: ["well-1", "well-2", "well-3"], capacity: 2)
     // One short of a flood in one second, and the rest in the next: no flood.
-    Self.flood(lane, at: start, refusals: FastLane.floodRefusals - 1)
-    Self.flood(lane, at: start + Self.second, refusals: FastLane.floodRefusals - 1)
+    Self.flood(lane, at: Self.start, refusals: FastLane.floodRefusals - 1)
+    Self.flood(lane, at: Self.start + Self.second, refusals: FastLane.floodRefusals - 1)
     #expect(!lane.isFlooded && !lane.isActive && calls.taken.isEmpty)
     // The refusal that makes a flood opens the lane at once, for at most `capacity` devices.
-    lane.noteRefusal(now: start + Self.second + 1)
+    lane.noteRefusal(now: Self.start + Self.second + 1)
     #expect(lane.isFlooded && lane.isActive)
     #expect(calls.taken == ["+well-1", "+well-2"])
     // Still flooded `calmSeconds` after the last flood second; closed the second after.
-    lane.tick(now: start + (1 + FastLane.calmSeconds) * Self.second)
+    lane.tick(now: Self.start + (1 + FastLane.calmSeconds) * Self.second)
     #expect(lane.isFlooded)
-    lane.tick(now: start + (2 + FastLane.calmSeconds) * Self.second)
+    lane.tick(now: Self.start + (2 + FastLane.calmSeconds) * Self.second)
     #expect(!lane.isFlooded && lane.subscribedDevices == 0)
     #expect(
       calls.taken == ["+well-1", "+well-2", "-well-1", "-well-2"]
         || calls.taken == ["+well-1", "+well-2", "-well-2", "-well-1"])
     // Copies are still compared until the twins have had their time, then forgotten.
     #expect(lane.isActive)
-    lane.tick(now: start + (3 + FastLane.calmSeconds + FastLane.twinSeconds) * Self.second)
+    lane.tick(now: Self.start + (3 + FastLane.calmSeconds + FastLane.twinSeconds) * Self.second)
     #expect(!lane.isActive)
   }
 
   @Test func duringAFloodDevicesThatCameToBehaveJoinAndOneOverItsLimitLeaves() {
-    let calls = Calls()
-    calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(
-      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
-    let start = 100 * Self.second
-    Self.flood(lane, at: start)
+    let (lane, calls) = Self.lane(offering: ["well-1"])
+    Self.flood(lane, at: Self.start)
     calls.candidates.withLock { $0 = ["well-2", "well-1"] }
-    lane.tick(now: start + Self.second)
+    lane.tick(now: Self.start + Self.second)
     #expect(calls.taken == ["+well-1", "+well-2"])
     lane.demote("well-1", now: 0)
     lane.demote("well-1", now: 0)
@@ -85,14 +89,33 @@ import Testing
     #expect(lane.subscribedDevices == 1)
   }
 
+  /// Devices that keep joining and going over their limit during a long flood: what the lane
+  /// keeps stays within twice its capacity, and none join past that until the old ones go.
+  @Test func whatTheLaneKeepsIsBoundedByTwiceItsCapacity() {
+    let (lane, calls) = Self.lane(offering: ["d-0", "d-1"], capacity: 2)
+    Self.flood(lane, at: Self.start)
+    for round in 1...5 {
+      let now = Self.start + Int64(round) * Self.second
+      lane.demote("d-\(2 * round - 2)", now: now)
+      lane.demote("d-\(2 * round - 1)", now: now)
+      calls.candidates.withLock { $0 = ["d-\(2 * round)", "d-\(2 * round + 1)"] }
+      Self.flood(lane, at: now)
+      lane.tick(now: now)
+      #expect(lane.knownDevices <= 4)
+    }
+    #expect(lane.subscribedDevices == 0)
+    #expect(calls.taken.filter { $0.hasPrefix("+") } == ["+d-0", "+d-1", "+d-2", "+d-3"])
+    // A minute after they left, they are forgotten and others may join.
+    lane.tick(now: Self.start + (7 + FastLane.twinSeconds) * Self.second)
+    Self.flood(lane, at: Self.start + (8 + FastLane.twinSeconds) * Self.second)
+    lane.tick(now: Self.start + (8 + FastLane.twinSeconds) * Self.second)
+    #expect(lane.subscribedDevices == 2)
+  }
+
   @Test func eachRequestIsAnsweredOnceWhicheverCopyComesFirst() {
-    let calls = Calls()
-    calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(
-      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
-    let start = 100 * Self.second
-    Self.flood(lane, at: start)
-    var now = start + 1_000
+    let (lane, _) = Self.lane(offering: ["well-1"])
+    Self.flood(lane, at: Self.start)
+    var now = Self.start + 1_000
     // Sent before the device was on the lane: only in the stream, which is behind (busy with
     // the flood). Answered, and not kept: the device's next request, the same text, is answered
     // from the lane.
@@ -130,27 +153,23 @@ import Testing
   }
 
   @Test func aDeviceThatLeftTheLaneKeepsItsCopiesForTheTwinsStillToCome() {
-    let calls = Calls()
-    calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(
-      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
-    let start = 100 * Self.second
-    Self.flood(lane, at: start)
-    #expect(!Self.copy(lane, "a", on: Self.fast, at: start))
-    lane.demote("well-1", now: start + Self.second)
+    let (lane, _) = Self.lane(offering: ["well-1"])
+    Self.flood(lane, at: Self.start)
+    #expect(!Self.copy(lane, "a", on: Self.fast, at: Self.start))
+    lane.demote("well-1", now: Self.start + Self.second)
     // A copy already on its way on the lane, and the twins in the flooded stream.
-    #expect(!Self.copy(lane, "b", on: Self.fast, at: start + 2 * Self.second))
-    #expect(Self.copy(lane, "a", on: 0, at: start + 3 * Self.second))
-    #expect(Self.copy(lane, "b", on: 0, at: start + 3 * Self.second))
+    #expect(!Self.copy(lane, "b", on: Self.fast, at: Self.start + 2 * Self.second))
+    #expect(Self.copy(lane, "a", on: 0, at: Self.start + 3 * Self.second))
+    #expect(Self.copy(lane, "b", on: 0, at: Self.start + 3 * Self.second))
     // A request that only comes in the stream (off the lane) is answered.
-    #expect(!Self.copy(lane, "c", on: 0, at: start + 4 * Self.second))
+    #expect(!Self.copy(lane, "c", on: 0, at: Self.start + 4 * Self.second))
     // Two more on their way on the lane: one twin comes, the other is lost.
-    #expect(!Self.copy(lane, "e", on: Self.fast, at: start + 2 * Self.second))
-    #expect(!Self.copy(lane, "e", on: Self.fast, at: start + 2 * Self.second))
-    #expect(Self.copy(lane, "e", on: 0, at: start + 30 * Self.second))
+    #expect(!Self.copy(lane, "e", on: Self.fast, at: Self.start + 2 * Self.second))
+    #expect(!Self.copy(lane, "e", on: Self.fast, at: Self.start + 2 * Self.second))
+    #expect(Self.copy(lane, "e", on: 0, at: Self.start + 30 * Self.second))
     // `twinSeconds` after it left the device is forgotten, and with it the lost twin's copy:
     // a later request with the same payload is answered.
-    let later = start + (2 + FastLane.twinSeconds) * Self.second
+    let later = Self.start + (2 + FastLane.twinSeconds) * Self.second
     lane.tick(now: later)
     lane.tick(now: later + Self.second)
     #expect(!lane.isActive)
@@ -158,14 +177,10 @@ import Testing
   }
 
   @Test func aFastLaneCopyWaitsForItsTwinNoLongerThanTwinSeconds() {
-    let calls = Calls()
-    calls.candidates.withLock { $0 = ["well-1"] }
-    let lane = FastLane(
-      capacity: 10, lane: Self.fast, connection: calls.connection(), run: { $0() })
-    let start = 100 * Self.second
-    Self.flood(lane, at: start)
-    #expect(!Self.copy(lane, "a", on: Self.fast, at: start))
-    #expect(!Self.copy(lane, "a", on: 0, at: start + (FastLane.twinSeconds + 1) * Self.second))
+    let (lane, _) = Self.lane(offering: ["well-1"])
+    Self.flood(lane, at: Self.start)
+    #expect(!Self.copy(lane, "a", on: Self.fast, at: Self.start))
+    #expect(!Self.copy(lane, "a", on: 0, at: Self.start + (FastLane.twinSeconds + 1) * Self.second))
   }
 
   @Test func theDeviceTableOffersDevicesThatBehaveNewestFirst() {

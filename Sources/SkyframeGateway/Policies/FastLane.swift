@@ -70,7 +70,8 @@ final class FastLane: Sendable {
     /// When the flood was seen to begin (monotonic nanoseconds).
     var floodBegan: Int64 = 0
     /// The copies of every device on the lane, and of those that left it in the last
-    /// `twinSeconds` (whose twins may still come).
+    /// `twinSeconds` (whose twins may still come): at most twice `capacity`, however many come
+    /// and go during a long flood.
     var devices: [String: Copies] = [:]
     var subscribed = 0
     /// How far the stream was behind the lane at the last twin it brought (nanoseconds); as far
@@ -88,8 +89,8 @@ final class FastLane: Sendable {
   let lane: Int
   private let connection: Connection
   private let gauge: (@Sendable (Int) -> Void)?
-  /// Runs the opening off the thread that saw the flood (a thread of its own in the gateway, a
-  /// task by default, at once in tests).
+  /// Runs the opening off the thread that saw the flood (a thread of its own in the gateway, at
+  /// once in tests).
   private let run: @Sendable (@escaping @Sendable () -> Void) -> Void
   /// Copies are compared while this is set: while any device is on the lane or left it lately.
   private let active = Atomic<Bool>(false)
@@ -100,9 +101,7 @@ final class FastLane: Sendable {
 
   init(
     capacity: Int, lane: Int, connection: Connection, gauge: (@Sendable (Int) -> Void)? = nil,
-    run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
-      Task { work() }
-    }
+    run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
   ) {
     self.capacity = capacity
     self.lane = lane
@@ -114,6 +113,8 @@ final class FastLane: Sendable {
   var isActive: Bool { active.load(ordering: .relaxed) }
   var isFlooded: Bool { state.withLock { $0.flooded } }
   var subscribedDevices: Int { state.withLock { $0.subscribed } }
+  /// Devices whose copies are kept: on the lane, or left it lately.
+  var knownDevices: Int { state.withLock { $0.devices.count } }
 
   /// Counts one refusal at monotonic time `now` (nanoseconds); the one that reaches
   /// `floodRefusals` in its second opens the lane, at once, on the calling thread.
@@ -280,6 +281,7 @@ final class FastLane: Sendable {
       guard state.flooded else { return 0 }
       var joined = 0
       for device in candidates where state.subscribed < capacity {
+        guard state.devices[device] != nil || state.devices.count < 2 * capacity else { break }
         if state.devices[device]?.subscribed == true { continue }
         state.devices[device, default: Copies(subscribed: false)].subscribed = true
         state.subscribed += 1
