@@ -122,7 +122,7 @@ wait_subscribed "$TMP/well.err" || fail "the well-behaved devices did not subscr
 echo "== well-behaved: $WELL_DEVICES devices (well-<i>), $WELL_RATE requests/s in all, QoS $WELL_QOS, '$WELL_REQUEST' (cached)"
 # Their latency before the floods, too. 2.5 s more than one period (devices / rate), so every
 # well-behaved device has asked at least once, more than 2 s before the floods: it is one the
-# gateway knew before them (README, mqtt.fast-lane-devices).
+# gateway knew before them (docs/operators/operating.md, mqtt.fast-lane-devices).
 sleep "$(awk -v n="$WELL_DEVICES" -v r="$WELL_RATE" 'BEGIN { printf "%.2f", n / r + 2.5 }')"
 
 flood_start=$(date +%s%N)
@@ -199,7 +199,7 @@ echo "| gateway RSS peak | VmHWM $(mb "$hwm"), sampled VmRSS max $(mb "$sampled"
 echo "| gateway RSS when the floods were answered | $(mb "$rss_end") | |"
 echo "| gateway RSS ${AFTER} s later | $(mb "$rss_after") | |"
 echo "| floods drained: the last flood frame after flood A began | ${flood_seconds} s ($frames frames) | ≤ 2.2 s: $drain_goal |"
-echo "| upstream during the floods | $(stub_delta "$stub_before" "$stub_end") | within the documented policy (README) |"
+echo "| upstream during the floods | $(stub_delta "$stub_before" "$stub_end") | within docs/operators/bounds.md's policy |"
 echo "| upstream until ${AFTER} s later | $(stub_delta "$stub_before" "$stub_after") | |"
 # The five slowest well-behaved answers, placed against flood A's start.
 slowest=$(field slowest "$well" | tr ',' '\n' | awk -F@ -v s="$flood_start" \

@@ -647,8 +647,8 @@ static void date_and_time(char *out, size_t size, uint16_t daily_start, uint32_t
     }
 }
 
-/* The header's tag: "STALE 3h" for cached data, "OLD 5h" for data older than 2 h (README
- * section 6), else none (NULL). age: skyframe_frame_age_seconds(). */
+/* The header's tag: "STALE 3h" for cached data, "OLD 5h" for data older than 2 h
+ * (firmware-notes/README.md §6), else none (NULL). age: skyframe_frame_age_seconds(). */
 static const char *age_tag(char tag[24], uint8_t status, int32_t age) {
     if (status == SKYFRAME_STATUS_STALE) {
         strcpy(tag, "STALE");

@@ -4,10 +4,10 @@ Assistant's own sensor constants); Home Assistant is the one ha_harness.py start
 
   checks.py present --dir HA --expect FILE --mqtt-port P [--timeout S]
       every display of FILE (object id, model, and the frame as `skyframe decode --json` gives
-      it) is a device with all its sensors, each with the README's entity id, unit, device
-      class and state class, its state equal to the frame's value; the gateway's device with
-      its broker, answers-per-minute and breaker sensors, their states equal to the retained
-      status document.
+      it) is a device with all its sensors, each with the entity id, unit, device class and state
+      class of docs/integrations/home-assistant.md, its state equal to the frame's value; the
+      gateway's device with its broker, answers-per-minute and breaker sensors, their states equal
+      to the retained status document.
   checks.py gone --dir HA --gone ID,… --kept ID,… [--timeout S]
       the devices of the gone ids have left the states, the entity and the device registry;
       the kept ones have all their entities.
@@ -48,7 +48,8 @@ def nested(section, field):
 
 
 def next_hour_text(frame):
-    """The README's wording of the next hour: dry / starting / stopping / all hour."""
+    """The next hour in docs/integrations/home-assistant.md's words: dry / starting / stopping /
+    all hour."""
     hour = frame.get("precip_next_hour")
     if not hour:
         return None
@@ -193,8 +194,8 @@ def check_device(results, snapshot, object_id, model, name, keys, platforms):
     results.check(on_device == wanted, "device %s holds exactly its %d entities%s" % (
         object_id, len(wanted), "" if on_device == wanted else ": missing %s, extra %s" % (
             sorted(wanted - on_device), sorted(on_device - wanted))))
-    # The README's entity ids: `{device id}_{key}` in Home Assistant's form (its slugify:
-    # lower case, every run of other characters one '_').
+    # The entity ids of docs/integrations/home-assistant.md: `{device id}_{key}` in Home
+    # Assistant's form (its slugify: lower case, every run of other characters one '_').
     wrong_ids = ["%s is %s" % (key, entry["entity_id"]) for key, entry in found.items()
                  if entry["entity_id"] != "%s.%s" % (platforms.get(key, "sensor"),
                                                      slugify("%s_%s" % (object_id, key)))]

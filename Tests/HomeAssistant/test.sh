@@ -8,12 +8,12 @@
 #   - Home Assistant (ha_harness.py: fresh config, onboarded, MQTT entry, birth message seen),
 #     started once, beside the gateway;
 #   - checks (checks.py reads Home Assistant's REST and websocket APIs): every sensor of each
-#     place and of both watched places with the README's entity id, unit, device class, state
-#     class and the value of the retained frame (`skyframe decode --json`); the gateway's device
-#     with its sensors; removing the watch removes its devices and entities (and a birth message
-#     `online` then brings back every config but theirs); SIGTERM makes everything
-#     `unavailable`, a restart available again, SIGKILL (the broker's will) unavailable again;
-#     nothing in Home Assistant's log from MQTT, sensors or templates.
+#     place and of both watched places with the entity id of docs/integrations/home-assistant.md,
+#     unit, device class, state class and the value of the retained frame (`skyframe decode
+#     --json`); the gateway's device with its sensors; removing the watch removes its devices and
+#     entities (and a birth message `online` then brings back every config but theirs); SIGTERM
+#     makes everything `unavailable`, a restart available again, SIGKILL (the broker's will)
+#     unavailable again; nothing in Home Assistant's log from MQTT, sensors or templates.
 # Every process it starts is stopped on exit. Needs mosquitto, mosquitto-clients, python3 and
 # Python 3.13 (install.sh finds it). Last line: "home-assistant: N passed, M failed"; the exit
 # status is non-zero on any failure. HA_VENV=DIR uses another venv (default .build-ha/venv).

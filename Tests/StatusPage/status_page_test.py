@@ -9,7 +9,7 @@ the page shows: both places' names and temperatures (the temperatures compared w
 on the wire, decoded by `skyframe decode --json`), the watch, every picture decoded by the
 browser and as large as the renderer draws it, the services table. The stand-in is stopped, two
 requests for new places fail, and the page, without being reloaded, shows the breaker open.
-A screenshot goes to $STATUS_PAGE_SCREENSHOT when set (the README's picture).
+A screenshot goes to $STATUS_PAGE_SCREENSHOT when set (the picture in docs/operators/metrics.md).
 
 Last line: "status-page: N passed, M failed"; exit status non-zero on any failure.
 """

@@ -4,8 +4,8 @@ import SkyframeJSON
 import SkyframeWeather
 
 /// A named place's or watched place's current weather as one flat JSON object, retained on
-/// `{base}/v1/state/{path}` for Home Assistant's sensors (README, "Home Assistant"): the values
-/// of the standard frame in the units of `skyframe decode --json`, missing ones `null`.
+/// `{base}/v1/state/{path}` for Home Assistant's sensors (docs/integrations/home-assistant.md): the
+/// values of the standard frame in the units of `skyframe decode --json`, missing ones `null`.
 struct DisplayState: Encodable, Equatable {
   var status: String?
   var name: String

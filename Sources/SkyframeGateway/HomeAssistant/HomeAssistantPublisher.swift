@@ -3,11 +3,11 @@ import SkyframeCodec
 import SkyframeMQTT
 import Synchronization
 
-/// Keeps Home Assistant's view of the displays in step with the board (README, "Home
-/// Assistant"): a device's discovery message when its place is first published, its state on
-/// every publish, an empty retained discovery message (which removes the device) when it goes.
-/// Everything again when Home Assistant says `online` on `{prefix}/status` (it restarted) and on
-/// every connect.
+/// Keeps Home Assistant's view of the displays in step with the board
+/// (docs/integrations/home-assistant.md): a device's discovery message when its place is first
+/// published, its state on every publish, an empty retained discovery message (which removes the
+/// device) when it goes. Everything again when Home Assistant says `online` on `{prefix}/status`
+/// (it restarted) and on every connect.
 final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
   private struct Settings {
     var homeAssistant: HomeAssistantSettings
