@@ -8,18 +8,15 @@
 // more (same id, so a late answer to the first one still counts); if that gets no answer either,
 // it waits for the next 15-minute request.
 //
-// The Arduino IDE compiles only the files of the sketch folder: copy these three next to this
-// file first (PlatformIO: add -I paths to build_flags instead):
-//   firmware-notes/skyframe_frame.h
-//   firmware-notes/examples/show/show_frame.h
-//   firmware-notes/examples/show/show_frame.c
-// Then change the Wi-Fi name and password, DEVICE, PLACE and GATEWAY below.
+// It is an example of the Skyframe library (firmware-notes/skyframe/: install it as
+// docs/devices/libraries.md says); show_frame.c and show_frame.h sit next to this file (in the
+// repository they are links to firmware-notes/examples/show/, which the ESP-IDF example shares).
+// Change the Wi-Fi name and password, DEVICE, PLACE and GATEWAY below.
 #include <WiFi.h>
 #include <PubSubClient.h>
 #include <esp_random.h>
 #include <time.h>
-#define SKYFRAME_FRAME_IMPLEMENTATION  // in exactly one file of the program
-#include "skyframe_frame.h"
+#include <skyframe_frame.h>  // the library compiles the decoder: no SKYFRAME_FRAME_IMPLEMENTATION here
 #include "show_frame.h"
 
 #define DEVICE "kitchen"               // <= 32 characters

@@ -1,0 +1,1 @@
+../../../examples/show/show_frame.c

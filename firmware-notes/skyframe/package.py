@@ -1,0 +1,62 @@
+#!/usr/bin/env python3
+"""Makes the release archive of the Skyframe library: one zip that is an Arduino library (the
+Arduino IDE's "Add .ZIP Library", arduino-cli lib install --zip-path), a PlatformIO library
+(lib_deps = file://...zip) and an ESP-IDF component (unzipped into a project's components/).
+
+    firmware-notes/skyframe/package.py OUT_DIR        -> OUT_DIR/Skyframe-VERSION.zip
+
+In the repository the library holds links, not copies: src/skyframe_frame.h points to
+firmware-notes/skyframe_frame.h (the one source of the decoder) and the ESP32 example's
+show_frame.c/.h to firmware-notes/examples/show/. A zip cannot carry such links to a device
+maker's computer, so here every link is replaced by the bytes of the file it points to. The
+folder test/ (this repository's checks) is left out. VERSION is library.properties' version.
+Prints the archive's path.
+"""
+
+import sys
+import zipfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+LEAVE_OUT = {"test", "package.py"}
+
+
+def version():
+    for line in (HERE / "library.properties").read_text(encoding="utf-8").splitlines():
+        if line.startswith("version="):
+            return line.split("=", 1)[1].strip()
+    sys.exit("package.py: library.properties has no version")
+
+
+def files():
+    """(path inside the library, path on disk) of every file, links followed, sorted."""
+    found = []
+    for path in sorted(HERE.rglob("*")):
+        relative = path.relative_to(HERE)
+        if relative.parts[0] in LEAVE_OUT or "__pycache__" in relative.parts:
+            continue
+        if path.is_dir():
+            continue
+        if path.is_symlink() and not path.exists():
+            sys.exit(f"package.py: {relative} is a broken link")
+        found.append((relative.as_posix(), path.resolve()))
+    return found
+
+
+def main():
+    if len(sys.argv) != 2:
+        sys.exit(__doc__)
+    out_dir = Path(sys.argv[1])
+    out_dir.mkdir(parents=True, exist_ok=True)
+    archive = out_dir / f"Skyframe-{version()}.zip"
+    with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
+        for inside, source in files():
+            info = zipfile.ZipInfo(f"Skyframe/{inside}", date_time=(2024, 1, 1, 0, 0, 0))
+            info.external_attr = 0o644 << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, source.read_bytes())
+    print(archive)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+../../skyframe_frame.h

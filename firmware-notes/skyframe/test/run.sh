@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# Tests the Skyframe library (firmware-notes/skyframe: Arduino, PlatformIO, ESP-IDF) built for real:
+#   1. package.py makes the release zip; check_copies.py: the library links to the one header
+#      (firmware-notes/skyframe_frame.h), the zip carries its exact bytes, no tracked copy exists;
+#   2. check_manifests.py: library.properties, library.json, idf_component.yml (+ CMakeLists.txt)
+#      against their specifications, with PlatformIO's and the component manager's own readers
+#      (test/python-env.sh installs them into a venv);
+#   3. the zip unpacked into a sketchbook's libraries/ folder (what the Arduino IDE's "Add .ZIP
+#      Library" does), the SerialBridge example built for the Uno by Debian's arduino-builder and
+#      arduino-core-avr; the same sketch with the header included directly (copied next to it in
+#      a temporary folder, the implementation defined in the sketch, no library) built too; flash
+#      and RAM of both from arduino-builder and avr-size;
+#   4. the Uno image run in simavr (test/uart_feed.c on libsimavr): golden vectors sent over its
+#      serial port, what it prints compared field by field (serial_bridge_check.py);
+#   5. the ESP32Display example compiled and linked on the host against stand-in headers for the
+#      ESP32 core and PubSubClient (test/stand-ins/; neither is packaged), with the library's
+#      compiled decoder and show_frame.c.
+# A missing tool is a failure, not a skip (`make test-deps` installs them).
+# Last line: "skyframe-library: N passed, M failed"; exit status non-zero on any failure.
+# SKYFRAME_LIBRARY_OUT=DIR keeps the build there (default: a temporary folder).
+set -uo pipefail
+
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+library="$(cd "$here/.." && pwd)"
+repo="$(cd "$library/../.." && pwd)"
+vectors="${SKYFRAME_PROFILE_VECTORS:-$repo/schemas/vectors}"
+if [[ -n "${SKYFRAME_LIBRARY_OUT:-}" ]]; then
+    out="$SKYFRAME_LIBRARY_OUT"
+    rm -rf "$out"
+    mkdir -p "$out"
+else
+    out="$(mktemp -d)"
+    trap 'rm -rf "$out"' EXIT
+fi
+
+passed=0
+failed=0
+ok() {
+    echo "ok   $*"
+    passed=$((passed + 1))
+}
+bad() {
+    echo "FAIL $*"
+    failed=$((failed + 1))
+}
+# Adds a Python check's "label: N passed, M failed" to the counts; no such line is a failure.
+tally() {
+    local text="$1" rc="$2" label="$3" summary
+    summary="$(printf '%s\n' "$text" | sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p" | tail -n 1)"
+    if [[ -z "$summary" ]]; then
+        bad "$label: no summary line (exit $rc)"
+        return
+    fi
+    passed=$((passed + ${summary% *}))
+    failed=$((failed + ${summary#* }))
+    if [[ "$rc" -ne 0 && "${summary#* }" -eq 0 ]]; then bad "$label: exit $rc"; fi
+}
+
+missing=()
+for tool in python3 cc c++ arduino-builder avr-gcc avr-size; do
+    command -v "$tool" >/dev/null 2>&1 || missing+=("$tool")
+done
+[[ -d /usr/share/arduino/hardware/arduino/avr ]] || missing+=("arduino-core-avr")
+[[ -f /usr/include/simavr/sim_avr.h ]] || missing+=("libsimavr-dev")
+if [[ ${#missing[@]} -gt 0 ]]; then
+    bad "missing tools: ${missing[*]} (make test-deps installs them)"
+    echo "skyframe-library: $passed passed, $failed failed"
+    exit 1
+fi
+
+echo "== the release zip and the one header"
+zip="$(python3 "$library/package.py" "$out")"
+if [[ -f "$zip" ]]; then
+    ok "package.py made $(basename "$zip")"
+    rc=0
+    text="$(python3 "$here/check_copies.py" "$zip" 2>&1)" || rc=$?
+    printf '%s\n' "$text"
+    tally "$text" "$rc" "copies"
+else
+    bad "package.py made no zip"
+fi
+
+echo "== manifests"
+if python="$("$here/python-env.sh" | tail -n 1)" && [[ -x "$python" ]]; then
+    rc=0
+    text="$("$python" "$here/check_manifests.py" "$library" 2>&1)" || rc=$?
+    printf '%s\n' "$text"
+    tally "$text" "$rc" "manifests"
+else
+    bad "test/python-env.sh could not install the manifest readers"
+fi
+
+echo "== Uno: the SerialBridge example with the library installed in a sketchbook"
+# arduino-builder: the second -hardware/-tools pair brings the ctags recipe; Debian's avr-gcc 5.4
+# needs DECIMAL_DIG for the packaged core's WString.cpp.
+build_uno() { # SKETCH.ino LIBRARIES_DIR BUILD_DIR LOG
+    mkdir -p "$3"
+    arduino-builder -compile -hardware /usr/share/arduino/hardware -hardware /usr/share/arduino-builder \
+        -tools /usr/bin -tools /usr/share/arduino-builder -libraries "$2" -fqbn arduino:avr:uno \
+        -prefs=compiler.cpp.extra_flags=-DDECIMAL_DIG=17 -build-path "$3" "$1" >"$4" 2>&1
+}
+# "flash RAM" of an image: avr-size's text+data and data+bss
+avr_sizes() {
+    avr-size "$1" | awk 'NR == 2 { print $1 + $2, $2 + $3 }'
+}
+builder_sizes() { # what arduino-builder printed: "flash RAM"
+    sed -n 's/^Sketch uses \([0-9]*\) bytes.*/\1/p; s/^Global variables use \([0-9]*\) bytes.*/\1/p' "$1" |
+        paste -sd' '
+}
+sketchbook="$out/sketchbook"
+mkdir -p "$sketchbook/libraries"
+elf=""
+if [[ -f "$zip" ]] && (cd "$sketchbook/libraries" && python3 -m zipfile -e "$zip" .); then
+    sketch="$sketchbook/libraries/Skyframe/examples/SerialBridge/SerialBridge.ino"
+    if build_uno "$sketch" "$sketchbook/libraries" "$out/uno-library" "$out/uno-library.log"; then
+        elf="$out/uno-library/SerialBridge.ino.elf"
+        lib_sizes="$(builder_sizes "$out/uno-library.log")"
+        lib_avr="$(avr_sizes "$elf")"
+        ok "SerialBridge built for the Uno with the library from libraries/Skyframe:" \
+            "arduino-builder flash ${lib_sizes% *} B, RAM ${lib_sizes#* } B; avr-size flash ${lib_avr% *} B, RAM ${lib_avr#* } B"
+    else
+        bad "SerialBridge did not build with the library:"
+        tail -n 20 "$out/uno-library.log"
+    fi
+else
+    bad "the zip could not be unpacked into $sketchbook/libraries"
+fi
+if [[ -n "$elf" && ! -f "$out/uno-library/libraries/Skyframe/skyframe_frame.c.o" ]]; then
+    bad "arduino-builder did not compile the library's src/skyframe_frame.c"
+    elf=""
+fi
+
+# The raw header: the same sketch, the header copied next to it (a temporary folder of this run),
+# the implementation defined in the sketch, and an empty libraries folder.
+raw="$out/raw/SerialBridgeRaw"
+mkdir -p "$raw" "$out/empty-libraries"
+cp "$repo/firmware-notes/skyframe_frame.h" "$raw/skyframe_frame.h"
+python3 - "$library/examples/SerialBridge/SerialBridge.ino" "$raw/SerialBridgeRaw.ino" <<'END_OF_PYTHON'
+import sys
+text = open(sys.argv[1], encoding="utf-8").read()
+line = "#include <skyframe_frame.h>\n"
+if text.count(line) != 1:
+    sys.exit("the example does not include <skyframe_frame.h> exactly once")
+open(sys.argv[2], "w", encoding="utf-8").write(
+    text.replace(line, '#define SKYFRAME_FRAME_IMPLEMENTATION\n#include "skyframe_frame.h"\n'))
+END_OF_PYTHON
+if [[ -f "$raw/SerialBridgeRaw.ino" ]] &&
+    build_uno "$raw/SerialBridgeRaw.ino" "$out/empty-libraries" "$out/uno-raw" "$out/uno-raw.log"; then
+    raw_sizes="$(builder_sizes "$out/uno-raw.log")"
+    raw_avr="$(avr_sizes "$out/uno-raw/SerialBridgeRaw.ino.elf")"
+    ok "the same sketch with the raw header next to it: arduino-builder flash ${raw_sizes% *} B," \
+        "RAM ${raw_sizes#* } B; avr-size flash ${raw_avr% *} B, RAM ${raw_avr#* } B"
+else
+    bad "the raw-header sketch did not build:"
+    tail -n 20 "$out/uno-raw.log" 2>/dev/null
+fi
+
+echo "== Uno in simavr: golden vectors over the serial port"
+if cc -std=gnu99 -O2 -Wall -Wextra -Werror -o "$out/uart_feed" "$here/uart_feed.c" -lsimavr; then
+    ok "uart_feed built on libsimavr"
+    if [[ -n "$elf" ]]; then
+        rc=0
+        text="$(python3 "$here/serial_bridge_check.py" "$out/uart_feed" "$elf" "$vectors" 2>&1)" || rc=$?
+        printf '%s\n' "$text" | grep -v '^ok ' || true
+        printf '%s\n' "$text" | grep -c '^ok ' | sed 's/^/ok lines: /'
+        tally "$text" "$rc" "serial-bridge"
+    else
+        bad "no Uno image to run"
+    fi
+else
+    bad "uart_feed did not build (libsimavr-dev)"
+fi
+
+echo "== ESP32Display against stand-in headers (ESP32 core, PubSubClient)"
+stand_ins="$here/stand-ins"
+if c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -I"$library/src" -include Arduino.h \
+        -x c++ -c "$library/examples/ESP32Display/ESP32Display.ino" -o "$out/esp32.o" &&
+    cc -std=c99 -Wall -Wextra -Werror -I"$library/src" \
+        -c "$library/examples/ESP32Display/show_frame.c" -o "$out/show_frame.o" &&
+    cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$library/src" \
+        -c "$library/src/skyframe_frame.c" -o "$out/skyframe_frame.o" &&
+    c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -c "$stand_ins/stand_ins.cpp" \
+        -o "$out/stand_ins.o" &&
+    c++ -o "$out/esp32-display" "$out/esp32.o" "$out/show_frame.o" "$out/skyframe_frame.o" \
+        "$out/stand_ins.o"; then
+    ok "ESP32Display compiles (-Wall -Wextra -Werror) and links with the library's one decoder"
+else
+    bad "ESP32Display against the stand-ins"
+fi
+
+echo "skyframe-library: $passed passed, $failed failed"
+[[ "$failed" -eq 0 ]]
