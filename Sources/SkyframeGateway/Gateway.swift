@@ -23,13 +23,17 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// The fast lane's connection (`FastLane`); nil without one.
   let fastLaneClient: MQTTClient?
   let desk: WeatherDesk
-  let handler: RequestHandler
+  /// The answer path's shared rooms: places to outcomes, outcomes to frames, frames out.
+  let resolver: Resolver
+  let outbox: MQTTOutbox
+  /// The way in of MQTT requests.
+  let intake: MQTTIntake
   let locations: NamedLocationPublisher
   let watches: WatchScheduler
   let workers: RequestWorkers
   /// Fetches that outlive the request that started them, and those other members ask for.
   let background: BackgroundWork
-  let queue: BoundedQueue<RequestHandler.Job>
+  let queue: BoundedQueue<MQTTIntake.Job>
   let httpClient: HTTPClient
   let logger: Logger
   let services: WeatherServices
@@ -95,12 +99,21 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       settings: services.settings(for: configuration), clock: clock, metrics: metrics,
       background: background, logger: logger)
     queue = BoundedQueue(limit: configuration.requests.queueLimit)
-    handler = RequestHandler(
-      configuration: configuration, desk: desk, sink: client, lanes: lanes, fastLane: link,
-      queue: queue, metrics: metrics, clock: clock, logger: logger)
-    workers = RequestWorkers(queue: queue, handler: handler, count: configuration.requests.workers)
+    let logLimiter = DeviceLogLimiter(
+      capacity: configuration.requests.maximumDevices, clock: clock)
+    resolver = Resolver(
+      configuration: configuration, desk: desk, metrics: metrics, clock: clock,
+      logLimiter: logLimiter, logger: logger)
+    let composer = Composer(configuration: configuration, clock: clock)
+    outbox = MQTTOutbox(
+      configuration: configuration, composer: composer,
+      sinks: [client] + lanes + (fastLaneClient.map { [$0] } ?? []), metrics: metrics)
+    intake = MQTTIntake(
+      configuration: configuration, resolver: resolver, outbox: outbox, fastLane: link,
+      lane: lanes.count + 1, queue: queue, metrics: metrics, clock: clock, logger: logger)
+    workers = RequestWorkers(queue: queue, intake: intake, count: configuration.requests.workers)
     let own = OwnMessages(
-      sink: client, metrics: metrics, logger: logger, limiter: handler.logLimiter)
+      sink: client, metrics: metrics, logger: logger, limiter: logLimiter)
     self.own = own
     let services = services
     homeAssistant = HomeAssistantPublisher(
@@ -110,18 +123,19 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     board = DisplayBoard(
       capacity: Self.boardCapacity(configuration), listener: homeAssistant)
     locations = NamedLocationPublisher(
-      locations: configuration.locations, handler: handler, topics: configuration.topics,
+      locations: configuration.locations, resolver: resolver, outbox: outbox,
+      topics: configuration.topics,
       clock: clock, scheduled: services.scheduled, members: members, board: board,
       logger: logger)
     watches = WatchScheduler(
-      handler: handler, configuration: configuration, clock: clock, scheduled: services.scheduled,
+      resolver: resolver, outbox: outbox, configuration: configuration, clock: clock,
+      scheduled: services.scheduled,
       members: members, board: board, logger: logger)
     router = Router(topics: configuration.topics, homeAssistant: configuration.homeAssistant)
     lorawan = try LoRaWANGateway.make(
-      configuration: configuration, desk: desk, metrics: metrics, clock: clock, logger: logger)
-    let (connected, desk, client, fleet, limiter) = (
-      connected, desk, client, fleet, handler.logLimiter
-    )
+      configuration: configuration, resolver: resolver, composer: composer, metrics: metrics,
+      clock: clock, logger: logger)
+    let (connected, desk, client, fleet, limiter) = (connected, desk, client, fleet, logLimiter)
     cluster = members.map { members in
       ClusterRole(
         members: members, fleet: fleet, configuration: configuration, desk: desk, client: client,
@@ -158,7 +172,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     }
     configuration.withLock { $0 = new }
     desk.update(services.settings(for: new))
-    handler.update(new)
+    resolver.update(new)
+    outbox.composer.update(new)
+    outbox.update(new)
+    intake.update(new)
     board.resize(Self.boardCapacity(new))
     locations.update(new)
     watches.update(new)
@@ -187,7 +204,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     let route = router.route(message.topic)
     switch route {
     case .request(let device):
-      handler.receive(message, from: device, lane: lane)
+      intake.receive(message, from: device, lane: lane)
     case .watch(let device):
       watches.receive(device: device, payload: [UInt8](message.payload))
     case .instance, .state, .want, .cacheEntry:
@@ -199,7 +216,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       homeAssistant.announceAll(board.entries)
     case .invalidDevice:
       // All invalid ids share one key (no valid id has a space): one line a minute for all.
-      DeviceLog(logger: logger, device: "(invalid ids)", limiter: handler.logLimiter).warning(
+      DeviceLog(logger: logger, device: "(invalid ids)", limiter: intake.logLimiter).warning(
         "dropped a message from an invalid device id (1-32 characters of a-z, A-Z, 0-9, '-', '_', '.'): \(message.topicString.prefix(80))"
       )
     case .unknown:
@@ -237,9 +254,9 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       fastLane.deliverMessages(to: receiver)
       return receiver
     }
-    let ticker = Task { [handler] in
+    let ticker = Task { [intake] in
       // The fast lane opens on the thread that sees a flood; it closes (and rescans) here.
-      while !Task.isCancelled, let fastLane = handler.fastLane {
+      while !Task.isCancelled, let fastLane = intake.fastLane {
         try? await Task.sleep(for: .milliseconds(500))
         fastLane.tick(now: MonotonicNanoseconds.now())
       }

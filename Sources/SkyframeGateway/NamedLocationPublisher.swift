@@ -15,7 +15,8 @@ final class NamedLocationPublisher: Service, Sendable {
   }
 
   private let state = Mutex(State())
-  private let handler: RequestHandler
+  private let resolver: Resolver
+  private let outbox: MQTTOutbox
   private let topics: GatewayConfiguration.Topics
   private let logger: Logger
   private let tick: Duration
@@ -27,7 +28,7 @@ final class NamedLocationPublisher: Service, Sendable {
   private let board: DisplayBoard?
 
   init(
-    locations: [GatewayConfiguration.NamedLocation], handler: RequestHandler,
+    locations: [GatewayConfiguration.NamedLocation], resolver: Resolver, outbox: MQTTOutbox,
     topics: GatewayConfiguration.Topics, clock: GatewayClock, scheduled: ScheduledWork? = nil,
     members: ClusterMembers? = nil, board: DisplayBoard? = nil, logger: Logger,
     tick: Duration = .milliseconds(250)
@@ -35,7 +36,8 @@ final class NamedLocationPublisher: Service, Sendable {
     self.board = board
     self.scheduled = scheduled
     self.members = members
-    self.handler = handler
+    self.resolver = resolver
+    self.outbox = outbox
     self.topics = topics
     self.logger = logger
     self.tick = tick
@@ -90,7 +92,7 @@ final class NamedLocationPublisher: Service, Sendable {
     case .named(let name, let countryCode):
       query = .place(PlaceName(truncating: name), country: countryCode.flatMap { CountryCode($0) })
     }
-    var outcome = await handler.resolve(
+    var outcome = await resolver.resolve(
       query, for: .scheduled, large: location.profiles.contains(.large))
     if case .weather(let frame, let stale, var place) = outcome {
       // The display shows the configured name when the place was given as coordinates.
@@ -104,13 +106,13 @@ final class NamedLocationPublisher: Service, Sendable {
       return
     }
     for profile in location.profiles {
-      handler.publish(
+      outbox.send(
         outcome, requestID: 0, slot: 0, of: 1,
-        to: RequestHandler.Reply(topic: topics.location(name: location.name, profile: profile)),
-        logger: logger, retain: true, answering: RequestHandler.Answering(profile: profile))
+        to: Reply(topic: topics.location(name: location.name, profile: profile)),
+        answering: Answering(profile: profile), retain: true, logger: logger)
     }
     board?.record(
-      .place(location.name), frame: handler.standardFrame(of: outcome, slot: 0, of: 1),
+      .place(location.name), frame: outbox.composer.standardFrame(of: outcome, slot: 0, of: 1),
       at: clock.unixTime())
     logger.debug("published named location")
   }

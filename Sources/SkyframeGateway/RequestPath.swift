@@ -6,9 +6,9 @@ import SkyframeProviders
 /// frames handed to `sink`. What the bench suite measures for a cache hit: exactly what runs on
 /// the MQTT network thread; a miss is answered by a worker's code, as in the gateway.
 public final class RequestPath: Sendable {
-  let handler: RequestHandler
+  let intake: MQTTIntake
   private let router: Router
-  private let queue: BoundedQueue<RequestHandler.Job>
+  private let queue: BoundedQueue<MQTTIntake.Job>
 
   public init(
     configuration: GatewayConfiguration, provider: any WeatherProvider, sink: any FrameSink,
@@ -19,17 +19,24 @@ public final class RequestPath: Sendable {
       settings: WeatherDesk.Settings(provider: provider, cache: configuration.cache),
       clock: clock, metrics: metrics, logger: logger)
     queue = BoundedQueue(limit: configuration.requests.queueLimit)
-    handler = RequestHandler(
-      configuration: configuration, desk: desk, sink: sink, queue: queue, metrics: metrics,
-      clock: clock, logger: logger)
+    let resolver = Resolver(
+      configuration: configuration, desk: desk, metrics: metrics, clock: clock,
+      logLimiter: DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock),
+      logger: logger)
+    let outbox = MQTTOutbox(
+      configuration: configuration, composer: Composer(configuration: configuration, clock: clock),
+      sinks: [sink], metrics: metrics)
+    intake = MQTTIntake(
+      configuration: configuration, resolver: resolver, outbox: outbox, queue: queue,
+      metrics: metrics, clock: clock, logger: logger)
     router = Router(topics: configuration.topics)
   }
 
   public func handle(_ message: MQTTMessage) async {
     guard case .request(let device) = router.route(message.topic) else { return }
-    MQTTIncoming.with(message) { handler.receive($0, from: device) }
+    MQTTIncoming.with(message) { intake.receive($0, from: device) }
     while queue.depth > 0, let job = await queue.next() {
-      await handler.answer(job)
+      await intake.answer(job)
     }
   }
 }

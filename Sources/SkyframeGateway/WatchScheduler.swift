@@ -43,7 +43,8 @@ final class WatchScheduler: Service, Sendable {
   }
 
   private let state = Mutex(State())
-  private let handler: RequestHandler
+  private let resolver: Resolver
+  private let outbox: MQTTOutbox
   private let settings:
     Mutex<
       (
@@ -60,14 +61,16 @@ final class WatchScheduler: Service, Sendable {
   private let board: DisplayBoard?
 
   init(
-    handler: RequestHandler, configuration: GatewayConfiguration, clock: GatewayClock,
+    resolver: Resolver, outbox: MQTTOutbox, configuration: GatewayConfiguration,
+    clock: GatewayClock,
     scheduled: ScheduledWork? = nil, members: ClusterMembers? = nil, board: DisplayBoard? = nil,
     logger: Logger
   ) {
     self.board = board
     self.scheduled = scheduled
     self.members = members
-    self.handler = handler
+    self.resolver = resolver
+    self.outbox = outbox
     self.clock = clock
     settings = Mutex(
       (configuration.topics, configuration.watches, configuration.requests.maximumLocations))
@@ -119,7 +122,7 @@ final class WatchScheduler: Service, Sendable {
   /// A retained watch message (or its removal) arrived from `device`.
   func receive(device: String, payload: [UInt8]) {
     let (topics, limits, maximumLocations) = settings.withLock { $0 }
-    let log = DeviceLog(logger: logger, device: device, limiter: handler.logLimiter)
+    let log = DeviceLog(logger: logger, device: device, limiter: resolver.logLimiter)
     guard !payload.isEmpty else {
       let count = state.withLock { state in
         state.watches[device] = nil
@@ -144,10 +147,9 @@ final class WatchScheduler: Service, Sendable {
       scheduled?.setWatches(count)
       guard accepted else {
         log.warning("watch refused: the gateway keeps at most \(limits.maximumWatches)")
-        handler.publish(
-          .failure(.rateLimited, name: FrameName(truncating: "too many watches")), requestID: 0,
-          slot: 0, of: 1,
-          to: RequestHandler.Reply(topic: topics.frame(device: device)), logger: log)
+        outbox.refuse(
+          .rateLimited, "too many watches", requestID: 0,
+          to: Reply(topic: topics.frame(device: device)), profile: watch.profile, logger: log)
         return
       }
       log.info("watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s")
@@ -155,10 +157,10 @@ final class WatchScheduler: Service, Sendable {
       log.warning("bad watch: \(error)")
       let status: FrameStatus =
         if case .request(let request) = error { request.frameStatus } else { .badRequest }
-      handler.publish(
-        .failure(status, name: FrameName(truncating: "watch: \(error)")), requestID: 0, slot: 0,
-        of: 1,
-        to: RequestHandler.Reply(topic: topics.frame(device: device)), logger: log)
+      let profile = payload.withUnsafeBytes { DeviceRequest.namedProfile(in: $0) } ?? .standard
+      outbox.refuse(
+        status, "watch: \(error)", requestID: 0, to: Reply(topic: topics.frame(device: device)),
+        profile: profile, logger: log)
     }
   }
 
@@ -180,7 +182,7 @@ final class WatchScheduler: Service, Sendable {
   private func push(_ watch: Watch, to device: String) async {
     let topics = settings.withLock { $0.topics }
     let log = DeviceLog(logger: logger, device: device)
-    let outcomes = await handler.resolve(
+    let outcomes = await resolver.resolve(
       watch.places, for: .scheduled, large: watch.profile == .large)
     // Removed or changed while its places were fetched: this push is no longer wanted, and a
     // retained frame now would outlive the watch.
@@ -195,13 +197,12 @@ final class WatchScheduler: Service, Sendable {
         continue
       }
       let topic = outcomes.count == 1 ? base : "\(base)/\(slot)"
-      handler.publish(
-        outcome, requestID: 0, slot: slot, of: outcomes.count,
-        to: RequestHandler.Reply(topic: topic),
-        logger: log, retain: true, answering: RequestHandler.Answering(profile: watch.profile))
+      outbox.send(
+        outcome, requestID: 0, slot: slot, of: outcomes.count, to: Reply(topic: topic),
+        answering: Answering(profile: watch.profile), retain: true, logger: log)
       board?.record(
         .watch(device: device, slot: outcomes.count == 1 ? nil : slot),
-        frame: handler.standardFrame(of: outcome, slot: slot, of: outcomes.count),
+        frame: outbox.composer.standardFrame(of: outcome, slot: slot, of: outcomes.count),
         at: clock.unixTime())
     }
     log.debug("pushed a watch")

@@ -15,7 +15,8 @@ import Testing
 
   /// A gateway with one ChirpStack and one The Things Stack connection on the test broker.
   private func harness(
-    adjust: (inout LoRaWANSettings, Int) -> Void = { _, _ in }
+    adjust: (inout LoRaWANSettings, Int) -> Void = { _, _ in },
+    configure: (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> (GatewayHarness, metricsPort: Int) {
     let metricsPort = try MosquittoBroker.freeLoopbackPort()
     let harness = try await GatewayHarness.make { configuration in
@@ -38,6 +39,7 @@ import Testing
       ]
       configuration.lorawan.devices[Self.chirpStackDevice.uppercased()] = device
       adjust(&configuration.lorawan, configuration.mqtt.port)
+      configure(&configuration)
     }
     try await harness.start(logLevel: .info)
     // Each connection logs when it is connected (and so subscribed).
@@ -323,5 +325,140 @@ import Testing
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="bad_device"} 6"#))
     #expect(
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="bad_base64"} 3"#))
+  }
+
+  /// One uplink, one downlink: the same ChirpStack event published twice, the same frame heard
+  /// through a second gateway (another event, the same fCnt and payload), and the same event again
+  /// seconds later each get nothing more; the next fCnt is answered again.
+  @Test func aDuplicatedUplinkIsAnsweredOnce() async throws {
+    let (harness, metricsPort) = try await harness()
+    defer { Task { await harness.shutdown() } }
+    let server = try await networkServer(port: harness.broker.port)
+    defer { Task { await server.disconnect() } }
+    let topic = LoRaWANFixtures.chirpStackUplinkTopic(devEUI: Self.chirpStackDevice)
+    let payload = LoRaWANFixtures.coordinates(52.52, 13.41, id: 1)
+    func uplink(fCnt: Int, gatewayLocation: Bool = true) throws {
+      try server.client.publish(
+        topic,
+        payload: Array(
+          LoRaWANFixtures.chirpStackUplink(
+            devEUI: Self.chirpStackDevice, payload: payload, fCnt: fCnt,
+            gatewayLocation: gatewayLocation
+          ).utf8), qos: 1)
+    }
+    // The first is a miss (an upstream call); its copies come while it waits and after.
+    try uplink(fCnt: 41)
+    try uplink(fCnt: 41)
+    try uplink(fCnt: 41, gatewayLocation: false)
+    _ = try await chirpStackDownlink(server)
+    try uplink(fCnt: 41)
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      _ = try await server.next(timeout: .seconds(1)) { $0.topic.hasSuffix("/command/down") }
+    }
+    // The device's next uplink, the same request under the next fCnt: a new downlink.
+    try uplink(fCnt: 42)
+    _ = try await chirpStackDownlink(server)
+    // The Things Stack: the same uplink twice at QoS 0.
+    let json = LoRaWANFixtures.thingsStackUplink(
+      deviceID: "attic", devEUI: Self.thingsStackDevice,
+      payload: LoRaWANFixtures.coordinates(52.52, 13.41, id: 2), fPort: 15, fCnt: 7)
+    for _ in 0..<2 {
+      try server.client.publish(
+        LoRaWANFixtures.thingsStackUplinkTopic(deviceID: "attic"), payload: Array(json.utf8),
+        qos: 0)
+    }
+    _ = try await server.next { $0.topic.hasSuffix("/down/push") }
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      _ = try await server.next(timeout: .seconds(1))
+    }
+    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    #expect(
+      metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="duplicate"} 3"#),
+      "\(metrics)")
+    #expect(
+      metrics.contains(#"skyframe_lorawan_uplinks_total{server="ttn",outcome="duplicate"} 1"#))
+    #expect(metrics.contains(#"skyframe_lorawan_downlinks_total{server="cs",kind="tiny"} 2"#))
+    #expect(harness.forecastCalls == 1)
+  }
+
+  /// Payloads the gateway cannot read get no downlink (airtime on a shared band): base64 that is
+  /// not strict RFC 4648, a ChirpStack event still encrypted under a join server's key, a The
+  /// Things Stack uplink with payload crypto skipped.
+  @Test func unreadablePayloadsAreCountedAndNotAnswered() async throws {
+    let (harness, metricsPort) = try await harness()
+    defer { Task { await harness.shutdown() } }
+    let server = try await networkServer(port: harness.broker.port)
+    defer { Task { await server.disconnect() } }
+    let topic = LoRaWANFixtures.chirpStackUplinkTopic(devEUI: Self.chirpStackDevice)
+    let valid = LoRaWANFixtures.coordinates(52.52, 13.41, id: 1)
+    let plain = LoRaWANFixtures.chirpStackUplink(
+      devEUI: Self.chirpStackDevice, payload: valid, fCnt: 3)
+    let badBase64 = plain.replacingOccurrences(
+      of: #""data":"\#(LoRaWANFixtures.base64(valid))""#, with: #""data":"AQ=D""#)
+    #expect(badBase64 != plain)
+    let encrypted =
+      String(plain.dropLast())
+      + #","joinServerContext":{"sessionKeyId":"","appSKey":{"kekLabel":"js-kek","aesKey":"ZIBmJ4bVA3YY0pt5hxTXWg=="}}}"#
+    let ttsJSON = LoRaWANFixtures.thingsStackUplink(
+      deviceID: "attic", devEUI: Self.thingsStackDevice, payload: valid, fPort: 15, fCnt: 9)
+    let skipped = ttsJSON.replacingOccurrences(
+      of: #""uplink_message":{"#,
+      with: #""uplink_message":{"app_s_key":{"key":"ZIBmJ4bVA3YY0pt5hxTXWg=="},"#)
+    #expect(skipped != ttsJSON)
+    try server.client.publish(topic, payload: Array(badBase64.utf8), qos: 1)
+    try server.client.publish(topic, payload: Array(encrypted.utf8), qos: 1)
+    try server.client.publish(
+      LoRaWANFixtures.thingsStackUplinkTopic(deviceID: "attic"), payload: Array(skipped.utf8),
+      qos: 0)
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      _ = try await server.next(timeout: .seconds(1))
+    }
+    // The same uplink readable: answered (so the three above were refused for what they are).
+    try server.client.publish(topic, payload: Array(plain.utf8), qos: 1)
+    _ = try await chirpStackDownlink(server)
+    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    for line in [
+      #"skyframe_lorawan_uplinks_total{server="cs",outcome="bad_base64"} 1"#,
+      #"skyframe_lorawan_uplinks_total{server="cs",outcome="encrypted"} 1"#,
+      #"skyframe_lorawan_uplinks_total{server="ttn",outcome="encrypted"} 1"#,
+      #"skyframe_lorawan_downlinks_total{server="cs",kind="tiny"} 1"#,
+    ] {
+      #expect(metrics.contains(line), "\(line)")
+    }
+    #expect(!metrics.contains(#"kind="error""#))
+  }
+
+  /// A LoRaWAN device past its requests a minute is treated as an MQTT device is: one
+  /// `rate_limited` downlink, then none that minute (`frame-v1.md` §6.10).
+  @Test func aDeviceOverItsLimitGetsOneRateLimitedThenSilence() async throws {
+    let (harness, metricsPort) = try await harness(configure: {
+      $0.requests.perDevicePerMinute = 5
+    })
+    defer { Task { await harness.shutdown() } }
+    let server = try await networkServer(port: harness.broker.port)
+    defer { Task { await server.disconnect() } }
+    let topic = LoRaWANFixtures.chirpStackUplinkTopic(devEUI: Self.chirpStackDevice)
+    for count in 1...9 {
+      try server.client.publish(
+        topic,
+        payload: Array(
+          LoRaWANFixtures.chirpStackUplink(
+            devEUI: Self.chirpStackDevice,
+            payload: LoRaWANFixtures.coordinates(52.52, 13.41, id: UInt8(count)), fCnt: count
+          ).utf8), qos: 1)
+    }
+    var statuses: [Int64] = []
+    for _ in 0..<6 {
+      let payload = try await chirpStackDownlink(server).payload
+      try view(payload) { statuses.append($0.value(TinyLayout.status) ?? -1) }
+    }
+    await #expect(throws: MQTTMailbox.TimeoutError.self) {
+      _ = try await server.next(timeout: .seconds(1))
+    }
+    #expect(statuses.filter { $0 == 0 }.count == 5)
+    #expect(statuses.filter { $0 == Int64(FrameStatus.rateLimited.rawValue) }.count == 1)
+    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    #expect(
+      metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="over_limit"} 3"#))
   }
 }

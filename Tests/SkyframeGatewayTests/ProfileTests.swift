@@ -216,4 +216,71 @@ import Testing
       }
     }
   }
+
+  /// Every answer comes in the profile the request named, errors included: a 48-byte decoder
+  /// must be able to read the `bad_request` or `rate_limited` that answers its `~tiny` request,
+  /// whether the request parsed or not, and whatever refused it.
+  @Test func errorsComeInTheProfileTheRequestNamed() async throws {
+    let harness = try await GatewayHarness.make { $0.requests.perDevicePerMinute = 7 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    // Refused while parsing: an unknown option after the profile, a refresh with nothing asked.
+    try device.ask("#1 ~tiny ~huge 52.52,13.41")
+    try device.ask("#2 ~large ~huge 52.52,13.41")
+    try device.ask("#3 ~tiny refresh")
+    // The binary form: profile tiny in byte 6, then a CRC that does not match.
+    var binary = try BinaryRequest.encoded(
+      DeviceRequest(
+        id: 4,
+        body: .locations(
+          LocationList([.coordinates(Coordinates(latitude: 5_252_000, longitude: 1_341_000))])),
+        profile: .tiny))
+    binary[binary.count - 1] ^= 0xFF
+    try device.client.publish("skyframe/v1/req/\(device.id)", payload: binary)
+    // A name the service does not know: not_found, from a worker.
+    try device.ask("#5 ~large Nowhereville")
+    var answers = try await payloads(device, 5)
+    #expect(answers.map(\.count) == [48, 960, 48, 48, 960])
+    for (index, expected) in [
+      (0, FrameStatus.badRequest), (1, .badRequest), (2, .badRequest), (3, .badRequest),
+      (4, .notFound),
+    ] {
+      try view(answers[index]) { view in
+        let status = view.kind == .tiny ? TinyLayout.status : LargeLayout.status
+        let id = view.kind == .tiny ? TinyLayout.requestID : LargeLayout.requestID
+        #expect(view.value(status) == Int64(expected.rawValue), "answer \(index)")
+        #expect(view.value(id) == Int64(index + 1), "answer \(index)")
+      }
+    }
+    // Over the device's 7 requests a minute: the eighth is refused unparsed, still in its profile.
+    try device.ask("#6 ~tiny 52.52,13.41")
+    try device.ask("#7 ~tiny 52.52,13.41")
+    answers = try await payloads(device, 2)
+    try device.ask("#8 ~tiny 52.52,13.41")
+    let refused = try await payloads(device, 1)[0]
+    #expect(refused.count == TinyLayout.size)
+    try view(refused) { view in
+      #expect(view.value(TinyLayout.status) == Int64(FrameStatus.rateLimited.rawValue))
+      #expect(view.value(TinyLayout.requestID) == 8)
+    }
+  }
+
+  /// A refresh that names a profile makes it the one a later plain refresh keeps.
+  @Test func aRefreshWithAProfileIsRemembered() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+    // The cell's large frame first, so that every answer below is a cache hit, sent in order.
+    try device.ask("#0 ~large 52.52,13.41")
+    try device.ask("#1 ~tiny 52.52,13.41")
+    #expect(try await payloads(device, 2).map(\.count) == [960, 48])
+    try device.ask("#2 ~large refresh")
+    try device.ask("#3 refresh")
+    try device.ask("#4 ~standard refresh")
+    try device.ask("#5 refresh")
+    let answers = try await payloads(device, 4)
+    #expect(answers.map(\.count) == [960, 960, 192, 192])
+  }
 }

@@ -92,6 +92,35 @@ public struct DeviceRequest: Sendable, Equatable {
     return id
   }
 
+  /// The profile named in bytes that may not parse (or may not be parsed: a request over the
+  /// device's limit), so that the error frame comes in the profile the device asked for and
+  /// its decoder can read it: the binary form's byte 6 when it is 1 or 2, or the first profile
+  /// option of a text (`~large`, `~tiny`, `~standard`) before the body; nil when none is named.
+  /// Allocates nothing.
+  public static func namedProfile(in bytes: UnsafeRawBufferPointer) -> FrameProfile? {
+    if BinaryRequest.looksBinary(bytes) {
+      guard bytes.count > 6 else { return nil }
+      return bytes[6] == 0 ? nil : FrameProfile(rawValue: bytes[6])
+    }
+    var span = TextRequestParser.trimmed(bytes, 0, min(bytes.count, maximumTextLength))
+    var first = true
+    while span.start < span.end {
+      var end = span.start
+      while end < span.end, !TextRequestParser.isSpace(bytes[end]) { end += 1 }
+      if bytes[span.start] == UInt8(ascii: "~") {
+        for profile in FrameProfile.allCases
+        where TextRequestParser.matches(bytes, (span.start, end), profile.optionName) {
+          return profile
+        }
+      } else if !first || bytes[span.start] != UInt8(ascii: "#") {
+        return nil  // The body: options come before it.
+      }
+      first = false
+      span = TextRequestParser.trimmed(bytes, end, span.end)
+    }
+    return nil
+  }
+
   public init(parsing bytes: [UInt8], maximumLocations: Int = 7) throws(RequestError) {
     var result: Result<DeviceRequest, RequestError> = .failure(.empty)
     bytes.withUnsafeBytes { buffer in

@@ -6,13 +6,13 @@ import Synchronization
 /// One network server's MQTT integration as a service of the gateway's group: its own MQTT
 /// client (3.1.1, clean session: an uplink's receive windows are long gone after a restart, so
 /// nothing old is worth answering), subscribed to the application's uplinks. Each message is
-/// answered by `LoRaWANAnswers`; answers that wait for an upstream call run as child tasks and
+/// answered by `LoRaWANIntake`; answers that wait for an upstream call run as child tasks and
 /// are finished before the connection closes on shutdown.
 final class NetworkServerConnection: Service, Sendable {
   let server: LoRaWANSettings.Server
   let dialect: any NetworkServerDialect
   let client: MQTTClient
-  private let answers: LoRaWANAnswers
+  private let answers: LoRaWANIntake
   private let logger: Logger
   private let connected = Atomic<Bool>(false)
 
@@ -24,7 +24,7 @@ final class NetworkServerConnection: Service, Sendable {
       lastError: isConnected ? nil : client.lastFailure?.description)
   }
 
-  init(server: LoRaWANSettings.Server, answers: LoRaWANAnswers, logger: Logger) throws(MQTTError) {
+  init(server: LoRaWANSettings.Server, answers: LoRaWANIntake, logger: Logger) throws(MQTTError) {
     self.server = server
     self.answers = answers
     dialect = server.dialect
@@ -89,19 +89,20 @@ final class NetworkServerConnection: Service, Sendable {
 
 /// The gateway's LoRaWAN part: what answers, and a connection per configured server.
 final class LoRaWANGateway: Sendable {
-  let answers: LoRaWANAnswers
+  let answers: LoRaWANIntake
   let connections: [NetworkServerConnection]
   private let servers: [LoRaWANSettings.Server]
   private let logger: Logger
 
   /// Nil without `lorawan.servers`.
   static func make(
-    configuration: GatewayConfiguration, desk: WeatherDesk, metrics: GatewayMetrics,
-    clock: GatewayClock, logger: Logger
+    configuration: GatewayConfiguration, resolver: Resolver, composer: Composer,
+    metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
   ) throws(MQTTError) -> LoRaWANGateway? {
     guard !configuration.lorawan.servers.isEmpty else { return nil }
-    let answers = LoRaWANAnswers(
-      configuration: configuration, desk: desk, metrics: metrics, clock: clock, logger: logger)
+    let answers = LoRaWANIntake(
+      configuration: configuration, resolver: resolver, composer: composer, metrics: metrics,
+      clock: clock, logger: logger)
     var connections: [NetworkServerConnection] = []
     for server in configuration.lorawan.servers {
       connections.append(
@@ -113,7 +114,7 @@ final class LoRaWANGateway: Sendable {
   }
 
   private init(
-    answers: LoRaWANAnswers, connections: [NetworkServerConnection],
+    answers: LoRaWANIntake, connections: [NetworkServerConnection],
     servers: [LoRaWANSettings.Server], logger: Logger
   ) {
     self.answers = answers

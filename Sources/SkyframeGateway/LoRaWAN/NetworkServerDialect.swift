@@ -16,12 +16,16 @@ struct LoRaWANUplink: Sendable, Equatable {
   var dataRate: Int?
   /// The first receiving gateway's position that has both coordinates.
   var gatewayLocation: (latitude: Double, longitude: Double)?
+  /// The uplink frame counter (fCnt; 0 when the message leaves it out): with the DevEUI and the
+  /// payload, what tells a second copy of an uplink (`UplinkMemory`).
+  var frameCount: UInt32 = 0
 
   static func == (lhs: Self, rhs: Self) -> Bool {
     lhs.devEUI == rhs.devEUI && lhs.replyDevice == rhs.replyDevice && lhs.fPort == rhs.fPort
       && lhs.payload == rhs.payload && lhs.dataRate == rhs.dataRate
       && lhs.gatewayLocation?.latitude == rhs.gatewayLocation?.latitude
       && lhs.gatewayLocation?.longitude == rhs.gatewayLocation?.longitude
+      && lhs.frameCount == rhs.frameCount
   }
 }
 
@@ -33,6 +37,10 @@ enum UplinkRefusal: Error, Equatable, CustomStringConvertible {
   case missingField(String)
   case badDevice(String)
   case badBase64
+  /// The payload is still encrypted with a key the network server does not hold (ChirpStack's
+  /// `joinServerContext.appSKey`, The Things Stack's `app_s_key` with `skip_payload_crypto`):
+  /// its bytes are not a request.
+  case encryptedPayload
 
   /// The metric label.
   var reason: String {
@@ -42,6 +50,7 @@ enum UplinkRefusal: Error, Equatable, CustomStringConvertible {
     case .malformedJSON, .missingField: "malformed_json"
     case .badDevice: "bad_device"
     case .badBase64: "bad_base64"
+    case .encryptedPayload: "encrypted"
     }
   }
 
@@ -53,6 +62,8 @@ enum UplinkRefusal: Error, Equatable, CustomStringConvertible {
     case .missingField(let field): "no \(field) in the uplink"
     case .badDevice(let text): "a device that is no DevEUI: '\(text.prefix(40))'"
     case .badBase64: "a payload that is not base64"
+    case .encryptedPayload:
+      "a payload still encrypted end to end (the network server does not hold its AppSKey): not read, no downlink"
     }
   }
 
@@ -105,8 +116,25 @@ extension NetworkServerDialect {
     }
   }
 
+  /// Standard base64 (RFC 4648 §4) as both servers write it: groups of four characters of the
+  /// alphabet, `=` only as the last one or two. Anything else is refused rather than guessed at
+  /// (Foundation's decoder takes `AQ=D`).
   static func base64(_ text: String?) throws(UplinkRefusal) -> [UInt8] {
     guard let text, !text.isEmpty else { return [] }
+    let bytes = Array(text.utf8)
+    guard bytes.count % 4 == 0 else { throw .badBase64 }
+    var padding = 0
+    for (index, byte) in bytes.enumerated() {
+      let inAlphabet =
+        (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+        || (0x30...0x39).contains(byte) || byte == UInt8(ascii: "+") || byte == UInt8(ascii: "/")
+      if byte == UInt8(ascii: "=") {
+        guard index >= bytes.count - 2 else { throw .badBase64 }
+        padding += 1
+      } else if !inAlphabet || padding > 0 {
+        throw .badBase64
+      }
+    }
     guard let data = Data(base64Encoded: text) else { throw .badBase64 }
     return [UInt8](data)
   }
@@ -148,10 +176,18 @@ struct ChirpStackV4: NetworkServerDialect {
       }
       var modulation: Modulation?
     }
+    /// Present with an `appSKey` when the payload is still encrypted (the key is held by a join
+    /// server, wrapped under a KEK ChirpStack cannot unwrap).
+    struct JoinServerContext: Decodable {
+      struct KeyEnvelope: Decodable { var aesKey: String? }
+      var appSKey: KeyEnvelope?
+    }
     var deviceInfo: DeviceInfo
     var fPort: Int?
+    var fCnt: UInt32?
     var dr: Int?
     var data: String?
+    var joinServerContext: JoinServerContext?
     var rxInfo: [RxInfo]?
     var txInfo: TxInfo?
   }
@@ -167,6 +203,7 @@ struct ChirpStackV4: NetworkServerDialect {
     guard let eui = LoRaWANSettings.normalizedEUI(event.deviceInfo.devEui),
       LoRaWANSettings.normalizedEUI(topicEUI) == eui
     else { throw .badDevice(event.deviceInfo.devEui) }
+    if event.joinServerContext?.appSKey != nil { throw .encryptedPayload }
     var dataRate = event.dr
     if dataRate == nil, let lora = event.txInfo?.modulation?.lora,
       let spreadingFactor = lora.spreadingFactor, let bandwidth = lora.bandwidth
@@ -177,7 +214,8 @@ struct ChirpStackV4: NetworkServerDialect {
       devEUI: eui, replyDevice: String(topicEUI), fPort: event.fPort ?? 0,
       payload: try Self.base64(event.data), dataRate: dataRate,
       gatewayLocation: Self.firstLocation(
-        (event.rxInfo ?? []).map { ($0.location?.latitude, $0.location?.longitude) }))
+        (event.rxInfo ?? []).map { ($0.location?.latitude, $0.location?.longitude) }),
+      frameCount: event.fCnt ?? 0)
   }
 
   func downlink(to device: String, fPort: Int, payload: UnsafeRawBufferPointer) -> (
@@ -218,8 +256,13 @@ struct ThingsStack: NetworkServerDialect {
         }
         var dataRate: DataRate?
       }
+      /// Set when the application server skipped payload crypto (`skip_payload_crypto`): the
+      /// payload is still encrypted with this session key.
+      struct KeyEnvelope: Decodable { var key: String? }
       var fPort: Int?
+      var fCnt: UInt32?
       var frmPayload: String?
+      var appSKey: KeyEnvelope?
       var rxMetadata: [Metadata]?
       var settings: Settings?
     }
@@ -243,6 +286,7 @@ struct ThingsStack: NetworkServerDialect {
       let eui = LoRaWANSettings.normalizedEUI(text)
     else { throw .badDevice(message.endDeviceIds.devEui ?? "(none)") }
     let uplink = message.uplinkMessage
+    if uplink.appSKey != nil { throw .encryptedPayload }
     var dataRate: Int?
     if let lora = uplink.settings?.dataRate?.lora, let spreadingFactor = lora.spreadingFactor,
       let bandwidth = lora.bandwidth
@@ -255,7 +299,8 @@ struct ThingsStack: NetworkServerDialect {
       devEUI: eui, replyDevice: device, fPort: uplink.fPort ?? 0,
       payload: try Self.base64(uplink.frmPayload), dataRate: dataRate,
       gatewayLocation: Self.firstLocation(
-        (uplink.rxMetadata ?? []).map { ($0.location?.latitude, $0.location?.longitude) }))
+        (uplink.rxMetadata ?? []).map { ($0.location?.latitude, $0.location?.longitude) }),
+      frameCount: uplink.fCnt ?? 0)
   }
 
   func downlink(to device: String, fPort: Int, payload: UnsafeRawBufferPointer) -> (

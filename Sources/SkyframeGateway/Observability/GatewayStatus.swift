@@ -146,7 +146,7 @@ extension Gateway {
       upstream: GatewayStatus.Upstream(
         calls: totals.upstreamCalls, failures: totals.upstreamFailures,
         refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused),
-      devices: handler.rememberedDevices, watches: watches.count,
+      devices: intake.rememberedDevices, watches: watches.count,
       publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused,
       unansweredOverLimit: totals.unansweredOverLimit,
       lorawan: lorawan?.connections.map(\.status))

@@ -4,13 +4,14 @@ import SkyframeMQTT
 import SkyframeProviders
 import Synchronization
 
-/// Answers LoRaWAN uplinks (`schemas/lorawan-uplink-v1.md` §6) for every network server
-/// connection: the uplink message read by the connection's dialect, the device admitted (its
-/// DevEUI is its id: the per-device limit and `refresh` memory as for MQTT devices, in a table
-/// of their own), its place resolved, and the `tiny` frame, `unchanged` or a tiny error frame
-/// written by `RequestHandler.publish` into the `DownlinkSink`, which sends it as the server's
-/// downlink if it fits both receive windows. At most one downlink per uplink.
-final class LoRaWANAnswers: Sendable {
+/// The way in of LoRaWAN uplinks (`schemas/lorawan-uplink-v1.md` §6), for every network server
+/// connection: the uplink read by the connection's dialect, a second copy of an uplink already
+/// taken dropped (`UplinkMemory`), the device admitted as an MQTT device is (its DevEUI is its
+/// id: one `rate_limited` past its requests a minute, then silence; `refresh` memory; in a table
+/// of its own), its place resolved by the shared resolver, and the `tiny` frame, `unchanged` or a
+/// tiny error frame written by the shared composer and sent as the server's downlink if it fits
+/// both receive windows. At most one downlink per uplink.
+final class LoRaWANIntake: NewCellAccount, Sendable {
   private struct Settings: Sendable {
     var lorawan: LoRaWANSettings
     var perDevicePerMinute: Int
@@ -27,24 +28,26 @@ final class LoRaWANAnswers: Sendable {
   static let maximumWaiting = 64
 
   private let settings: Mutex<Settings>
-  let handler: RequestHandler
-  let sink = DownlinkSink()
+  private let resolver: Resolver
+  private let composer: Composer
   private let devices: DeviceTable
+  private let seen: UplinkMemory
+  private let gatewayMetrics: GatewayMetrics
   let metrics: LoRaWANMetrics
   private let waiting = Atomic<Int>(0)
   private let clock: GatewayClock
   private let logger: Logger
 
   init(
-    configuration: GatewayConfiguration, desk: WeatherDesk, metrics: GatewayMetrics,
-    clock: GatewayClock, logger: Logger
+    configuration: GatewayConfiguration, resolver: Resolver, composer: Composer,
+    metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
   ) {
     settings = Mutex(Settings(configuration))
-    // The handler's own queue stays empty: waiting answers run on the connection's tasks.
-    handler = RequestHandler(
-      configuration: configuration, desk: desk, sink: sink, queue: BoundedQueue(limit: 1),
-      metrics: metrics, clock: clock, logger: logger)
+    self.resolver = resolver
+    self.composer = composer
     devices = DeviceTable(capacity: configuration.requests.maximumDevices)
+    seen = UplinkMemory(capacity: configuration.requests.maximumDevices)
+    gatewayMetrics = metrics
     self.metrics = LoRaWANMetrics(registry: metrics.registry)
     self.clock = clock
     self.logger = logger
@@ -52,8 +55,12 @@ final class LoRaWANAnswers: Sendable {
 
   func update(_ configuration: GatewayConfiguration) {
     settings.withLock { $0 = Settings(configuration) }
-    handler.update(configuration)
     devices.resize(to: configuration.requests.maximumDevices)
+    seen.resize(to: configuration.requests.maximumDevices)
+  }
+
+  private func log(_ device: String) -> DeviceLog {
+    DeviceLog(logger: logger, device: device, limiter: resolver.logLimiter)
   }
 
   /// Takes one uplink message from `connection`'s server. Answers at once when the cache has
@@ -63,16 +70,27 @@ final class LoRaWANAnswers: Sendable {
   )? {
     let server = connection.server
     guard let (uplink, device, settings) = screened(message, from: connection) else { return nil }
-    let log = DeviceLog(logger: logger, device: uplink.devEUI, limiter: handler.logLimiter)
+    let log = log(uplink.devEUI)
+    // Redelivered by the broker, sent again by the server, heard through a second gateway: the
+    // device sent it once and gets one downlink.
+    guard
+      seen.isFirst(
+        device: uplink.devEUI, frameCount: uplink.frameCount, payload: uplink.payload,
+        second: clock.unixTime())
+    else {
+      metrics.uplink(server.name, "duplicate")
+      log.debug("uplink fCnt \(uplink.frameCount) again: already answered, no second downlink")
+      return nil
+    }
     let places = settings.lorawan.places(of: device)
     let parsed = Result { () throws(UplinkError) in
       try DeviceUplink(parsing: uplink.payload, configuredPlaces: places.count)
     }
     let requestID = uplink.payload.withUnsafeBytes { UInt16(DeviceUplink.requestID(in: $0)) }
 
-    metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
     // The size rule first: a downlink that could not fit is not worth an upstream call.
     guard let dataRate = uplink.dataRate else {
+      metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
       metrics.withheld(server.name, "data_rate")
       log.warning(
         "uplink at a data rate \(server.band.rawValue) does not have: answer withheld (check lorawan.servers.\(server.name).band)"
@@ -82,35 +100,27 @@ final class LoRaWANAnswers: Sendable {
     let limit = server.sizer(for: device).limit(uplinkDataRate: dataRate)
     let smallest = (try? parsed.get().check) != nil ? UnchangedLayout.size : TinyLayout.size
     guard limit >= smallest else {
-      withhold(server: server, limit: limit, dataRate: dataRate, size: smallest, log: log)
+      metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
+      Self.withheld(
+        metrics, server: server, limit: limit, dataRate: dataRate, size: smallest, log: log)
       return nil
     }
 
-    let minute = clock.unixTime() / 60
     let admission = devices.admit(
-      uplink.devEUI, minute: minute, perMinute: settings.perDevicePerMinute,
+      uplink.devEUI, minute: clock.unixTime() / 60, perMinute: settings.perDevicePerMinute,
       frameTopic: { _ in "" })
-    guard
-      let key = sink.expect(
-        downlink(
-          to: uplink, through: connection, limit: limit, dataRate: dataRate, log: log))
-    else {
-      metrics.withheld(server.name, "busy")
-      log.warning("too many answers in flight: answer withheld")
+    guard admission.allowed || admission.firstRefusal else {
+      // Told `rate_limited` once this minute, as an MQTT device is: no downlink, no airtime.
+      metrics.uplink(server.name, "over_limit")
       return nil
     }
-    let reply = RequestHandler.Reply(
-      topic: key, correlationData: nil, qos: connection.dialect.qos)
-
-    func refuse(_ status: FrameStatus, _ text: String) {
-      handler.publish(
-        .failure(status, name: FrameName(truncating: text)), requestID: requestID, slot: 0, of: 1,
-        to: reply, logger: log, answering: RequestHandler.Answering(profile: .tiny))
-    }
+    metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
+    let downlink = downlink(
+      to: uplink, through: connection, limit: limit, dataRate: dataRate, log: log)
 
     guard admission.allowed else {
       log.info("over \(settings.perDevicePerMinute) requests a minute: rate_limited")
-      refuse(.rateLimited, "too many requests")
+      send(.refusal(.rateLimited, "too many requests"), requestID: requestID, downlink)
       return nil
     }
     let request: DeviceUplink
@@ -118,49 +128,62 @@ final class LoRaWANAnswers: Sendable {
     case .success(let uplinkRequest): request = uplinkRequest
     case .failure(let error):
       log.info("bad uplink request: \(error)")
-      refuse(error.frameStatus, "\(error)")
+      send(.refusal(error.frameStatus, "\(error)"), requestID: requestID, downlink)
       return nil
     }
     guard let query = place(of: request, from: uplink, configured: places) else {
       log.info("refresh with nothing remembered, no place configured and no gateway location")
-      refuse(.notFound, "refresh: no place known")
+      send(.refusal(.notFound, "refresh: no place known"), requestID: requestID, downlink)
       return nil
     }
     return answer(
-      query, to: request, from: uplink.devEUI, reply: reply, log: log,
+      query, to: request, from: uplink.devEUI, downlink: downlink,
       deadlineMilliseconds: settings.deadlineMilliseconds)
+  }
+
+  /// The outbox of one uplink: the composer's tiny frame (or `unchanged`, or a tiny error) handed
+  /// to the downlink of the connection it came from, and counted as an answer.
+  private func send(
+    _ outcome: Outcome, requestID: UInt16, checks: ContentChecks = ContentChecks(),
+    _ downlink: DownlinkSend
+  ) {
+    composer.compose(
+      outcome, requestID: requestID, slot: 0, of: 1,
+      answering: Answering(profile: .tiny, checks: checks)
+    ) { payload, unchanged in
+      gatewayMetrics.answered(outcome.status, profile: .tiny, unchanged: unchanged)
+      downlink(payload)
+    }
   }
 
   /// Answers `request` for `query` at once from the cache, or returns the work that waits for
   /// the weather (at most `maximumWaiting` at a time; past it, `rate_limited`).
   private func answer(
     _ query: LocationQuery, to request: DeviceUplink, from eui: String,
-    reply: RequestHandler.Reply, log: DeviceLog, deadlineMilliseconds: Int
+    downlink: @escaping DownlinkSend, deadlineMilliseconds: Int
   ) -> (@Sendable () async -> Void)? {
-    var checks = ContentChecks()
-    checks.append(request.check)
-    let answering = RequestHandler.Answering(profile: .tiny, checks: checks)
+    let checks = {
+      var checks = ContentChecks()
+      checks.append(request.check)
+      return checks
+    }()
     let id = UInt16(request.id)
 
-    if let outcome = handler.resolveNow(query) {
-      handler.metrics.cacheHit()
-      handler.publish(
-        outcome, requestID: id, slot: 0, of: 1, to: reply, logger: log, answering: answering)
+    if let outcome = resolver.resolveNow(query) {
+      gatewayMetrics.cacheHit()
+      send(outcome, requestID: id, checks: checks, downlink)
       return nil
     }
     guard waiting.add(1, ordering: .relaxed).newValue <= Self.maximumWaiting else {
       waiting.subtract(1, ordering: .relaxed)
-      handler.publish(
-        .failure(.rateLimited, name: FrameName(truncating: "gateway busy")), requestID: id,
-        slot: 0, of: 1, to: reply, logger: log, answering: RequestHandler.Answering(profile: .tiny))
+      send(.refusal(.rateLimited, "gateway busy"), requestID: id, downlink)
       return nil
     }
     let deadline =
       deadlineMilliseconds > 0 ? clock.now + .milliseconds(deadlineMilliseconds) : nil
     return { [self] in
-      let outcome = await handler.resolve(query, for: .device(eui), answerBy: deadline)
-      handler.publish(
-        outcome, requestID: id, slot: 0, of: 1, to: reply, logger: log, answering: answering)
+      let outcome = await resolver.resolve(query, for: .device(eui, self), answerBy: deadline)
+      send(outcome, requestID: id, checks: checks, downlink)
       waiting.subtract(1, ordering: .relaxed)
     }
   }
@@ -173,7 +196,7 @@ final class LoRaWANAnswers: Sendable {
   {
     let server = connection.server
     guard let uplink = uplink(in: message, from: connection) else { return nil }
-    let log = DeviceLog(logger: logger, device: uplink.devEUI, limiter: handler.logLimiter)
+    let log = log(uplink.devEUI)
     guard uplink.payload.count <= UplinkRequest.linkLimit else {
       // No request of any version is this long (§1): not a Skyframe device, not answered.
       metrics.uplink(server.name, "payload_too_long")
@@ -207,8 +230,8 @@ final class LoRaWANAnswers: Sendable {
         topic: message.topic, json: message.payload, band: server.band)
     } catch {
       metrics.uplink(server.name, error.reason)
-      DeviceLog(logger: logger, device: "(lorawan \(server.name))", limiter: handler.logLimiter)
-        .warning("ignored a message on \(message.topic.prefix(120)): \(error)")
+      log("(lorawan \(server.name))").warning(
+        "ignored a message on \(message.topic.prefix(120)): \(error)")
       return nil
     }
   }
@@ -239,12 +262,14 @@ final class LoRaWANAnswers: Sendable {
     }
   }
 
+  typealias DownlinkSend = @Sendable (UnsafeRawBufferPointer) -> Void
+
   /// What the answer's message becomes: the server's downlink JSON, published on the
   /// connection, when it fits `limit`; else withheld and counted.
   private func downlink(
     to uplink: LoRaWANUplink, through connection: NetworkServerConnection, limit: Int,
     dataRate: Int, log: DeviceLog
-  ) -> DownlinkSink.Send {
+  ) -> DownlinkSend {
     let (server, dialect, client, metrics) = (
       connection.server, connection.dialect, connection.client, metrics
     )
@@ -270,12 +295,6 @@ final class LoRaWANAnswers: Sendable {
     }
   }
 
-  private func withhold(
-    server: LoRaWANSettings.Server, limit: Int, dataRate: Int, size: Int, log: DeviceLog
-  ) {
-    Self.withheld(metrics, server: server, limit: limit, dataRate: dataRate, size: size, log: log)
-  }
-
   private static func withheld(
     _ metrics: LoRaWANMetrics, server: LoRaWANSettings.Server, limit: Int, dataRate: Int,
     size: Int, log: DeviceLog
@@ -285,4 +304,16 @@ final class LoRaWANAnswers: Sendable {
       "a \(size)-byte answer does not fit the \(limit) bytes both receive windows carry after an uplink at DR\(dataRate) (\(server.band.rawValue)): withheld"
     )
   }
+
+  // MARK: NewCellAccount: LoRaWAN devices' new cells count in this way in's device table.
+
+  func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool {
+    devices.takeNewCell(device, minute: minute, perMinute: perMinute)
+  }
+
+  func hasSpentNewCells(_ device: String, minute: Int64, perMinute: Int) -> Bool {
+    devices.hasSpentNewCells(device, minute: minute, perMinute: perMinute)
+  }
+
+  func refusedNewCell(_ device: String) {}
 }

@@ -4,13 +4,13 @@ import ServiceLifecycle
 /// those whose places need an upstream call or a name look-up. On graceful shutdown the queue
 /// takes no more requests, and the workers finish the ones already in it before they stop.
 final class RequestWorkers: Service, Sendable {
-  private let queue: BoundedQueue<RequestHandler.Job>
-  private let handler: RequestHandler
+  private let queue: BoundedQueue<MQTTIntake.Job>
+  private let intake: MQTTIntake
   private let count: Int
 
-  init(queue: BoundedQueue<RequestHandler.Job>, handler: RequestHandler, count: Int) {
+  init(queue: BoundedQueue<MQTTIntake.Job>, intake: MQTTIntake, count: Int) {
     self.queue = queue
-    self.handler = handler
+    self.intake = intake
     self.count = max(count, 1)
   }
 
@@ -18,8 +18,8 @@ final class RequestWorkers: Service, Sendable {
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
         for _ in 0..<count {
-          group.addTask { [queue, handler] in
-            while let job = await queue.next() { await handler.answer(job) }
+          group.addTask { [queue, intake] in
+            while let job = await queue.next() { await intake.answer(job) }
           }
         }
       }
