@@ -133,8 +133,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       members: members, board: board, logger: logger)
     router = Router(topics: configuration.topics, homeAssistant: configuration.homeAssistant)
     lorawan = try LoRaWANGateway.make(
-      configuration: configuration, resolver: resolver, composer: composer, metrics: metrics,
-      clock: clock, logger: logger)
+      configuration: configuration, resolver: resolver, composer: composer, members: members,
+      metrics: metrics, clock: clock, logger: logger)
     let (connected, desk, client, fleet, limiter) = (connected, desk, client, fleet, logLimiter)
     cluster = members.map { members in
       ClusterRole(

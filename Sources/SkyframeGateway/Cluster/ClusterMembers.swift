@@ -21,10 +21,31 @@ final class FleetShare: Sendable {
 public final class ClusterMembers: Sendable {
   private let members = Mutex<Set<String>>([])
   let own: String
+  /// When this member first connected to the broker (gateway clock, nanoseconds), -1 before.
+  private let firstConnected = Atomic<Int64>(-1)
+
+  /// How long after its first connect a member trusts its live set: the retained presence of
+  /// the others arrives right after the subscription.
+  static let settling = Duration.seconds(1)
 
   init(own: String) {
     self.own = own
     members.withLock { _ = $0.insert(own) }
+  }
+
+  /// The first connect to the broker, at `now` on the gateway clock.
+  func connected(at now: Duration) {
+    let nanoseconds =
+      now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
+    _ = firstConnected.compareExchange(expected: -1, desired: nanoseconds, ordering: .relaxed)
+  }
+
+  /// Whether the live set can be trusted at `now`: a while after the first connect. Before it, a
+  /// starting member knows only itself and would take every lease.
+  func isSettled(at now: Duration) -> Bool {
+    let first = firstConnected.load(ordering: .relaxed)
+    guard first >= 0 else { return false }
+    return now - .nanoseconds(first) >= Self.settling
   }
 
   /// The ids seen alive, this instance's own among them, sorted.
@@ -43,7 +64,7 @@ public final class ClusterMembers: Sendable {
   }
 
   /// The member with the highest weight for `key` (ties: the smaller id).
-  static func owner(of key: String, among members: some Sequence<String>) -> String? {
+  public static func owner(of key: String, among members: some Sequence<String>) -> String? {
     var best: (weight: UInt64, id: String)?
     for member in members {
       let weight = weight(member, key)

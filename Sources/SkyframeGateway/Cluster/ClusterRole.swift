@@ -89,6 +89,7 @@ final class ClusterRole: Sendable {
 
   /// Connected: this member lives, and the fleet is online with the members it knows.
   func connected() {
+    members.connected(at: clock.now)
     own.send(topics.instance(members.own), Gateway.online)
     own.send(topics.state, FleetState.online(members.live))
   }

@@ -65,7 +65,9 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
 
   /// Takes one uplink message from `connection`'s server. Answers at once when the cache has
   /// the weather; otherwise returns the work that waits for it, for the connection to run.
-  func receive(_ message: MQTTMessage, from connection: NetworkServerConnection) -> (
+  func receive(
+    _ message: MQTTMessage, from connection: NetworkServerConnection, client: MQTTClient
+  ) -> (
     @Sendable () async -> Void
   )? {
     let server = connection.server
@@ -116,7 +118,7 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
     }
     metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
     let downlink = downlink(
-      to: uplink, through: connection, limit: limit, dataRate: dataRate, log: log)
+      to: uplink, through: connection, client: client, limit: limit, dataRate: dataRate, log: log)
 
     guard admission.allowed else {
       log.info("over \(settings.perDevicePerMinute) requests a minute: rate_limited")
@@ -267,12 +269,10 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
   /// What the answer's message becomes: the server's downlink JSON, published on the
   /// connection, when it fits `limit`; else withheld and counted.
   private func downlink(
-    to uplink: LoRaWANUplink, through connection: NetworkServerConnection, limit: Int,
-    dataRate: Int, log: DeviceLog
+    to uplink: LoRaWANUplink, through connection: NetworkServerConnection, client: MQTTClient,
+    limit: Int, dataRate: Int, log: DeviceLog
   ) -> DownlinkSend {
-    let (server, dialect, client, metrics) = (
-      connection.server, connection.dialect, connection.client, metrics
-    )
+    let (server, dialect, metrics) = (connection.server, connection.dialect, metrics)
     return { payload in
       guard payload.count <= limit else {
         Self.withheld(

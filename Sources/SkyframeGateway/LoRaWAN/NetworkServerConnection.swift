@@ -8,30 +8,61 @@ import Synchronization
 /// nothing old is worth answering), subscribed to the application's uplinks. Each message is
 /// answered by `LoRaWANIntake`; answers that wait for an upstream call run as child tasks and
 /// are finished before the connection closes on shutdown.
+///
+/// In a cluster the connection is a lease of the fleet: exactly one live member holds it, the
+/// one the cells' rendezvous picks for `lorawan:{name}`, under a client id of its own
+/// (`{client-id}-{member}`), so members never throw each other off the network server and each
+/// uplink reaches one of them. When the live set changes, the member that lost the lease
+/// disconnects and the one that won it connects.
 final class NetworkServerConnection: Service, Sendable {
   let server: LoRaWANSettings.Server
   let dialect: any NetworkServerDialect
-  let client: MQTTClient
+  private let mqtt: MQTTConfiguration
+  /// The client of the current holding; the first is made (and the settings checked) at start.
+  private let session: Mutex<MQTTClient?>
+  private let members: ClusterMembers?
   private let answers: LoRaWANIntake
+  private let clock: GatewayClock
   private let logger: Logger
   private let connected = Atomic<Bool>(false)
+
+  /// How often a member that does not hold the lease looks again (a live set that changed).
+  static let leaseCheck = Duration.milliseconds(250)
+
+  /// The key of the rendezvous that picks the member holding the connection.
+  var leaseKey: String { "lorawan:\(server.name)" }
+
+  /// Whether this member holds the connection: always alone; in a cluster once its live set has
+  /// settled after the first connect, if the rendezvous picks it.
+  var isHeldHere: Bool {
+    guard let members else { return true }
+    return members.isSettled(at: clock.now) && members.owns(leaseKey)
+  }
 
   /// What `/health` shows of this connection.
   var status: GatewayStatus.NetworkServer {
     let isConnected = connected.load(ordering: .relaxed)
     return GatewayStatus.NetworkServer(
       name: server.name, kind: server.kind.rawValue, connected: isConnected,
-      lastError: isConnected ? nil : client.lastFailure?.description)
+      lastError: isConnected ? nil : session.withLock { $0 }?.lastFailure?.description,
+      heldBy: members?.owner(of: leaseKey))
   }
 
-  init(server: LoRaWANSettings.Server, answers: LoRaWANIntake, logger: Logger) throws(MQTTError) {
+  init(
+    server: LoRaWANSettings.Server, answers: LoRaWANIntake, members: ClusterMembers?,
+    clock: GatewayClock, logger: Logger
+  ) throws(MQTTError) {
     self.server = server
     self.answers = answers
+    self.members = members
+    self.clock = clock
     dialect = server.dialect
     var logger = logger
     logger[metadataKey: "lorawan-server"] = "\(server.name)"
     self.logger = logger
-    var mqtt = MQTTConfiguration(clientID: server.clientID, host: server.host, port: server.port)
+    var mqtt = MQTTConfiguration(
+      clientID: Self.clientID(server.clientID, member: members?.own), host: server.host,
+      port: server.port)
     mqtt.username = server.username
     mqtt.password = server.password
     mqtt.protocolVersion = .v311
@@ -47,11 +78,48 @@ final class NetworkServerConnection: Service, Sendable {
     mqtt.settingNames.caFile = "\(key).tls.ca-file"
     mqtt.settingNames.certFile = "\(key).tls.cert-file"
     mqtt.settingNames.keyFile = "\(key).tls.key-file"
-    client = try MQTTClient(configuration: mqtt, logger: logger)
+    self.mqtt = mqtt
+    session = Mutex(try MQTTClient(configuration: mqtt, logger: logger))
+  }
+
+  /// The configured client id alone; in a cluster, its first 14 characters and 8 hex digits of
+  /// a hash of the whole id and the member's (MQTT 3.1.1's 23 characters at most): distinct per
+  /// member and per connection.
+  static func clientID(_ configured: String, member: String?) -> String {
+    guard let member else { return configured }
+    var hash: UInt32 = 0x811C_9DC5  // FNV-1a
+    for byte in configured.utf8 + [0] + member.utf8 { hash = (hash ^ UInt32(byte)) &* 0x0100_0193 }
+    let digits = String(hash, radix: 16)
+    return String(configured.prefix(14)) + "-" + String(repeating: "0", count: 8 - digits.count)
+      + digits
   }
 
   func run() async {
     answers.metrics.connected(server.name, false)
+    while !Task.isShuttingDownGracefully, !Task.isCancelled {
+      guard isHeldHere else {
+        // Another member holds it: look again when the live set may have changed.
+        do {
+          try await cancelWhenGracefulShutdown { try await self.clock.sleep(for: Self.leaseCheck) }
+        } catch { break }
+        continue
+      }
+      let client = session.withLock { current in
+        current ?? (try? MQTTClient(configuration: mqtt, logger: logger))
+      }
+      guard let client else { break }  // The settings were checked at start: not reached.
+      await hold(client)
+      session.withLock { $0 = nil }
+      if members != nil, !Task.isShuttingDownGracefully {
+        logger.info("network server \(server.name) now held by another member")
+      }
+    }
+    answers.metrics.connected(server.name, false)
+  }
+
+  /// Connects `client` and answers its uplinks until graceful shutdown or, in a cluster, until
+  /// this member no longer holds the lease; then disconnects it.
+  private func hold(_ client: MQTTClient) async {
     do {
       try client.subscribe(dialect.uplinkFilter, qos: dialect.qos)
       try await client.connect(timeout: .seconds(5))
@@ -61,6 +129,19 @@ final class NetworkServerConnection: Service, Sendable {
       )
     }
     await withDiscardingTaskGroup { group in
+      if members != nil {
+        group.addTask { [self] in
+          // The lease watch: a member that loses it lets go, which ends the events below.
+          while isHeldHere {
+            do {
+              try await cancelWhenGracefulShutdown {
+                try await self.clock.sleep(for: Self.leaseCheck)
+              }
+            } catch { return }  // Stopping: the events end by themselves.
+          }
+          await client.disconnect()
+        }
+      }
       for await event in client.events.cancelOnGracefulShutdown() {
         switch event {
         case .connected:
@@ -68,21 +149,23 @@ final class NetworkServerConnection: Service, Sendable {
           answers.metrics.connected(server.name, true)
           logger.info(
             "connected to network server \(server.name)",
-            metadata: ["subscribed": "\(dialect.uplinkFilter)"])
+            metadata: ["subscribed": "\(dialect.uplinkFilter)", "client-id": "\(mqtt.clientID)"])
         case .disconnected(let code):
           connected.store(false, ordering: .relaxed)
           answers.metrics.connected(server.name, false)
+          guard code != 0 else { break }  // Let go on purpose.
           logger.warning(
             "disconnected from network server \(server.name), reconnecting",
             metadata: ["code": "\(code)"])
         case .message(let message):
-          if let waiting = answers.receive(message, from: self) {
+          if let waiting = answers.receive(message, from: self, client: client) {
             group.addTask { await waiting() }
           }
         }
       }
     }
     await client.disconnect()
+    connected.store(false, ordering: .relaxed)
     answers.metrics.connected(server.name, false)
   }
 }
@@ -97,7 +180,7 @@ final class LoRaWANGateway: Sendable {
   /// Nil without `lorawan.servers`.
   static func make(
     configuration: GatewayConfiguration, resolver: Resolver, composer: Composer,
-    metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
+    members: ClusterMembers?, metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
   ) throws(MQTTError) -> LoRaWANGateway? {
     guard !configuration.lorawan.servers.isEmpty else { return nil }
     let answers = LoRaWANIntake(
@@ -106,7 +189,8 @@ final class LoRaWANGateway: Sendable {
     var connections: [NetworkServerConnection] = []
     for server in configuration.lorawan.servers {
       connections.append(
-        try NetworkServerConnection(server: server, answers: answers, logger: logger))
+        try NetworkServerConnection(
+          server: server, answers: answers, members: members, clock: clock, logger: logger))
     }
     return LoRaWANGateway(
       answers: answers, connections: connections, servers: configuration.lorawan.servers,

@@ -50,6 +50,8 @@ struct GatewayStatus: Codable, Sendable {
     var connected: Bool
     /// While disconnected: why the last attempt failed.
     var lastError: String?
+    /// In a cluster, the member that holds the connection (one at a time).
+    var heldBy: String?
   }
 
   struct Upstream: Codable, Sendable {
