@@ -84,14 +84,14 @@ struct UpstreamGuard: Sendable {
         "\(name) call budget spent (\(limits.perMinute) a minute, \(limits.perDay) a day): no call sent"
       )
     }
-    let start = ContinuousClock.now
+    let start = health.clock.now
     do {
       let value = try await body()
-      health.succeeded(after: ContinuousClock.now - start)
+      health.succeeded(after: health.clock.now - start)
       log(breaker.succeeded())
       return value
     } catch {
-      health.failed(error, after: ContinuousClock.now - start)
+      health.failed(error, after: health.clock.now - start)
       // One line per failed call (a batch of cells is one call); calls the breaker or the budget
       // held back never get here, so an open breaker adds no line per request.
       logger.warning(
@@ -136,7 +136,8 @@ final class ServiceHealth: Sendable {
   private let record = Mutex(Record())
   private let metrics: GatewayMetrics
   private let upstream: GatewayMetrics.Upstream
-  private let clock: GatewayClock
+  /// The gateway's clock: call times are measured on it.
+  let clock: GatewayClock
 
   init(name: String, metrics: GatewayMetrics, clock: GatewayClock) {
     self.name = name

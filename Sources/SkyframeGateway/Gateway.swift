@@ -20,16 +20,15 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let client: MQTTClient
   /// The second and later request connections (`mqtt.request-connections`); none with one.
   let lanes: [MQTTClient]
-  /// The fast lane's connection (`FastLane`); nil without one.
-  let fastLaneClient: MQTTClient?
   let desk: WeatherDesk
   /// The answer path's shared rooms: places to outcomes, outcomes to frames, frames out.
   let resolver: Resolver
   let outbox: MQTTOutbox
   /// The way in of MQTT requests.
   let intake: MQTTIntake
-  let locations: NamedLocationPublisher
-  let watches: WatchScheduler
+  /// The fast lane's connection, which brings requests to the intake; nil without one. Its
+  /// connect and its clock are `FastLanePart`'s.
+  let fastLaneClient: MQTTClient?
   let workers: RequestWorkers
   /// Fetches that outlive the request that started them, and those other members ask for.
   let background: BackgroundWork
@@ -39,12 +38,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let services: WeatherServices
   let metrics: GatewayMetrics
   let clock: GatewayClock
-  /// LoRaWAN network server connections (`lorawan.servers`); nil without any.
-  let lorawan: LoRaWANGateway?
   /// What every named place's and watched place's displays show (the status page's pictures).
   let board: DisplayBoard
-  /// Home Assistant MQTT discovery of the board's displays and of the gateway.
-  let homeAssistant: HomeAssistantPublisher
+  /// The features plugged in (`GatewayPart`), in the order their routes are tried and their
+  /// services start.
+  let parts: [any GatewayPart]
   /// The gateway's own messages go out here: failures counted and logged.
   let own: OwnMessages
   /// Answers per minute, from samples of the answer count.
@@ -55,10 +53,6 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   public let members: ClusterMembers?
   /// How many share the budgets (the live members); nil alone.
   let fleet: FleetShare?
-  /// This member's part in the cluster; nil alone.
-  let cluster: ClusterRole?
-  /// The cluster's shared cache; nil alone or without `cluster.key`.
-  var sharedCache: SharedFrameCache? { cluster?.sharedCache }
 
   static let online = Array(#"{"state":"online"}"#.utf8)
   static let offline = Array(#"{"state":"offline"}"#.utf8)
@@ -115,33 +109,18 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     let own = OwnMessages(
       sink: client, metrics: metrics, logger: logger, limiter: logLimiter)
     self.own = own
-    let services = services
-    homeAssistant = HomeAssistantPublisher(
-      configuration: configuration, clientID: configuration.mqttConfiguration.clientID,
-      own: own, logger: logger,
-      services: { services.status.map(\.name) })
-    board = DisplayBoard(
-      capacity: Self.boardCapacity(configuration), listener: homeAssistant)
-    locations = NamedLocationPublisher(
-      locations: configuration.locations, resolver: resolver, outbox: outbox,
-      topics: configuration.topics,
-      clock: clock, scheduled: services.scheduled, members: members, board: board,
-      logger: logger)
-    watches = WatchScheduler(
-      resolver: resolver, outbox: outbox, configuration: configuration, clock: clock,
-      scheduled: services.scheduled,
-      members: members, board: board, logger: logger)
-    router = Router(topics: configuration.topics, homeAssistant: configuration.homeAssistant)
-    lorawan = try LoRaWANGateway.make(
-      configuration: configuration, resolver: resolver, composer: composer, members: members,
-      metrics: metrics, clock: clock, logger: logger)
-    let (connected, desk, client, fleet, limiter) = (connected, desk, client, fleet, logLimiter)
-    cluster = members.map { members in
-      ClusterRole(
-        members: members, fleet: fleet, configuration: configuration, desk: desk, client: client,
-        own: own, clock: clock, logger: logger, limiter: limiter, background: background,
-        isConnected: { connected.isSet })
-    }
+    board = DisplayBoard(capacity: Self.boardCapacity(configuration))
+    let (connected, services) = (connected, services)
+    parts = try Self.makeParts(
+      PartContext(
+        configuration: configuration, resolver: resolver, outbox: outbox, desk: desk,
+        client: client, own: own, board: board, members: members, fleet: fleet,
+        background: background, scheduled: services.scheduled,
+        serviceNames: { services.status.map(\.name) },
+        fastLane: intake.fastLane.flatMap { lane in fastLaneClient.map { (lane, $0) } },
+        metrics: metrics,
+        clock: clock, logger: logger, logLimiter: logLimiter, isConnected: { connected.isSet }))
+    router = Router(topics: configuration.topics, claims: parts.map(\.claims))
   }
 
   /// Every named place and every watched place (up to `watches.maximum` of them).
@@ -149,9 +128,10 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     configuration.locations.count + configuration.watches.maximumWatches
   }
 
-  /// The gateway's long-running parts, in the order they start; they stop in reverse.
-  var parts: [any Service] {
-    [self, background, workers, locations, watches] + (lorawan?.connections ?? [])
+  /// The gateway's long-running work, in the order it starts; it stops in reverse: the
+  /// connection outlives the workers and the parts that publish through it.
+  var runningServices: [any Service] {
+    [self, background, workers] + parts.flatMap(\.services)
   }
 
   /// Applies a reloaded configuration: every component takes the new snapshot whole, and
@@ -160,7 +140,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// until a restart, and the log names each of those that changed.
   public func apply(_ new: GatewayConfiguration) {
     let old = configuration.withLock { $0 }
-    let (new, changed) = new.keepingRestartOnlyKeys(of: old)
+    var (new, changed) = new.keepingRestartOnlyKeys(of: old)
+    for part in parts { changed += part.keepRestartOnlyKeys(of: old, in: &new) }
     if !changed.isEmpty {
       logger.warning(
         "\(changed.joined(separator: ", ")) changed: takes effect after a restart; the running value stays"
@@ -177,10 +158,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     outbox.update(new)
     intake.update(new)
     board.resize(Self.boardCapacity(new))
-    locations.update(new)
-    watches.update(new)
-    homeAssistant.update(new, entries: board.entries)
-    lorawan?.update(new)
+    for part in parts { part.apply(new) }
     logger.info("configuration reloaded", metadata: ["locations": "\(new.locations.count)"])
     if isConnected { publishInfo() }
   }
@@ -201,19 +179,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// A message from request connection `lane` (0 is the first, which subscribes to everything;
   /// the others only to requests).
   func receive(_ message: MQTTIncoming, lane: Int) {
-    let route = router.route(message.topic)
-    switch route {
+    switch router.route(message.topic) {
     case .request(let device):
       intake.receive(message, from: device, lane: lane)
-    case .watch(let device):
-      watches.receive(device: device, payload: [UInt8](message.payload))
-    case .instance, .state, .want, .cacheEntry:
-      cluster?.receive(route, message)
-    case .homeAssistantStatus:
-      // Home Assistant (re)started: it forgets devices whose discovery messages are not
-      // retained, so every one goes out again.
-      guard message.payload.elementsEqual("online".utf8) else { return }
-      homeAssistant.announceAll(board.entries)
+    case .part(let part, let claim, let rest):
+      parts[part].receive(claim: claim, rest: rest, message)
     case .invalidDevice:
       // All invalid ids share one key (no valid id has a space): one line a minute for all.
       DeviceLog(logger: logger, device: "(invalid ids)", limiter: intake.logLimiter).warning(
@@ -225,16 +195,13 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   }
 
   public func run() async throws {
-    let (topics, requests, otherRequests) = configuration.withLock {
-      ($0.topics, $0.requestFilter, $0.otherRequestFilters)
+    let (requests, otherRequests) = configuration.withLock {
+      ($0.requestFilter, $0.otherRequestFilters)
     }
     client.deliverMessages(to: self)
     try client.subscribe(requests, qos: 1)
     for filter in otherRequests { client.dropFromSession(filter) }
-    try client.subscribe(topics.watches, qos: 1)
-    try client.subscribe(
-      HomeAssistantPublisher.statusTopic(configuration.withLock { $0.homeAssistant }), qos: 1)
-    for filter in cluster?.subscriptions ?? [] { try client.subscribe(filter, qos: 1) }
+    for filter in parts.flatMap(\.subscriptions) { try client.subscribe(filter, qos: 1) }
     do {
       try await client.connect(timeout: .seconds(5))
     } catch {
@@ -254,55 +221,35 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       fastLane.deliverMessages(to: receiver)
       return receiver
     }
-    let ticker = Task { [intake] in
-      // The fast lane opens on the thread that sees a flood; it closes (and rescans) here.
-      while !Task.isCancelled, let fastLane = intake.fastLane {
-        try? await Task.sleep(for: .milliseconds(500))
-        fastLane.tick(now: MonotonicNanoseconds.now())
-      }
-    }
     await withDiscardingTaskGroup { group in
       for (index, lane) in lanes.enumerated() {
-        group.addTask { await self.follow(lane, name: "request connection \(index + 1)") }
-      }
-      if let fastLaneClient {
         group.addTask {
-          // Only once the first connection is up: a broker that refuses the gateway (TLS, a
-          // password) is reported once, by the first.
-          while !self.connected.isSet && !ticker.isCancelled {
-            try? await Task.sleep(for: .milliseconds(100))
-          }
-          guard !ticker.isCancelled else { return }
-          await self.follow(fastLaneClient, name: "fast lane connection")
+          await lane.follow(name: "request connection \(index + 1)", logger: self.logger)
         }
       }
-      await followMainConnection(topics)
+      await followMainConnection()
       // Stopping: the workers have answered what was queued, so the lanes can go.
-      ticker.cancel()
       for lane in lanes { await lane.disconnect() }
-      await fastLaneClient?.disconnect()
     }
     withExtendedLifetime((receivers, fastLaneReceiver)) {}
     // From here on this instance is leaving: it no longer answers its own cleared presence.
     connected.set(false)
-    if let cluster { cluster.leaving() } else { own.send(topics.state, Self.offline) }
+    for part in parts { part.leaving() }
     await client.disconnect()
     connected.set(false)
     logger.info("gateway stopped")
   }
 
   /// The first connection's events until graceful shutdown.
-  private func followMainConnection(_ topics: GatewayConfiguration.Topics) async {
+  private func followMainConnection() async {
     for await event in client.events.cancelOnGracefulShutdown() {
       switch event {
       case .connected(let sessionPresent):
         logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
         connected.set(true)
         metrics.connected()
-        if let cluster { cluster.connected() } else { own.send(topics.state, Self.online) }
+        for part in parts { part.connected() }
         publishInfo()
-        homeAssistant.announceAll(board.entries)
-        locations.publishAllSoon()
       case .disconnected(let code):
         connected.set(false)
         metrics.disconnected()
@@ -314,27 +261,6 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     }
   }
 
-  /// Connects a second or later request connection (or the fast lane's, `name`) and logs its
-  /// connects and losses until it is disconnected; it reconnects by itself.
-  private func follow(_ lane: MQTTClient, name: String) async {
-    do {
-      try await lane.connect(timeout: .seconds(5))
-    } catch {
-      logger.warning("\(name) not connected yet, retrying: \(error)")
-    }
-    for await event in lane.events {
-      switch event {
-      case .connected:
-        logger.info("\(name) connected")
-      case .disconnected(0):
-        logger.info("\(name) closed")
-      case .disconnected(let code):
-        logger.warning("\(name) lost, reconnecting", metadata: ["code": "\(code)"])
-      case .message:
-        break
-      }
-    }
-  }
 }
 
 /// Hands what a second or later request connection brings to the gateway, with its number.

@@ -1,6 +1,6 @@
 extension GatewayConfiguration {
   /// This configuration with the values bound at start (the MQTT connection, the topic base, the
-  /// number of workers, the metrics listener, the cluster, the discovery prefix) taken from
+  /// number of workers, the metrics listener, the cluster; parts name their own) taken from
   /// `running`, and the names of those it would have changed: a reload keeps them until a
   /// restart.
   func keepingRestartOnlyKeys(of running: GatewayConfiguration) -> (
@@ -13,10 +13,6 @@ extension GatewayConfiguration {
       ("metrics.host", running.metrics.host != metrics.host),
       ("metrics.port", running.metrics.port != metrics.port),
       ("cluster", running.cluster != cluster),
-      (
-        "homeassistant.discovery-prefix",
-        running.homeAssistant.discoveryPrefix != homeAssistant.discoveryPrefix
-      ),
     ]
     kept.mqtt = running.mqtt
     kept.topics.base = running.topics.base
@@ -24,7 +20,6 @@ extension GatewayConfiguration {
     kept.metrics.host = running.metrics.host
     kept.metrics.port = running.metrics.port
     kept.cluster = running.cluster
-    kept.homeAssistant.discoveryPrefix = running.homeAssistant.discoveryPrefix
     return (kept, restartOnly.filter(\.1).map(\.0))
   }
 }

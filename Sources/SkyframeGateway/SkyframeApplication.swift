@@ -38,7 +38,7 @@ public enum SkyframeApplication {
         try await server.bind()
         metricsServer = server
       }
-      var services: [any Service] = gateway.parts
+      var services: [any Service] = gateway.runningServices
       if let metricsServer { services.append(metricsServer) }
       services.append(StatsPublisher(gateway: gateway, logger: logger))
       if let configurationPath {

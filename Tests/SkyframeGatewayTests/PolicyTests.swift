@@ -148,9 +148,22 @@ struct PolicyTests {
   @Test func topicsRouteOnceWithTheDeviceId() {
     var topics = GatewayConfiguration.Topics()
     topics.base = "home/weather"
-    let router = Router(topics: topics)
+    // Two parts: one claims devices under the watch prefix, the other an exact topic and a prefix.
+    let router = Router(
+      topics: topics,
+      claims: [
+        [.device(under: "home/weather/v1/watch/")],
+        [.exact("homeassistant/status"), .prefix("home/weather/v1/gateway/cache/")],
+      ])
     #expect(router.route("home/weather/v1/req/esp32-1") == .request(device: "esp32-1"))
-    #expect(router.route("home/weather/v1/watch/e.paper_2") == .watch(device: "e.paper_2"))
+    #expect(
+      router.route("home/weather/v1/watch/e.paper_2") == .part(0, claim: 0, rest: "e.paper_2"))
+    #expect(router.route("home/weather/v1/watch/a/b") == .invalidDevice)
+    #expect(router.route("homeassistant/status") == .part(1, claim: 0, rest: ""))
+    #expect(router.route("homeassistant/status/x") == .unknown)
+    #expect(
+      router.route("home/weather/v1/gateway/cache/525_-134") == .part(1, claim: 1, rest: "525_-134")
+    )
     #expect(router.route("home/weather/v1/req/") == .invalidDevice)
     #expect(router.route("home/weather/v1/req/a/b") == .invalidDevice)
     #expect(

@@ -7,7 +7,7 @@ import Synchronization
 /// (asking a cell's owner on a miss, fetching what others ask of this member, adopting what
 /// others share). The gateway hands it the cluster's routes and tells it when the connection
 /// comes and when the member leaves.
-final class ClusterRole: Sendable {
+final class ClusterRole: GatewayPart, Sendable {
   let members: ClusterMembers
   private let fleet: FleetShare?
   let sharedCache: SharedFrameCache?
@@ -101,10 +101,21 @@ final class ClusterRole: Sendable {
     if members.live == [members.own] { own.send(topics.state, FleetState.offline(members.own)) }
   }
 
+  /// Presences, the fleet state, other members' wants and the shared cache's entries.
+  var claims: [TopicClaim] {
+    [
+      .prefix(topics.instance("")), .exact(topics.state), .prefix(topics.wants("")),
+      .prefix(topics.cacheEntries),
+    ]
+  }
+
   /// A message on one of the cluster's topics, on the network thread.
-  func receive(_ route: Route, _ message: MQTTIncoming) {
-    switch route {
-    case .instance(let id):
+  func receive(claim: Int, rest: String, _ message: MQTTIncoming) {
+    switch claim {
+    case 0:
+      // The same rule as cluster.instance-id: 1-23 characters, no '/'.
+      guard (1...23).contains(rest.utf8.count), !rest.contains("/") else { return }
+      let id = rest
       if members.receive(id: id, payload: message.payload) {
         membersChanged()
       } else if id == members.own, message.payload.isEmpty, isConnected() {
@@ -112,17 +123,20 @@ final class ClusterRole: Sendable {
         // that this one lives.
         own.send(topics.instance(id), Gateway.online)
       }
-    case .state:
+    case 1:
       // A member's last will: it is gone. The owner of the fleet state clears its presence.
       guard let gone = FleetState.offlineInstance(in: message.payload), gone != members.own
       else { return }
       _ = members.receive(id: gone, payload: [])
       membersChanged()
       if members.owns("state") { own.send(topics.instance(gone), []) }
-    case .want(let owner):
-      wanted(owner: owner, payload: message.payload)
-    case .cacheEntry(let cell):
-      guard let sharedCache, !message.payload.isEmpty else { return }
+    case 2:
+      wanted(owner: Substring(rest), payload: message.payload)
+    case 3:
+      guard let sharedCache, !message.payload.isEmpty, (3...41).contains(rest.utf8.count) else {
+        return
+      }
+      let cell = Substring(rest)
       switch sharedCache.verify(message.payload, cellText: cell) {
       case .success(let (cell, frame)):
         desk.adopt(frame, for: cell)

@@ -58,11 +58,16 @@ final class DisplayBoard: Sendable {
   }
 
   private let state: Mutex<State>
-  private let listener: (any Listener)?
+  /// Parts that follow the board (Home Assistant), added while the gateway is assembled.
+  private let listeners = Mutex<[any Listener]>([])
 
   init(capacity: Int, listener: (any Listener)? = nil) {
     state = Mutex(State(capacity: capacity))
-    self.listener = listener
+    if let listener { listen(listener) }
+  }
+
+  func listen(_ listener: any Listener) {
+    listeners.withLock { $0.append(listener) }
   }
 
   func resize(_ capacity: Int) {
@@ -80,7 +85,8 @@ final class DisplayBoard: Sendable {
       state.entries[key] = entry
       return true
     }
-    if kept { listener?.displayChanged(entry) }
+    guard kept else { return }
+    for listener in listeners.withLock({ $0 }) { listener.displayChanged(entry) }
   }
 
   /// Forgets the keys `remove` picks (a watch that went, a named place no longer configured).
@@ -90,7 +96,10 @@ final class DisplayBoard: Sendable {
       for key in keys { state.entries[key] = nil }
       return keys
     }
-    for key in gone.sorted() { listener?.displayRemoved(key) }
+    let listeners = listeners.withLock { $0 }
+    for key in gone.sorted() {
+      for listener in listeners { listener.displayRemoved(key) }
+    }
   }
 
   /// Forgets a watch's places: all of them, or those from `slots` on (and the single-place key

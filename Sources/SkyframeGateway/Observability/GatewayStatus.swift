@@ -132,7 +132,7 @@ extension Gateway {
     }
     let depth = queue.depth
     metrics.queueDepth.record(depth)
-    return GatewayStatus(
+    var status = GatewayStatus(
       healthy: isConnected, time: clock.unixTime(),
       uptimeSeconds: clock.now.components.seconds,
       broker: GatewayStatus.Broker(
@@ -148,10 +148,11 @@ extension Gateway {
       upstream: GatewayStatus.Upstream(
         calls: totals.upstreamCalls, failures: totals.upstreamFailures,
         refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused),
-      devices: intake.rememberedDevices, watches: watches.count,
+      devices: intake.rememberedDevices, watches: 0,
       publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused,
-      unansweredOverLimit: totals.unansweredOverLimit,
-      lorawan: lorawan?.connections.map(\.status))
+      unansweredOverLimit: totals.unansweredOverLimit, lorawan: nil)
+    for part in parts { part.report(into: &status) }
+    return status
   }
 }
 

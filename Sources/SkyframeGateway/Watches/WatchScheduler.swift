@@ -45,7 +45,7 @@ final class WatchScheduler: Service, Sendable {
   private let state = Mutex(State())
   private let resolver: Resolver
   private let outbox: MQTTOutbox
-  private let settings:
+  let settings:
     Mutex<
       (
         topics: GatewayConfiguration.Topics, watches: GatewayConfiguration.Watches,

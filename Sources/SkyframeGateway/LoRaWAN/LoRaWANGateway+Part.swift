@@ -1,0 +1,22 @@
+import ServiceLifecycle
+import SkyframeMQTT
+
+/// LoRaWAN as a part: a Service per network server connection (each a lease of the fleet in a
+/// cluster), its settings swapped on reload, its connections in the status document.
+extension LoRaWANGateway: GatewayPart {
+  var services: [any Service] { connections }
+
+  func apply(_ configuration: GatewayConfiguration) { update(configuration) }
+
+  func report(into status: inout GatewayStatus) { status.lorawan = connections.map(\.status) }
+}
+
+extension LoRaWANGateway {
+  /// Nil without `lorawan.servers`.
+  static func part(_ context: PartContext) throws(MQTTError) -> LoRaWANGateway? {
+    try make(
+      configuration: context.configuration, resolver: context.resolver,
+      composer: context.composer, members: context.members, metrics: context.metrics,
+      clock: context.clock, logger: context.logger)
+  }
+}

@@ -1,0 +1,69 @@
+import ServiceLifecycle
+import SkyframeMQTT
+
+/// A feature plugged into the gateway (watches, named places, Home Assistant, the cluster,
+/// LoRaWAN, the fast lane, presence): everything the gateway needs to know of it, declared in
+/// one place, so that `Gateway` lists parts and routes messages without naming any feature.
+/// Adding one is its own folder and one line where `Gateway.makeParts` lists them.
+protocol GatewayPart: Sendable {
+  /// Filters subscribed on the main connection before it connects (QoS 1).
+  var subscriptions: [String] { get }
+  /// The topics the part answers on the main connection, tried in order after requests.
+  var claims: [TopicClaim] { get }
+  /// A message on one of its claims (`claim` indexes `claims`; `rest` is what follows a prefix,
+  /// or the device id of a `.device` claim), on the network thread: copy and return.
+  func receive(claim: Int, rest: String, _ message: MQTTIncoming)
+  /// The main connection came up (at start and after every reconnect).
+  func connected()
+  /// The gateway stops (gracefully): the last word while still connected.
+  func leaving()
+  /// A reloaded configuration: the part swaps its settings whole.
+  func apply(_ configuration: GatewayConfiguration)
+  /// Long-running work, each a Service in the gateway's group (started after the gateway's own
+  /// connection, stopped before it).
+  var services: [any Service] { get }
+  /// Its lines in the status document (`/health`, the status page).
+  func report(into status: inout GatewayStatus)
+  /// Keys of its section that take effect only after a restart: each changed one is put back
+  /// to its running value in `new` and named.
+  func keepRestartOnlyKeys(of running: GatewayConfiguration, in new: inout GatewayConfiguration)
+    -> [String]
+}
+
+extension GatewayPart {
+  var subscriptions: [String] { [] }
+  var claims: [TopicClaim] { [] }
+  func receive(claim: Int, rest: String, _ message: MQTTIncoming) {}
+  func connected() {}
+  func leaving() {}
+  func apply(_ configuration: GatewayConfiguration) {}
+  var services: [any Service] { [] }
+  func report(into status: inout GatewayStatus) {}
+  func keepRestartOnlyKeys(of running: GatewayConfiguration, in new: inout GatewayConfiguration)
+    -> [String]
+  { [] }
+}
+
+/// A topic a part answers: one exact topic, every topic under a prefix, or a prefix followed by
+/// a device id (1–32 of a-z A-Z 0-9 - _ .; any other id is refused by the router, logged once a
+/// minute for all).
+struct TopicClaim: Sendable, Equatable {
+  enum Match: Sendable, Equatable {
+    case exact
+    case prefix
+    case device
+  }
+
+  let bytes: [UInt8]
+  let match: Match
+
+  static func exact(_ topic: String) -> TopicClaim {
+    TopicClaim(bytes: Array(topic.utf8), match: .exact)
+  }
+  static func prefix(_ prefix: String) -> TopicClaim {
+    TopicClaim(bytes: Array(prefix.utf8), match: .prefix)
+  }
+  static func device(under prefix: String) -> TopicClaim {
+    TopicClaim(bytes: Array(prefix.utf8), match: .device)
+  }
+}

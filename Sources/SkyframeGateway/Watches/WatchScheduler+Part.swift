@@ -1,0 +1,32 @@
+import ServiceLifecycle
+import SkyframeMQTT
+import Synchronization
+
+/// Watches as a part: retained watch messages on `{base}/v1/watch/{device}`, pushed on their
+/// schedule by the scheduler's own service.
+extension WatchScheduler: GatewayPart {
+  var subscriptions: [String] { [settings.withLock { $0.topics.watches }] }
+
+  var claims: [TopicClaim] {
+    [.device(under: settings.withLock { $0.topics.base } + "/v1/watch/")]
+  }
+
+  func receive(claim: Int, rest: String, _ message: MQTTIncoming) {
+    receive(device: rest, payload: [UInt8](message.payload))
+  }
+
+  func apply(_ configuration: GatewayConfiguration) { update(configuration) }
+
+  var services: [any Service] { [self] }
+
+  func report(into status: inout GatewayStatus) { status.watches = count }
+}
+
+extension WatchScheduler {
+  static func part(_ context: PartContext) -> WatchScheduler {
+    WatchScheduler(
+      resolver: context.resolver, outbox: context.outbox, configuration: context.configuration,
+      clock: context.clock, scheduled: context.scheduled, members: context.members,
+      board: context.board, logger: context.logger)
+  }
+}
