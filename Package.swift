@@ -145,7 +145,9 @@ let package = Package(
       swiftSettings: strict),
     .testTarget(
       name: "skyframeTests",
-      dependencies: ["skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeTestSupport"],
+      dependencies: [
+        "skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeGateway", "SkyframeTestSupport",
+      ],
       swiftSettings: strict),
   ],
   swiftLanguageModes: [.v6]

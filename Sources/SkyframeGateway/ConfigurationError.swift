@@ -37,6 +37,20 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
     self.hint = hint
   }
 
+  /// A value of the wrong shape (a list where one value is read, and so on), with where it is.
+  public init(key: String, shape: String, expected: String, at location: String) {
+    self.key = key
+    self.value = nil
+    self.allowed = expected
+    self.problem = nil
+    self.shape = shape
+    self.shapeLocation = location
+  }
+
+  /// For a value of the wrong shape: what was given (`a list`), and the file and line.
+  public var shape: String?
+  public var shapeLocation: String?
+
   public var isUnknownKey: Bool { location != nil }
 
   /// `SKYFRAME_` and the key in upper case with `.` and `-` as `_`.
@@ -48,9 +62,13 @@ public struct ConfigurationError: Error, Equatable, CustomStringConvertible {
     if let location {
       return "\(key): unknown key" + (hint.map { "; \($0)" } ?? "") + " (\(location))"
     }
-    let shown = value.map { "'\($0)'" } ?? "nothing"
     // A command-line option (`--config`) has no environment variable.
     let name = key.hasPrefix("--") ? key : "\(key) (env \(Self.environmentName(of: key)))"
+    if let shape {
+      return "\(name): \(shape) is not allowed; expected \(allowed)"
+        + (shapeLocation.map { " (\($0))" } ?? "")
+    }
+    let shown = value.map { "'\($0)'" } ?? "nothing"
     if let problem { return "\(name): \(shown) \(problem)" }
     return "\(name): \(shown) is not allowed; expected \(allowed)"
   }

@@ -5,14 +5,30 @@ import Yams
 /// holds can be named as unknown: a misspelt key is refused, not silently ignored.
 final class KnownKeys {
   private(set) var keys: Set<String> = []
+  /// The keys read as lists; every other key takes a single value.
+  private(set) var lists: Set<String> = []
 
   func insert(_ key: String) { keys.insert(key) }
+
+  func insertList(_ key: String) {
+    keys.insert(key)
+    lists.insert(key)
+  }
 }
 
-/// A key as written in the configuration file: its dotted path and the line it is on.
+/// A key as written in the configuration file: its dotted path, the line it is on and the shape
+/// of its value.
 struct FileKey: Equatable {
+  enum Shape: Equatable {
+    case value
+    case list
+    /// A mapping with no keys (`{}`).
+    case emptyMapping
+  }
+
   var path: String
   var line: Int
+  var shape: Shape = .value
 }
 
 enum ConfigurationKeys {
@@ -27,9 +43,14 @@ enum ConfigurationKeys {
       for (key, value) in mapping {
         let name = key.string ?? "?"
         let path = prefix.isEmpty ? name : "\(prefix).\(name)"
-        if case .mapping(let nested) = value, !nested.isEmpty {
+        switch value {
+        case .mapping(let nested) where !nested.isEmpty:
           walk(nested, prefix: path)
-        } else {
+        case .mapping:
+          found.append(FileKey(path: path, line: key.mark?.line ?? 0, shape: .emptyMapping))
+        case .sequence:
+          found.append(FileKey(path: path, line: key.mark?.line ?? 0, shape: .list))
+        default:
           found.append(FileKey(path: path, line: key.mark?.line ?? 0))
         }
       }
@@ -42,10 +63,50 @@ enum ConfigurationKeys {
   static func unknown(_ fileKeys: [FileKey], known: Set<String>, file: String)
     -> [ConfigurationError]
   {
-    fileKeys.filter { !known.contains($0.path) }.map { key in
+    fileKeys.filter { !known.contains($0.path) && !isSection($0.path, known) }.map { key in
       ConfigurationError(
         unknownKey: key.path, at: "\(file), line \(key.line)", hint: hint(for: key.path, in: known))
     }
+  }
+
+  /// The problems with values of the wrong shape: a list where a single value is read, a single
+  /// value where a list is, a value or a list where a section of keys is (`mqtt: broker.lan`).
+  /// Each would otherwise leave the key's default in place without a word.
+  static func wrongShapes(_ fileKeys: [FileKey], known: KnownKeys, file: String)
+    -> [ConfigurationError]
+  {
+    fileKeys.compactMap { key in
+      let location = "\(file), line \(key.line)"
+      let given = key.shape == .list ? "a list" : "a single value"
+      if known.keys.contains(key.path) {
+        let expectsList = known.lists.contains(key.path)
+        switch (key.shape, expectsList) {
+        case (.list, false):
+          return ConfigurationError(
+            key: key.path, shape: given, expected: "a single value", at: location)
+        case (.value, true):
+          return ConfigurationError(
+            key: key.path, shape: given, expected: "a list ([a, b] or one item a line)",
+            at: location)
+        case (.emptyMapping, _):
+          return ConfigurationError(
+            key: key.path, shape: "a mapping",
+            expected: expectsList ? "a list" : "a single value", at: location)
+        default:
+          return nil
+        }
+      }
+      guard key.shape != .emptyMapping, isSection(key.path, known.keys) else { return nil }
+      let inside = known.keys.filter { $0.hasPrefix(key.path + ".") }.sorted().prefix(3)
+      return ConfigurationError(
+        key: key.path, shape: given,
+        expected: "a section of keys (\(inside.joined(separator: ", ")), …)", at: location)
+    }
+  }
+
+  /// Whether `path` names a section: some known key lies below it.
+  static func isSection(_ path: String, _ known: Set<String>) -> Bool {
+    known.contains { $0.hasPrefix(path + ".") }
   }
 
   /// Warnings for `SKYFRAME_*` variables that stand for no key.

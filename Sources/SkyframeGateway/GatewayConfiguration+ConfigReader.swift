@@ -17,6 +17,21 @@ extension GatewayConfiguration {
     path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
     warn: (String) -> Void = { _ in }
   ) async throws(ConfigurationErrors) -> GatewayConfiguration {
+    if let problem = KeyReader.unreadable(path) {
+      throw ConfigurationErrors(errors: [
+        ConfigurationError(key: "--config", value: path, problem: problem)
+      ])
+    }
+    if let text = try? String(contentsOfFile: path, encoding: .utf8),
+      text.allSatisfy({ $0.isWhitespace })
+    {
+      throw ConfigurationErrors(errors: [
+        ConfigurationError(
+          key: "--config", value: path,
+          problem:
+            "is empty: give at least one section (config/skyframe.example.yaml shows them all)")
+      ])
+    }
     let file: FileProvider<YAMLSnapshot>
     do {
       file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(path))
@@ -52,6 +67,7 @@ extension GatewayConfiguration {
     } catch {
       errors = error.errors
     }
+    errors += ConfigurationKeys.wrongShapes(fileKeys, known: known, file: path)
     errors += ConfigurationKeys.unknown(fileKeys, known: known.keys, file: path)
     guard let configuration, errors.isEmpty else { throw ConfigurationErrors(errors: errors) }
     for line in ConfigurationKeys.unknownVariables(in: environment, known: known.keys) {
@@ -197,7 +213,7 @@ final class KeyReader: SectionReader {
   }
 
   func stringArray(_ key: String) -> [String]? {
-    known.insert(key)
+    known.insertList(key)
     return reader.stringArray(forKey: ConfigKey(key))
   }
 
@@ -227,10 +243,23 @@ final class KeyReader: SectionReader {
 
   func existingFile(_ key: String) -> String? {
     guard let path = text(key) else { return nil }
-    guard FileManager.default.isReadableFile(atPath: path) else {
-      fail(key, path, "a readable file")
+    if let problem = Self.unreadable(path) {
+      fail(key, path, problem: problem)
       return nil
     }
     return path
+  }
+
+  /// Why `path` is no readable file (missing, a directory, no permission), or nil.
+  static func unreadable(_ path: String) -> String? {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      return "does not exist"
+    }
+    if isDirectory.boolValue { return "is a directory, not a file" }
+    guard FileManager.default.isReadableFile(atPath: path) else {
+      return "cannot be read (permission denied)"
+    }
+    return nil
   }
 }

@@ -130,7 +130,7 @@ struct BreakerTests {
       """
     let keys = try ConfigurationKeys.keys(inYAML: yaml)
     #expect(keys.first == FileKey(path: "mqtt.prot", line: 2))
-    #expect(keys.contains(FileKey(path: "locations.names", line: 11)))
+    #expect(keys.contains(FileKey(path: "locations.names", line: 11, shape: .list)))
     let file = FileManager.default.temporaryDirectory.appendingPathComponent(
       "skyframe-\(UUID().uuidString).yaml")
     try yaml.write(to: file, atomically: true, encoding: .utf8)

@@ -192,7 +192,8 @@ import Testing
     #expect(info.retain)
     let document = try JSONSerialization.jsonObject(with: Data(info.payload)) as? [String: Any]
     #expect(document?["frame_version"] as? String == "1.1")
-    #expect(document?["version"] is String)
+    // The one version string: the same one `skyframe --version` prints.
+    #expect(document?["version"] as? String == SkyframeVersion.current)
     let services = (document?["services"] as? [[String: Any]]) ?? []
     #expect(
       services.map { $0["name"] as? String } == [

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeGateway
 import SkyframeTestSupport
 import Testing
 
@@ -60,6 +61,11 @@ struct Tool {
 }
 
 @Suite struct DecodeCommandTests {
+  @Test func versionIsTheOneTheInfoTopicCarries() async throws {
+    let output = try await Tool.run(["--version"])
+    #expect(output.stdout == SkyframeVersion.current + "\n")
+  }
+
   @Test func decodesWhatMosquittoSubPrints() async throws {
     let hex = try Tool.vectorHex("01-ok-berlin")
     let result = try await Tool.run(

@@ -21,7 +21,7 @@ struct GatewayInfo: Codable, Sendable, Equatable {
   var frameVersion: String
   var services: [Source]
 
-  static let softwareVersion = "0.11.0"
+  static var softwareVersion: String { SkyframeVersion.current }
 
   init(_ configuration: GatewayConfiguration) {
     version = Self.softwareVersion
@@ -61,4 +61,10 @@ struct GatewayInfo: Codable, Sendable, Equatable {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return (try? encoder.encode(self)).map { [UInt8]($0) } ?? Array("{}".utf8)
   }
+}
+
+/// The one place the software's version is written: `skyframe --version` prints it and the
+/// retained `gateway/info` message carries it.
+public enum SkyframeVersion {
+  public static let current = "0.12.0"
 }
