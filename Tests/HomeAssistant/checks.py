@@ -1,5 +1,6 @@
 """The checks of test.sh that look into Home Assistant: each prints lines `ok   …` or
-`FAIL …` (test.sh counts them) and exits 0. Run with the venv's Python (it reads Home
+`FAIL …` (test.sh counts them) and exits 0 when every line is `ok`, 1 when any is `FAIL`; a
+crash (an import, a missing file) exits non-zero too, with its traceback, and test.sh fails it. Run with the venv's Python (it reads Home
 Assistant's own sensor constants); Home Assistant is the one ha_harness.py started in --dir.
 
   checks.py present --dir HA --expect FILE --mqtt-port P [--timeout S]
@@ -147,6 +148,7 @@ def poll(timeout, attempt, settled=None):
     for line in results.lines:
         print(line)
     sys.stdout.flush()
+    return results.ok and bool(results.lines)
 
 
 class Snapshot:
@@ -315,7 +317,7 @@ def present(ha, args):
         return results
 
     # Every entity there, with its value: a failure that stays the same for 5 s stays.
-    poll(args.timeout, attempt, settled=5)
+    return poll(args.timeout, attempt, settled=5)
 
 
 def gone(ha, args):
@@ -346,7 +348,7 @@ def gone(ha, args):
                                                                             count))
         return results
 
-    poll(args.timeout, attempt)
+    return poll(args.timeout, attempt)
 
 
 def availability(ha, args):
@@ -367,7 +369,7 @@ def availability(ha, args):
                 "" if not wrong else " (%d are not: %s)" % (len(wrong), sorted(set(map(str, wrong))))))
         return results
 
-    poll(args.timeout, attempt)
+    return poll(args.timeout, attempt)
 
 
 def log(args):
@@ -382,6 +384,7 @@ def log(args):
           "Home Assistant's log: no warning or error from MQTT, sensors or templates%s" % (
               "" if not bad else " (%d):\n       %s" % (len(bad), "\n       ".join(
                   line[:400] for line in bad[:10]))))
+    return not bad
 
 
 def main(argv):
@@ -397,11 +400,10 @@ def main(argv):
     parser.add_argument("--timeout", type=float, default=30)
     args = parser.parse_args(argv)
     if args.command == "log":
-        log(args)
-        return 0
+        return 0 if log(args) else 1
     ha = Attached(args.dir)
-    {"present": present, "gone": gone, "availability": availability}[args.command](ha, args)
-    return 0
+    ok = {"present": present, "gone": gone, "availability": availability}[args.command](ha, args)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -64,16 +64,29 @@ trap 'exit 130' INT TERM
 
 pass() { passed=$((passed + 1)); echo "ok   $*"; }
 fail() { failed=$((failed + 1)); echo "FAIL $*"; }
-# Counts the ok/FAIL lines of checks.py and shows them.
+# counted MIN COMMAND...: runs one checks.py command, shows and counts its ok/FAIL lines. Its own
+# failure fails too: an exit status other than 0 (checks.py exits 1 on a FAIL line, and a crash
+# before any line, an import or a missing file, exits non-zero with its traceback), or fewer than
+# MIN ok lines (a check that printed nothing, or less than it checks, checked nothing).
 counted() {
-    local line
+    local min="$1" line rc=0 oks=0 fails=0
+    shift
+    "$@" >"$tmp/checks.out" 2>&1 || rc=$?
     while IFS= read -r line; do
         echo "$line"
         case "$line" in
-        "ok   "*) passed=$((passed + 1)) ;;
-        "FAIL "*) failed=$((failed + 1)) ;;
+        "ok   "*) passed=$((passed + 1)) oks=$((oks + 1)) ;;
+        "FAIL "*) failed=$((failed + 1)) fails=$((fails + 1)) ;;
         esac
-    done
+    done <"$tmp/checks.out"
+    if [ "$rc" -ne 0 ] && [ "$fails" -eq 0 ]; then
+        fail "checks.py $2 exited with status $rc and no FAIL line (its output is above)"
+    elif [ "$rc" -eq 0 ] && [ "$fails" -ne 0 ]; then
+        fail "checks.py $2 printed FAIL lines but exited 0"
+    fi
+    if [ "$oks" -lt "$min" ]; then
+        fail "checks.py $2: $oks ok lines, at least $min expected"
+    fi
 }
 checks() { "$venv/bin/python" "$here/checks.py" "$@" --dir "$tmp/ha"; }
 
@@ -202,11 +215,14 @@ cat >"$tmp/expect.json" <<END_OF_JSON
 {"displays": [$displays],
  "gateway": {"object_id": "$gateway_id", "stats_topic": "skyframe/v1/gateway/stats"}}
 END_OF_JSON
-counted < <(checks present --expect "$tmp/expect.json" --mqtt-port "$port" --timeout 30)
+# At least: per display its device (4 lines) and 18 sensors (2 lines each); the gateway's device
+# (4), the services named, the broker and answers-per-minute sensors, a breaker.
+min_present=$((4 * (4 + 2 * 18) + 4 + 4))
+counted "$min_present" checks present --expect "$tmp/expect.json" --mqtt-port "$port" --timeout 30
 
 # ---- the watch goes --------------------------------------------------------------------------
 pub -r -q 1 -n -t "skyframe/v1/watch/$watch"
-counted < <(checks gone --gone "$watch0_id,$watch1_id" --kept "$berlin_id,$lisbon_id" --timeout 30)
+counted 8 checks gone --gone "$watch0_id,$watch1_id" --kept "$berlin_id,$lisbon_id" --timeout 30
 for id in "$watch0_id" "$watch1_id"; do
     left="$(sub -t "homeassistant/device/$id/config" -t "skyframe/v1/state/watch/$watch/#" \
         -C 1 -W 2 -v 2>/dev/null || true)"
@@ -242,7 +258,7 @@ if wait "$gateway_pid"; then
 else
     fail "the gateway's exit status after SIGTERM: $?"
 fi
-counted < <(checks availability --ids "$all_ids" --want unavailable --timeout 20)
+counted 3 checks availability --ids "$all_ids" --want unavailable --timeout 20
 
 # The first status document after the restart, as Home Assistant (subscribed) gets it.
 sub -R -C 1 -W 30 -t skyframe/v1/gateway/stats >"$tmp/first-stats" 2>/dev/null &
@@ -251,7 +267,7 @@ pids+=("$first_stats")
 sleep 0.3
 if start_gateway gateway2.log; then
     pass "the gateway is online again"
-    counted < <(checks availability --ids "$all_ids" --want available --timeout 20)
+    counted 3 checks availability --ids "$all_ids" --want available --timeout 20
     wait "$first_stats" || true
     if python3 -c 'import json, sys; sys.exit("answers_per_minute" not in json.load(sys.stdin))' \
         <"$tmp/first-stats" 2>/dev/null; then
@@ -262,10 +278,10 @@ if start_gateway gateway2.log; then
     fi
     kill -KILL "$gateway_pid"
     wait "$gateway_pid" 2>/dev/null || true
-    counted < <(checks availability --ids "$all_ids" --want unavailable --timeout 20)
+    counted 3 checks availability --ids "$all_ids" --want unavailable --timeout 20
 else
     fail "the gateway did not come online again within 20 s"
 fi
 
-counted < <(checks log)
+counted 1 checks log
 exit 0
