@@ -4,7 +4,8 @@
 #      program using the v1.1 helpers as C99 without libm (the header must not need it);
 #   2. runs its self-test (error codes, CRC, every single-bit error, helpers, the v1.1 fields,
 #      requests);
-#   3. checks the header also compiles as C++ (Arduino sketches are C++), if c++ exists;
+#   3. checks the header also compiles as C++ (Arduino sketches are C++); without a C++ compiler
+#      see "missing tools" below;
 #   3a. the layout tables against the header (test/layout_check.py writes the C program from
 #      schemas/frame-v1.json, frame-large.json and frame-tiny.json; C99, host only): every field
 #      and array element of each profile written at its table offset, type and byte order into a
@@ -26,14 +27,21 @@
 #      message given to the other kinds' decoders are rejected with the exact error
 #      (compare.py --profiles --corrupt). Zero profile vectors is a failure;
 #   5. backward compatibility: test/v1.0/skyframe_frame.h is the v1.0 header of git commit
-#      03b84e1 (compared when git has that commit), unchanged but for a first comment line.
+#      03b84e1, unchanged but for a first comment line: below that line its git blob id must be
+#      f7fe492578810cc5a987510f54c48988c116f2fa (the id git gives that commit's
+#      firmware-notes/skyframe_frame.h; a content hash, so this holds on a shallow clone with no
+#      history too), and where git has the commit, that id is checked against it as well.
 #      decode_vectors.c built against it (-DSKYFRAME_TEST_V1_0) runs the v1.0 part of the
 #      self-test and must decode EVERY golden vector, v1.1 ones included, with every v1.0 field
 #      equal to the vector's (compare.py --v1.0);
 #   6. the same on emulated microcontrollers (test/boards/run.sh): Cortex-M0 (qemu -M microbit),
 #      Cortex-M4F with unaligned-access trapping (qemu -M mps2-an386), ATmega328P (simavr) and
 #      RV32IMAC (qemu-system-riscv32 -M virt), each from an aligned and an odd buffer address,
-#      corrupted copies included. A board whose tools are missing is a "skip" line.
+#      corrupted copies included.
+# Missing tools (a C++ compiler here, a board's emulator or cross compiler in boards/run.sh):
+# with SKYFRAME_REQUIRE_ALL=1 (Tests/run-all.sh sets it: `make test` installs them all) a FAIL
+# naming the tool and its Debian package; run by hand without it, a loud "SKIPPED, NOT CHECKED"
+# line, and the last lines say what was not checked.
 # Last line: "N passed, M failed". Exit status non-zero on any failure.
 # SKYFRAME_VECTORS=/dir, SKYFRAME_REQUEST_VECTORS=/dir and SKYFRAME_UPLINK_VECTORS=/dir override
 # the vector directories,
@@ -55,6 +63,20 @@ export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 
 passed=0
 failed=0
+skipped=()
+# not_checked WHAT WHY: a check whose tool is missing. Under SKYFRAME_REQUIRE_ALL=1 a failure.
+not_checked() {
+  local what="$1"
+  shift
+  set -- "$what" "$*"
+  if [[ "${SKYFRAME_REQUIRE_ALL:-}" == 1 ]]; then
+    echo "FAIL $1: $2 (SKYFRAME_REQUIRE_ALL=1: make test must check it; make test-deps installs it)"
+    failed=$((failed + 1))
+  else
+    echo "SKIPPED, NOT CHECKED: $1: $2"
+    skipped+=("$1")
+  fi
+}
 
 # A program that uses the header alone, v1.1 helpers and profiles included; valid C99 and C++11.
 cat >"$tmp/header_only.c" <<'END_OF_PROGRAM'
@@ -156,7 +178,7 @@ if command -v "${CXX:-c++}" >/dev/null 2>&1; then
     failed=$((failed + 1))
   fi
 else
-  echo "skip (no C++ compiler)"
+  not_checked "header as C++11" "no C++ compiler ${CXX:-c++} (Debian package g++)"
 fi
 
 echo "== layout tables against the header (test/layout_check.py)"
@@ -214,17 +236,26 @@ if [[ ! -f "$v10" ]]; then
   echo "FAIL missing: $v10"
   failed=$((failed + 1))
 else
+  v10_blob=f7fe492578810cc5a987510f54c48988c116f2fa
+  if [[ "$(tail -n +2 "$v10" | git hash-object --stdin)" == "$v10_blob" ]]; then
+    echo "ok   below its first line it is blob $v10_blob, commit 03b84e1's header"
+    passed=$((passed + 1))
+  else
+    echo "FAIL it differs from commit 03b84e1's firmware-notes/skyframe_frame.h" \
+      "(blob $v10_blob) below its first line"
+    failed=$((failed + 1))
+  fi
   if git -C "$repo" cat-file -e 03b84e1:firmware-notes/skyframe_frame.h 2>/dev/null; then
-    if [[ "$(tail -n +2 "$v10")" == \
-          "$(git -C "$repo" show 03b84e1:firmware-notes/skyframe_frame.h)" ]]; then
-      echo "ok   it is commit 03b84e1's header, unchanged below its first line"
+    if [[ "$(git -C "$repo" rev-parse 03b84e1:firmware-notes/skyframe_frame.h)" == "$v10_blob" ]]
+    then
+      echo "ok   git's history agrees: commit 03b84e1's header is blob $v10_blob"
       passed=$((passed + 1))
     else
-      echo "FAIL it differs from commit 03b84e1's firmware-notes/skyframe_frame.h"
+      echo "FAIL commit 03b84e1's firmware-notes/skyframe_frame.h is not blob $v10_blob"
       failed=$((failed + 1))
     fi
   else
-    echo "skip comparison with commit 03b84e1 (no git history here)"
+    echo "     (no history here, a shallow clone: the blob id above stands for commit 03b84e1)"
   fi
   if "$CC" -std=c99 -Wall -Wextra -Werror -pedantic -fsanitize=address,undefined -g \
       -DSKYFRAME_TEST_V1_0 -o "$tmp/decode_vectors_v1_0" "$here/decode_vectors.c" -lm; then
@@ -268,5 +299,11 @@ rc=0
 "$here/boards/run.sh" 2>&1 | tee "$tmp/boards.txt" || rc=$?
 tally "$(cat "$tmp/boards.txt")" "$rc" "boards"
 
+while IFS= read -r line; do skipped+=("$line"); done < <(
+  sed -n 's/^SKIPPED, NOT CHECKED: //p' "$tmp/boards.txt")
+if [[ ${#skipped[@]} -gt 0 ]]; then
+  echo "SKIPPED, NOT CHECKED (tools missing; make test installs them, and fails without them):"
+  printf '  %s\n' "${skipped[@]}"
+fi
 echo "$passed passed, $failed failed"
 [[ "$failed" -eq 0 ]]

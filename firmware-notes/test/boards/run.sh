@@ -21,7 +21,9 @@
 #                 the profiles with decode_flash.c -DSKYFRAME_TEST_PROFILES (tiny, unchanged).
 #   riscv32-virt  RV32IMAC (qemu-system-riscv32 -M virt, picolibc): decode_vectors.c, the request
 #                 vectors and the self-test.
-# A board whose tools are missing prints "skip ..." (the Makefile's deps installs them all).
+# A board whose tools are missing: with SKYFRAME_REQUIRE_ALL=1 (Tests/run-all.sh sets it; `make
+# test-deps` installs them all) a FAIL naming the tools and their Debian packages; run by hand
+# without it, a loud "SKIPPED, NOT CHECKED: ..." line, repeated at the end.
 # Prints ok/FAIL lines (compare.py's passing lines are left out) and last
 # "boards: N passed, M failed"; exit status non-zero on any failure.
 #
@@ -61,6 +63,19 @@ bad() {
   failed=$((failed + 1))
 }
 have() { command -v "$1" >/dev/null 2>&1; }
+skipped=()
+# not_checked BOARD WHY: a board whose tools are missing. Under SKYFRAME_REQUIRE_ALL=1 a failure.
+not_checked() {
+  local what="$1"
+  shift
+  set -- "$what" "$*"
+  if [[ "${SKYFRAME_REQUIRE_ALL:-}" == 1 ]]; then
+    bad "$1: $2 (SKYFRAME_REQUIRE_ALL=1: make test must check it; make test-deps installs it)"
+  else
+    echo "SKIPPED, NOT CHECKED: $1: $2"
+    skipped+=("$1: $2")
+  fi
+}
 boards="${SKYFRAME_BOARDS:-microbit mps2-an386 atmega328p riscv32-virt}"
 selected() { [[ " $boards " == *" $1 "* ]]; }
 indent() { sed 's/^/     /'; }
@@ -147,7 +162,8 @@ for board in microbit mps2-an386; do
   selected "$board" || continue
   echo "== $board"
   if ! have arm-none-eabi-gcc || ! have qemu-system-arm; then
-    echo "skip $board (needs arm-none-eabi-gcc, qemu-system-arm)"
+    not_checked "$board" "needs arm-none-eabi-gcc, qemu-system-arm (Debian packages" \
+      "gcc-arm-none-eabi, libnewlib-arm-none-eabi, qemu-system-arm)"
     continue
   fi
   if [[ "$board" == microbit ]]; then
@@ -206,7 +222,7 @@ echo "== atmega328p"
 if ! selected atmega328p; then
   echo "not selected: atmega328p"
 elif ! have avr-gcc || ! have simavr; then
-  echo "skip atmega328p (needs avr-gcc, simavr)"
+  not_checked atmega328p "needs avr-gcc, simavr (Debian packages gcc-avr, avr-libc, simavr)"
 else
   printf '#define SKYFRAME_FRAME_IMPLEMENTATION\n#include "skyframe_frame.h"\n' >"$tmp/avr_header.c"
   if avr-gcc -mmcu=atmega328p -Os -std=c99 -Wall -Wextra -Werror -pedantic \
@@ -258,7 +274,8 @@ if ! selected riscv32-virt; then
   echo "not selected: riscv32-virt"
 elif ! have riscv64-unknown-elf-gcc || ! have qemu-system-riscv32 ||
     [[ ! -f /usr/lib/picolibc/riscv64-unknown-elf/picolibc.specs ]]; then
-  echo "skip riscv32-virt (needs riscv64-unknown-elf-gcc, picolibc, qemu-system-riscv32)"
+  not_checked riscv32-virt "needs riscv64-unknown-elf-gcc, picolibc, qemu-system-riscv32 (Debian" \
+    "packages gcc-riscv64-unknown-elf, picolibc-riscv64-unknown-elf, qemu-system-misc)"
 else
   for offset in 0 1; do
     image="$tmp/riscv-$offset.elf"
@@ -282,5 +299,9 @@ else
   fi
 fi
 
+if [[ ${#skipped[@]} -gt 0 ]]; then
+  echo "NOT CHECKED, tools missing (make test installs them, and fails without them):"
+  printf '  %s\n' "${skipped[@]}"
+fi
 echo "boards: $passed passed, $failed failed"
 [[ "$failed" -eq 0 ]]
