@@ -445,8 +445,8 @@ def check_requests(decoder, directory):
             cases.append((path.name, hex_text, request_line(expect)))
         except (KeyError, ValueError, TypeError) as error:
             cases.append((path.name, hex_text, f"#{error!r}"))  # reported below
-    if not cases:
-        return []
+    if not cases:  # an empty or missing directory checks nothing: a failure
+        return [(str(directory), [f"no valid binary request vectors in {directory}"])]
     lines = [line for _, _, line in cases if not line.startswith("#")]
     run = subprocess.run([decoder, "--request"], input="".join(l + "\n" for l in lines),
                          capture_output=True, text=True, check=False)
@@ -803,8 +803,10 @@ def profiles_main(args):
     decoder, directories = args[0], [Path(a) for a in args[1:]]
     layouts = load_layouts()
     files = [p for d in directories for p in sorted(d.glob("*.json"))]
-    if not files:
-        print(f"no vectors: {', '.join(str(d) for d in directories)} hold no *.json")
+    # Each directory given must hold vectors: one left empty (or missing) checks nothing.
+    empty = [str(d) for d in directories if not any(d.glob("*.json"))]
+    if empty:
+        print(f"no vectors: {', '.join(empty)} hold no *.json")
         print(f"{label}: 0 passed, 1 failed")
         return 1
 
