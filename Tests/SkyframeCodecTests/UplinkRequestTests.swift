@@ -128,6 +128,12 @@ import Testing
     }
   }
 
+  /// The parameterized tests below pass on no arguments: an empty or missing
+  /// schemas/vectors/lorawan/ must fail here (28 vectors when this was written).
+  @Test func thereAreEnoughVectors() {
+    #expect(Self.vectors().count >= 28, "schemas/vectors/lorawan/: \(Self.vectors().count) vectors")
+  }
+
   @Test func thereAreVectorsOfEveryKindAndError() throws {
     let expectations = try Self.vectors().map { try Self.load($0).expect }
     let kinds = Set(expectations.compactMap(\.kind))
