@@ -5,9 +5,10 @@ SHELL := /bin/bash
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 CONFIG ?= config/skyframe.example.yaml
 # What building and running the gateway needs; `make test` adds the emulators and cross compilers
-# of the firmware checks.
+# of the firmware checks, g++ (the header as C++) and systemd (systemd-analyze verify of
+# config/skyframe.service): under make test a check whose tool is missing fails, it does not skip.
 RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-config python3 tzdata
-TEST_PACKAGES := $(RUN_PACKAGES) openssl binutils qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
+TEST_PACKAGES := $(RUN_PACKAGES) openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
 .PHONY: deps test-deps build run test bench load cluster-load abuse watches-load format

@@ -34,8 +34,22 @@ import Testing
     #expect(settings.contains("WantedBy=multi-user.target"))
   }
 
-  @Test(.enabled(if: SystemdUnitTests.analyzer != nil, "systemd-analyze is not on PATH"))
+  /// Under `make test` (Tests/run-all.sh sets SKYFRAME_REQUIRE_ALL=1) a missing systemd-analyze
+  /// fails; only a `swift test` by hand without it skips.
+  static let requireAll = ProcessInfo.processInfo.environment["SKYFRAME_REQUIRE_ALL"] == "1"
+
+  @Test(
+    .enabled(
+      if: SystemdUnitTests.analyzer != nil || SystemdUnitTests.requireAll,
+      "systemd-analyze is not on PATH: NOT CHECKED (make test installs Debian's systemd)"))
   func systemdAnalyzeVerifyFindsNoProblem() async throws {
+    guard Self.analyzer != nil else {
+      Issue.record(
+        Comment(
+          rawValue: "systemd-analyze is not on PATH and SKYFRAME_REQUIRE_ALL=1: make test must run"
+            + " it (Debian package systemd, in the Makefile's TEST_PACKAGES)"))
+      return
+    }
     let text = try String(contentsOf: Self.unit, encoding: .utf8)
     let good = try await Self.verify(
       text.replacingOccurrences(of: "/usr/local/bin/skyframe", with: Self.executable))
