@@ -101,7 +101,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     let composer = Composer(configuration: configuration, clock: clock)
     outbox = MQTTOutbox(
       configuration: configuration, composer: composer,
-      sinks: [client] + lanes + (fastLaneClient.map { [$0] } ?? []), metrics: metrics)
+      sinks: [client] + lanes + (fastLaneClient.map { [$0] } ?? []), metrics: metrics,
+      logger: logger, limiter: logLimiter)
     intake = MQTTIntake(
       configuration: configuration, resolver: resolver, outbox: outbox, fastLane: link,
       lane: lanes.count + 1, queue: queue, metrics: metrics, clock: clock, logger: logger)

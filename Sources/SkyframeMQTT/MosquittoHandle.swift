@@ -186,6 +186,7 @@ final class MosquittoHandle: Sendable {
     var acceptedBefore = state.acceptedConnections
     var reachedBroker = false
     while !state.isStopping {
+      var restarting = false
       let answersBefore = state.beginAttempt()
       MosquittoCallbacks.watchLog(on: pointer)
       let rc = reachedBroker ? mosquitto_reconnect(pointer) : connectFirstTime()
@@ -210,15 +211,27 @@ final class MosquittoHandle: Sendable {
         MosquittoCallbacks.unwatchLog(on: pointer)
         let error = diagnose(rc: rc, errno: connectErrno)
         state.attemptFailed(error)
+        // A broker that was there and now refuses the TCP connection is restarting: it is tried
+        // again every `reconnectDelay` (1 s), so the gateway is back within a second of it, and
+        // the requests queued for it meanwhile are answered. A broker that answers and refuses
+        // (a password, TLS), or was never reached, is tried ever less often.
+        restarting = state.acceptedConnections > 0 && Self.isRestarting(errno: connectErrno)
+        if restarting { delay = configuration.reconnectDelay }
         state.logger.debug(
           "MQTT connect attempt failed",
           metadata: ["mqtt.error": "\(error)", "mqtt.retry_in": "\(delay)"])
       }
       _ = wake.wait(timeout: .now() + .nanoseconds(Int(clamping: delay.clampedNanoseconds)))
-      delay = min(delay * 2, configuration.reconnectDelayMax)
+      if !restarting { delay = min(delay * 2, configuration.reconnectDelayMax) }
     }
     flushDisconnect()
     state.networkThreadExited()
+  }
+
+  /// Whether a failed TCP connect says the broker's host is there but nothing listens (yet):
+  /// refused or reset, as while a broker restarts.
+  static func isRestarting(errno code: Int32) -> Bool {
+    code == ECONNREFUSED || code == ECONNRESET
   }
 
   /// Until the first TCP connection: `mosquitto_connect_bind_v5` stores host, port and the CONNECT

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
@@ -140,5 +141,32 @@ import Testing
     let pushed = try #require(try await device.frames(1, timeout: .seconds(10)).first)
     #expect(pushed.name.string == "Rome")
     try device.client.publish("skyframe/v1/watch/pin-3", payload: [], qos: 1, retain: true)
+  }
+
+  /// Logs scale with changes, not with watches: the retained watches the gateway learns at start
+  /// (or again at a reconnect) write no line each; a watch set or changed now writes one.
+  @Test func retainedWatchesAtStartWriteNoLineEach() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    let device = try await Device.frames(port: harness.broker.port)
+    for index in 0..<5 {
+      try device.client.publish(
+        "skyframe/v1/watch/pin-l\(index)", payload: Array("52.52,13.41 @600".utf8), qos: 1,
+        retain: true)
+    }
+    try await harness.start(logLevel: .info)
+    try device.client.publish(
+      "skyframe/v1/watch/pin-lnew", payload: Array("48.85,2.35 @600".utf8), qos: 1, retain: true)
+    for _ in 0..<300 where !harness.logs.all.contains(where: { $0.contains("watching") }) {
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    try await Task.sleep(for: .milliseconds(300))
+    let lines = harness.logs.all.filter { $0.contains("watching") }
+    #expect(lines.count == 1, "\(lines)")
+    for index in 0..<5 {
+      try device.client.publish(
+        "skyframe/v1/watch/pin-l\(index)", payload: [], qos: 1, retain: true)
+    }
+    try device.client.publish("skyframe/v1/watch/pin-lnew", payload: [], qos: 1, retain: true)
   }
 }

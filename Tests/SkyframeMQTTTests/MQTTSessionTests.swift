@@ -88,6 +88,27 @@ struct MQTTSessionTests {
     }
   }
 
+  /// After a broker that was there went away for several seconds, the client is back within
+  /// about a second of its return (it tries every second while the port refuses), not after a
+  /// backoff that doubled through the outage (1, 2, 4 s: 7 s later in this test).
+  @Test func aReturningBrokerIsReconnectedWithinASecond() async throws {
+    try await MosquittoBroker.with { broker in
+      // The gateway's own delays (the test default is 100 ms to 500 ms).
+      let (client, events) = try makeClient(broker, "return") {
+        $0.reconnectDelay = .seconds(1)
+        $0.reconnectDelayMax = .seconds(30)
+      }
+      try await client.connect(timeout: .seconds(5))
+      try await events.connected()
+      await broker.kill()
+      #expect(try await events.disconnected() != 0)
+      try await Task.sleep(for: .seconds(8))
+      try await broker.restart()
+      #expect(try await events.connected(within: .seconds(2.5)) == false)
+      await client.disconnect()
+    }
+  }
+
   @Test func persistentSessionSurvivesBrokerRestartAndLaterReconnects() async throws {
     try await MosquittoBroker.with { broker in
       let topic = uniqueTopic("expiry")

@@ -13,14 +13,18 @@ final class MQTTOutbox: Sendable {
   private let sinks: [any FrameSink]
   private let metrics: GatewayMetrics
   private let debugJSON = Atomic<Bool>(false)
+  /// Failed publishes share one key: while the broker is away every frame fails, and a line a
+  /// minute with the count says as much as a line each (`skyframe_publish_failures_total`).
+  private let failures: DeviceLog?
 
   init(
     configuration: GatewayConfiguration, composer: Composer, sinks: [any FrameSink],
-    metrics: GatewayMetrics
+    metrics: GatewayMetrics, logger: Logger? = nil, limiter: DeviceLogLimiter? = nil
   ) {
     self.composer = composer
     self.sinks = sinks
     self.metrics = metrics
+    failures = logger.map { DeviceLog(logger: $0, device: "(publish failures)", limiter: limiter) }
     update(configuration)
   }
 
@@ -46,7 +50,11 @@ final class MQTTOutbox: Sendable {
         try deliver(payload, to: reply, retain: retain)
       } catch {
         metrics.publishFailed()
-        logger().error("publish to \(reply.topic) failed: \(error)")
+        if let failures {
+          failures.warning("publish to \(reply.topic) failed: \(error)")
+        } else {
+          logger().error("publish to \(reply.topic) failed: \(error)")
+        }
       }
       if debugJSON, !unchanged {
         publishJSON(of: payload, topic: reply.topic + "/json", retain: retain, lane: reply.lane)

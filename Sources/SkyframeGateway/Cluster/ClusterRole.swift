@@ -91,7 +91,15 @@ final class ClusterRole: GatewayPart, Sendable {
   func connected() {
     members.connected(at: clock.now)
     own.send(topics.instance(members.own), Gateway.online)
-    own.send(topics.state, FleetState.online(members.live))
+    // The fleet state is written once the live set has settled (the others' retained presence
+    // arrives right after the subscription): a member that (re)starts knows only itself at this
+    // moment, and a state naming it alone would be wrong while others live.
+    let (members, clock) = (members, clock)
+    _ = background.start { [self] in
+      try? await clock.sleep(for: ClusterMembers.settling)
+      guard members.owns("state"), isConnected() else { return }
+      own.send(topics.state, FleetState.online(members.live))
+    }
   }
 
   /// Leaving: this member's presence goes, and the others write the fleet state when they see it
@@ -176,7 +184,7 @@ final class ClusterRole: GatewayPart, Sendable {
     fleet?.set(members.count)
     let live = members.live
     logger.info("cluster members changed", metadata: ["live": "\(live.joined(separator: ","))"])
-    guard members.owns("state"), isConnected() else { return }
+    guard members.owns("state"), isConnected(), members.isSettled(at: clock.now) else { return }
     own.send(topics.state, FleetState.online(live))
   }
 }

@@ -12,7 +12,7 @@ extension WatchScheduler: GatewayPart {
   }
 
   func receive(claim: Int, rest: String, _ message: MQTTIncoming) {
-    receive(device: rest, payload: [UInt8](message.payload))
+    receive(device: rest, payload: [UInt8](message.payload), retained: message.retain)
   }
 
   func apply(_ configuration: GatewayConfiguration) { update(configuration) }

@@ -120,7 +120,10 @@ final class WatchScheduler: Service, Sendable {
   }
 
   /// A retained watch message (or its removal) arrived from `device`.
-  func receive(device: String, payload: [UInt8]) {
+  /// `retained`: delivered from the broker's store on (re)subscribing, not just now published:
+  /// a watch the gateway knew already, or one it learns at start; logged at debug level only, so
+  /// that a start or reconnect with thousands of watches does not write a line for each.
+  func receive(device: String, payload: [UInt8], retained: Bool = false) {
     let (topics, limits, maximumLocations) = settings.withLock { $0 }
     let log = DeviceLog(logger: logger, device: device, limiter: resolver.logLimiter)
     guard !payload.isEmpty else {
@@ -136,13 +139,14 @@ final class WatchScheduler: Service, Sendable {
     }
     do throws(WatchError) {
       let watch = try Self.parse(payload, watches: limits, maximumLocations: maximumLocations)
-      let accepted = state.withLock { state -> Bool in
+      let (accepted, changed) = state.withLock { state -> (Bool, Bool) in
         guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else {
-          return false
+          return (false, false)
         }
-        if state.watches[device] != watch { state.due.reset(device) }
+        let changed = state.watches[device] != watch
+        if changed { state.due.reset(device) }
         state.watches[device] = watch
-        return true
+        return (true, changed)
       }
       scheduled?.setWatches(count)
       guard accepted else {
@@ -152,7 +156,8 @@ final class WatchScheduler: Service, Sendable {
           to: Reply(topic: topics.frame(device: device)), profile: watch.profile, logger: log)
         return
       }
-      log.info("watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s")
+      let line = "watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s"
+      if changed, !retained { log.info(line) } else { log.debug(line) }
     } catch {
       log.warning("bad watch: \(error)")
       let status: FrameStatus =
