@@ -6,14 +6,21 @@
 # Home Assistant's virtual environment (Tests/HomeAssistant/install.sh, a few minutes of
 # downloading and unpacking) is made in the background from the start, beside the Swift build,
 # and waited for just before its test.
+#
+# SKYFRAME_REQUIRE_ALL=1 (exported here) tells every check that what `make test` promises must
+# run: a missing tool or emulator (make test-deps installs them all) fails the check instead of
+# the "SKIPPED, NOT CHECKED" a script run by hand prints. Under each check in the table, a line
+# says what ran: its ok and FAIL lines, its parts ("== ..." headings), anything not checked.
 set -uo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$repo"
-mkdir -p .build
+mkdir -p .build/checks
+export SKYFRAME_REQUIRE_ALL=1
 
 names=()
 times=()
 results=()
+details=()
 failed=0
 started_all=$(date +%s)
 
@@ -21,9 +28,13 @@ started_all=$(date +%s)
 step() {
   local name="$1"
   shift
-  local start=$(date +%s)
+  local start=$(date +%s) log=".build/checks/${#names[@]}.log" rc=0
   echo "=== $name"
-  if "$@"; then
+  # Not a pipe: the command runs in this shell (bench_thresholds and home_assistant wait for
+  # jobs of it), its output copied to the log by a process substitution waited for below.
+  "$@" > >(tee "$log") 2>&1 || rc=$?
+  wait $! 2>/dev/null || true
+  if [[ "$rc" -eq 0 ]]; then
     results+=("passed")
   else
     results+=("FAILED")
@@ -31,6 +42,25 @@ step() {
   fi
   names+=("$name")
   times+=($(($(date +%s) - start)))
+  details+=("$(what_ran "$log")")
+}
+
+# what_ran LOG: one line of what a check's output shows it ran: its ok/FAIL lines, its parts
+# (lines "== PART"), swift test's own count, and whatever was not checked.
+what_ran() {
+  local log="$1" oks fails parts swift skipped
+  oks="$(grep -c '^ok ' "$log")"
+  fails="$(grep -c '^FAIL' "$log")"
+  parts="$(sed -n 's/^== \([^(]*[^ (]\).*/\1/p' "$log" | awk '!seen[$0]++' | paste -sd ',' - |
+    sed 's/,/, /g')"
+  swift="$(grep -E '^(✔|✘|􁁛|􀢄)? ?Test run with [0-9]+ tests' "$log" | tail -n 1 |
+    sed 's/^[^T]*//')"
+  skipped="$(grep -c -i 'SKIPPED, NOT CHECKED\|^skip ' "$log")"
+  printf 'ran: %s ok, %s FAIL lines' "$oks" "$fails"
+  [[ -n "$swift" ]] && printf '; %s' "$swift"
+  [[ -n "$parts" ]] && printf '; parts: %s' "$parts"
+  [[ "$skipped" -gt 0 ]] && printf '; %s lines NOT CHECKED (see its output)' "$skipped"
+  return 0
 }
 
 build_tests() {
@@ -111,6 +141,7 @@ echo
 echo "=== make test: each check"
 for i in "${!names[@]}"; do
   printf '%-54s %6s s  %s\n' "${names[$i]}" "${times[$i]}" "${results[$i]}"
+  printf '    %s\n' "${details[$i]}"
 done
 total=$(($(date +%s) - started_all))
 printf '%-54s %6s s\n' "total ($(nproc) cores)" "$total"
