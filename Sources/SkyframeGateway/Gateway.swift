@@ -117,7 +117,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         configuration: configuration, resolver: resolver, outbox: outbox, desk: desk,
         client: client, own: own, board: board, members: members, fleet: fleet,
         background: background, scheduled: services.scheduled,
-        serviceNames: { services.status.map(\.name) },
+        serviceNames: { services.status.map(\.name) }, servicesPaused: { services.allPaused },
         fastLane: intake.fastLane.flatMap { lane in fastLaneClient.map { (lane, $0) } },
         metrics: metrics,
         clock: clock, logger: logger, logLimiter: logLimiter, isConnected: { connected.isSet }))

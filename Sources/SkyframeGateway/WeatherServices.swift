@@ -154,6 +154,13 @@ final class WeatherServices: Sendable {
     airQuality.update(settings, batcher: batcher)
   }
 
+  /// Whether every weather service in use is paused now (its breaker refuses calls): a miss would
+  /// be answered `stale` from the cache at once, and nobody else's fetch is worth waiting for.
+  var allPaused: Bool {
+    let names = inUse.withLock { $0 }
+    return !names.isEmpty && names.allSatisfy { breakers[$0]?.isRefusingCalls ?? false }
+  }
+
   /// Each service in use: its health, budget and breaker, for `/health` and the stats message.
   var status: [(name: String, health: ServiceHealth, budget: CallBudget, breaker: CircuitBreaker)] {
     var services = inUse.withLock { $0 }.map {

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
 import SkyframeTestSupport
@@ -57,5 +58,81 @@ import Testing
     try await second.stop()
     try? await second.http.stop()
     await first.shutdown()
+  }
+}
+
+/// `stale` at once in a fleet: while every weather service is paused, a member does not wait
+/// for the owner of an expired cell (nobody can fetch it), it answers from its cache.
+@Suite(.serialized) struct FleetStaleTests {
+  static let members = ["gw-a", "gw-b"]
+
+  /// A position whose cell (0.01° grid) the rendezvous gives to `owner`.
+  static func position(ownedBy owner: String, startingAt start: Int) -> (Double, Double) {
+    for index in start..<(start + 500) {
+      let latitude = 48.0 + Double(index) * 0.01
+      let row = Int64((latitude / 0.01).rounded())
+      let column = Int64((11.0 / 0.01).rounded())
+      if ClusterMembers.owner(of: "cell:\(row)_\(column)", among: members) == owner {
+        return (latitude, 11.0)
+      }
+    }
+    return (0, 0)
+  }
+
+  @Test func aPausedServiceMeansStaleAtOnceNotAnOwnerWait() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    func member(_ id: String) async throws -> GatewayHarness {
+      let harness = try await GatewayHarness.make(broker: broker) { configuration in
+        configuration.cluster.group = "fleet"
+        configuration.cluster.instanceID = id
+        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+        // Long enough that a wait for the owner would outlast the device's 10 s.
+        configuration.cluster.ownerWaitMilliseconds = 30_000
+        configuration.cache.ttlSeconds = 1
+        configuration.upstream.breakerFailures = 1
+        configuration.upstream.backoffInitialSeconds = 600
+        configuration.upstream.backoffMaximumSeconds = 600
+      }
+      try await harness.start()
+      return harness
+    }
+    let first = try await member("gw-a")
+    let second = try await member("gw-b")
+    // Both have settled and know each other.
+    try await Task.sleep(for: .seconds(1.5))
+    let device = try await Device.frames(port: broker.port)
+    let (latitude, longitude) = Self.position(ownedBy: "gw-b", startingAt: 0)
+    #expect(latitude != 0)
+    // Whichever member the shared subscription picks: an owner (gw-b) fetches, shares, answers.
+    try device.ask("#1 \(latitude),\(longitude)")
+    #expect(try await device.frames(1)[0].status == .ok)
+    // The service fails on both; a fetch of another cell opens each member's breaker.
+    first.set(.status(500, "down"))
+    second.set(.status(500, "down"))
+    try await Task.sleep(for: .seconds(1.2))  // the frame above is expired now
+    var others = 1
+    while first.logs.all.filter({ $0.contains("paused") }).isEmpty
+      || second.logs.all.filter({ $0.contains("paused") }).isEmpty
+    {
+      let (otherLatitude, _) = Self.position(
+        ownedBy: others % 2 == 0 ? "gw-a" : "gw-b", startingAt: 100 + others * 3)
+      try device.ask("#\(others + 1) \(otherLatitude),\(longitude)")
+      _ = try await device.frames(1)
+      others += 1
+      guard others < 20 else { break }
+    }
+    // Both paused: the expired cell is answered stale from the cache, whichever member takes
+    // each request (the broker hands them out in turn, so gw-a, which does not own the cell,
+    // takes some of them).
+    // An owner wait would hold each request until the request deadline (3 s, then `stale`); the
+    // answers come at once instead.
+    let asked = ContinuousClock.now
+    for id in 95..<99 { try device.ask("#\(id) \(latitude),\(longitude)") }
+    let answers = try await device.frames(4, timeout: .seconds(10))
+    #expect(ContinuousClock.now - asked < .seconds(2), "an answer waited for the owner")
+    #expect(answers.map(\.status) == [.stale, .stale, .stale, .stale])
+    await first.shutdown()
+    await second.shutdown()
   }
 }

@@ -6,7 +6,7 @@ extension ClusterRole {
         members: members, fleet: context.fleet, configuration: context.configuration,
         desk: context.desk, client: context.client, own: context.own, clock: context.clock,
         logger: context.logger, limiter: context.logLimiter, background: context.background,
-        isConnected: context.isConnected)
+        isConnected: context.isConnected, servicesPaused: context.servicesPaused)
     }
   }
 }

@@ -20,6 +20,9 @@ final class ClusterRole: GatewayPart, Sendable {
   private let logger: Logger
   private let refusals: DeviceLog
   private let isConnected: @Sendable () -> Bool
+  /// Whether every weather service is paused: then no member fetches, and waiting for the
+  /// owner's entry would only delay the `stale` answer from the cache.
+  private let servicesPaused: @Sendable () -> Bool
   private let background: BackgroundWork
   /// Fetches other members asked this one for and that have not finished.
   private let wantsInFlight = Atomic<Int>(0)
@@ -29,8 +32,10 @@ final class ClusterRole: GatewayPart, Sendable {
     members: ClusterMembers, fleet: FleetShare?, configuration: GatewayConfiguration,
     desk: WeatherDesk, client: MQTTClient, own: OwnMessages, clock: GatewayClock,
     logger: Logger, limiter: DeviceLogLimiter, background: BackgroundWork,
-    isConnected: @escaping @Sendable () -> Bool
+    isConnected: @escaping @Sendable () -> Bool,
+    servicesPaused: @escaping @Sendable () -> Bool = { false }
   ) {
+    self.servicesPaused = servicesPaused
     self.background = background
     self.members = members
     self.fleet = fleet
@@ -58,7 +63,9 @@ final class ClusterRole: GatewayPart, Sendable {
     let (own, topics, clock, members) = (own, topics, clock, members)
     if settings.ownerWaitMilliseconds > 0 {
       let wait = Duration.milliseconds(settings.ownerWaitMilliseconds)
+      let servicesPaused = servicesPaused
       desk.onMiss { [weak desk] cell in
+        guard !servicesPaused() else { return nil }
         // The cell's owner fetches it once for the fleet; this member waits for its shared entry
         // and fetches itself only if none comes in time (the owner gone, say).
         let key = sharedCache.cellText(cell)

@@ -23,6 +23,8 @@ struct PartContext: Sendable {
   let scheduled: ScheduledWork?
   /// The names of the weather services in use.
   let serviceNames: @Sendable () -> [String]
+  /// Whether every weather service in use is paused (its breaker open).
+  let servicesPaused: @Sendable () -> Bool
   /// The fast lane and its connection; nil without one.
   let fastLane: (lane: FastLane, client: MQTTClient)?
   let metrics: GatewayMetrics

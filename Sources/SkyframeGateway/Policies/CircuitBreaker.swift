@@ -100,6 +100,19 @@ final class CircuitBreaker: Sendable {
     }
   }
 
+  /// Whether a call now would be refused (paused, or a probe already out), without taking the
+  /// probe: what a caller asks before it waits for somebody else's call.
+  var isRefusingCalls: Bool {
+    let now = clock.now
+    return state.withLock { state in
+      switch state.position {
+      case .closed: false
+      case .probing: true
+      case .open: now < state.openUntil
+      }
+    }
+  }
+
   /// The probe was allowed but not sent (the budget said no): the next caller may probe.
   func abandonProbe() {
     state.withLock { state in
