@@ -1,6 +1,7 @@
 import Foundation
 import SkyframeCodec
 import SkyframeGateway
+import SkyframeMQTT
 import SkyframeProviders
 import SkyframeTestSupport
 import Testing
@@ -58,6 +59,22 @@ import Testing
     #expect(calls.count == 1)
     #expect(calls.first?.query["point"] == "47.61,-122.33")
     #expect(calls.first?.header("User-Agent") == Self.userAgent)
+
+    // The large frame lists those in force or to come, worst first; the two watches have no
+    // `ends` (NWS: null), so their end is 0 — "until further notice" (frame-profiles.md), read
+    // as absent — not the message's `expires`.
+    try device.ask("#3 ~large 47.6062,-122.3321")
+    let large = try await device.next { $0.topic == "skyframe/v1/frame/\(device.id)" }.payload
+    try large.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      let events = (0..<3).map { index in
+        String(decoding: view.text(LargeLayout.alertEvent, index).prefix { $0 != 0 }, as: UTF8.self)
+      }
+      #expect(events == ["Winter Storm Watch", "Flood Watch", "Wind Advisory"])
+      #expect(view.value(LargeLayout.alertEnd, 0) == nil)
+      #expect(view.value(LargeLayout.alertEnd, 1) == nil)
+      #expect(view.value(LargeLayout.alertEnd, 2) == now + 3_600)
+    }
 
     // Berlin: no NWS call; Open-Meteo says nothing about alerts.
     try device.ask("#2 52.52,13.41")

@@ -98,9 +98,10 @@ struct NWSAlertsResponse: Decodable, Sendable {
     var event: String?
   }
 
-  /// In force from `onset` (else `effective`) until `ends` (else `expires`, when the message
-  /// itself lapses); `Test`, `Exercise`, `System` and `Draft` messages and cancellations are left
-  /// out.
+  /// In force from `onset` (else `effective`) until `ends`; without `ends` (NWS: null) the end is
+  /// unknown — "until further notice" — and not `expires`, which is when the message itself
+  /// lapses (a newer one usually replaces it). `Test`, `Exercise`, `System` and `Draft` messages
+  /// and cancellations are left out.
   func alerts() -> [Forecast.Alert] {
     features.compactMap { feature in
       let properties = feature.properties
@@ -109,7 +110,7 @@ struct NWSAlertsResponse: Decodable, Sendable {
       return Forecast.Alert(
         severity: Forecast.Alert.severity(cap: properties.severity),
         start: (properties.onset ?? properties.effective).flatMap(Self.unixTime),
-        end: (properties.ends ?? properties.expires).flatMap(Self.unixTime),
+        end: properties.ends.flatMap(Self.unixTime),
         event: properties.event.flatMap { $0.isEmpty ? nil : $0 })
     }
   }
