@@ -249,7 +249,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
         connected.set(true)
         metrics.connected()
-        for part in parts { part.connected() }
+        for part in parts { part.connected(sessionPresent: sessionPresent) }
         publishInfo()
       case .disconnected(let code):
         connected.set(false)

@@ -169,4 +169,53 @@ import Testing
     }
     try device.client.publish("skyframe/v1/watch/pin-lnew", payload: [], qos: 1, retain: true)
   }
+
+  /// A watch removed (or cut to fewer places) leaves no retained frame behind: a display that
+  /// subscribes later never finds a frame of a watch that no longer exists.
+  @Test func removingAWatchClearsItsRetainedFrames() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.connect(
+      port: harness.broker.port, id: "pin-r", subscribe: ["skyframe/v1/frame/pin-r/#"])
+    try device.client.publish(
+      "skyframe/v1/watch/pin-r", payload: Array("Paris;52.52,13.41 @600".utf8), qos: 1, retain: true
+    )
+    _ = try await device.next { $0.topic == "skyframe/v1/frame/pin-r/1" && !$0.payload.isEmpty }
+    // Cut to one place: the frames of slots 0 and 1 go, the single frame comes.
+    try device.client.publish(
+      "skyframe/v1/watch/pin-r", payload: Array("52.52,13.41 @600".utf8), qos: 1, retain: true)
+    _ = try await device.next { $0.topic == "skyframe/v1/frame/pin-r" && !$0.payload.isEmpty }
+    try device.client.publish("skyframe/v1/watch/pin-r", payload: [], qos: 1, retain: true)
+    _ = try await device.next { $0.topic == "skyframe/v1/frame/pin-r" && $0.payload.isEmpty }
+    let later = try await Device.connect(
+      port: harness.broker.port, id: "late-r",
+      subscribe: ["skyframe/v1/frame/pin-r/#"])
+    let retained = try? await later.next(timeout: .milliseconds(800))
+    #expect(retained == nil, "\(retained.map { $0.topic } ?? "")")
+  }
+
+  /// A broker that comes back with nothing (killed before it saved: no session, no retained
+  /// messages) gets every watch's frame again soon, not only at the watch's next interval.
+  @Test func aBrokerThatLostEverythingGetsTheWatchFramesAgain() async throws {
+    let harness = try await GatewayHarness.make()
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let device = try await Device.connect(
+      port: harness.broker.port, id: "pin-k", subscribe: ["skyframe/v1/frame/pin-k"])
+    try device.client.publish(
+      "skyframe/v1/watch/pin-k", payload: Array("52.52,13.41 @3600".utf8), qos: 1, retain: true)
+    _ = try await device.next { $0.topic == "skyframe/v1/frame/pin-k" }
+    await device.client.disconnect()
+    await harness.broker.kill()
+    try await harness.broker.restart()
+    // The gateway still knows the watch (the broker lost its message with the rest) and pushes
+    // it again when it finds the broker has kept nothing of it.
+    let later = try await Device.connect(
+      port: harness.broker.port, id: "late-k", subscribe: ["skyframe/v1/frame/pin-k"])
+    let frame = try await later.next(timeout: .seconds(10)) {
+      $0.topic == "skyframe/v1/frame/pin-k"
+    }
+    #expect(!frame.payload.isEmpty)
+  }
 }

@@ -229,6 +229,23 @@ import Testing
     await late.stop()
     #expect(gateway.isRunning)
 
+    // SIGHUP again without the place: its retained frame goes (an empty retained message), so a
+    // display that subscribes later finds nothing for a place that no longer exists.
+    try """
+    mqtt:
+      client-id: gw-process
+    locations:
+      names: []
+    """.write(to: file, atomically: true, encoding: .utf8)
+    gateway.signal(SIGHUP)
+    let cleared = try await watcher.message(on: "skyframe/v1/loc/harbour")
+    #expect(cleared.payload.isEmpty)
+    let later = try await Watcher.start(port: broker.port, topics: ["skyframe/v1/loc/harbour"])
+    await #expect(throws: (any Error).self) {
+      _ = try await later.message(on: "skyframe/v1/loc/harbour", timeout: .milliseconds(800))
+    }
+    await later.stop()
+
     // kill -9: the broker publishes the last will.
     await gateway.kill()
     #expect(try await watcher.text(on: "skyframe/v1/gateway/state") == #"{"state":"offline"}"#)

@@ -95,7 +95,7 @@ final class ClusterRole: GatewayPart, Sendable {
   }
 
   /// Connected: this member lives, and the fleet is online with the members it knows.
-  func connected() {
+  func connected(sessionPresent: Bool) {
     members.connected(at: clock.now)
     own.send(topics.instance(members.own), Gateway.online)
     // The fleet state is written once the live set has settled (the others' retained presence

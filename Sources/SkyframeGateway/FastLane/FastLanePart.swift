@@ -25,7 +25,7 @@ final class FastLanePart: GatewayPart, Service {
 
   var services: [any Service] { [self] }
 
-  func connected() { firstConnect.fire() }
+  func connected(sessionPresent: Bool) { firstConnect.fire() }
 
   func run() async {
     await cancelWhenGracefulShutdown { await self.firstConnect.wait() }

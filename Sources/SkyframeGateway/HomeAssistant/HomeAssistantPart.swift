@@ -25,7 +25,7 @@ struct HomeAssistantPart: GatewayPart {
     publisher.announceAll(board.entries)
   }
 
-  func connected() { publisher.announceAll(board.entries) }
+  func connected(sessionPresent: Bool) { publisher.announceAll(board.entries) }
 
   func apply(_ configuration: GatewayConfiguration) {
     publisher.update(configuration, entries: board.entries)

@@ -26,13 +26,17 @@ final class NamedLocationPublisher: Service, Sendable {
   private let members: ClusterMembers?
   /// What each place's displays show, for the status page and Home Assistant.
   private let board: DisplayBoard?
+  /// Clears a retained message: a place (or a profile of it) no longer configured leaves no
+  /// frame behind.
+  private let clear: (@Sendable (String) -> Void)?
 
   init(
     locations: [GatewayConfiguration.NamedLocation], resolver: Resolver, outbox: MQTTOutbox,
     topics: GatewayConfiguration.Topics, clock: GatewayClock, scheduled: ScheduledWork? = nil,
-    members: ClusterMembers? = nil, board: DisplayBoard? = nil, logger: Logger,
-    tick: Duration = .milliseconds(250)
+    members: ClusterMembers? = nil, board: DisplayBoard? = nil,
+    clear: (@Sendable (String) -> Void)? = nil, logger: Logger, tick: Duration = .milliseconds(250)
   ) {
+    self.clear = clear
     self.board = board
     self.scheduled = scheduled
     self.members = members
@@ -56,10 +60,23 @@ final class NamedLocationPublisher: Service, Sendable {
     board?.remove { key in
       if case .place(let name) = key { !names.contains(name) } else { false }
     }
-    state.withLock { state in
-      let old = Dictionary(uniqueKeysWithValues: state.locations.map { ($0.name, $0) })
+    let previous = state.withLock { state in
+      let previous = state.locations
+      let old = Dictionary(uniqueKeysWithValues: previous.map { ($0.name, $0) })
       state.locations = locations
       state.due.keep { name in locations.contains { $0.name == name && $0 == old[name] } }
+      return previous
+    }
+    guard let clear else { return }
+    func published(_ places: [GatewayConfiguration.NamedLocation]) -> Set<String> {
+      Set(
+        places.flatMap { place in
+          place.profiles.map { topics.location(name: place.name, profile: $0) }
+        })
+    }
+    for gone in published(previous).subtracting(published(locations)).sorted() {
+      clear(gone)
+      clear(gone + "/json")
     }
   }
 

@@ -13,8 +13,10 @@ protocol GatewayPart: Sendable {
   /// A message on one of its claims (`claim` indexes `claims`; `rest` is what follows a prefix,
   /// or the device id of a `.device` claim), on the network thread: copy and return.
   func receive(claim: Int, rest: String, _ message: MQTTIncoming)
-  /// The main connection came up (at start and after every reconnect).
-  func connected()
+  /// The main connection came up (at start and after every reconnect); `sessionPresent` false
+  /// after a reconnect means the broker kept nothing of the gateway (and maybe no retained
+  /// message either: restarted without persistence).
+  func connected(sessionPresent: Bool)
   /// The gateway stops (gracefully): the last word while still connected.
   func leaving()
   /// A reloaded configuration: the part swaps its settings whole.
@@ -34,7 +36,7 @@ extension GatewayPart {
   var subscriptions: [String] { [] }
   var claims: [TopicClaim] { [] }
   func receive(claim: Int, rest: String, _ message: MQTTIncoming) {}
-  func connected() {}
+  func connected(sessionPresent: Bool) {}
   func leaving() {}
   func apply(_ configuration: GatewayConfiguration) {}
   var services: [any Service] { [] }

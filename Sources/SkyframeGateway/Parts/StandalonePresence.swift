@@ -5,7 +5,7 @@ struct StandalonePresence: GatewayPart {
   let topics: GatewayConfiguration.Topics
   let own: OwnMessages
 
-  func connected() { own.send(topics.state, Gateway.online) }
+  func connected(sessionPresent: Bool) { own.send(topics.state, Gateway.online) }
 
   func leaving() { own.send(topics.state, Gateway.offline) }
 }

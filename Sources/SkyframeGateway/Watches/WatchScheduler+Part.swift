@@ -17,6 +17,12 @@ extension WatchScheduler: GatewayPart {
 
   func apply(_ configuration: GatewayConfiguration) { update(configuration) }
 
+  /// A broker that kept nothing of the gateway may have lost the retained frames too
+  /// (restarted without persistence): every watch is pushed again soon, at its interval after.
+  func connected(sessionPresent: Bool) {
+    if !sessionPresent { pushAllSoon() }
+  }
+
   var services: [any Service] { [self] }
 
   func report(into status: inout GatewayStatus) { status.watches = count }
@@ -27,6 +33,7 @@ extension WatchScheduler {
     WatchScheduler(
       resolver: context.resolver, outbox: context.outbox, configuration: context.configuration,
       clock: context.clock, scheduled: context.scheduled, members: context.members,
-      board: context.board, logger: context.logger)
+      board: context.board, clear: { topic in _ = context.own.send(topic, []) },
+      logger: context.logger)
   }
 }

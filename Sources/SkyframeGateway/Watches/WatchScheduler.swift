@@ -59,13 +59,17 @@ final class WatchScheduler: Service, Sendable {
   private let members: ClusterMembers?
   /// What each watched place's displays show, for the status page and Home Assistant.
   private let board: DisplayBoard?
+  /// Clears a retained message: a display that subscribes never finds a frame of a watch that
+  /// no longer exists (or of a slot it no longer has).
+  private let clear: (@Sendable (String) -> Void)?
 
   init(
     resolver: Resolver, outbox: MQTTOutbox, configuration: GatewayConfiguration,
     clock: GatewayClock,
     scheduled: ScheduledWork? = nil, members: ClusterMembers? = nil, board: DisplayBoard? = nil,
-    logger: Logger
+    clear: (@Sendable (String) -> Void)? = nil, logger: Logger
   ) {
+    self.clear = clear
     self.board = board
     self.scheduled = scheduled
     self.members = members
@@ -127,26 +131,32 @@ final class WatchScheduler: Service, Sendable {
     let (topics, limits, maximumLocations) = settings.withLock { $0 }
     let log = DeviceLog(logger: logger, device: device, limiter: resolver.logLimiter)
     guard !payload.isEmpty else {
-      let count = state.withLock { state in
-        state.watches[device] = nil
+      let (count, removed) = state.withLock { state in
+        let removed = state.watches.removeValue(forKey: device)
         state.due.reset(device)
-        return state.watches.count
+        return (state.watches.count, removed)
       }
       scheduled?.setWatches(count)
       board?.removeWatch(device)
+      guard let removed else { return }
+      clearFrames(of: device, slots: removed.places.count, keeping: 0, topics: topics)
       log.info("watch removed")
       return
     }
     do throws(WatchError) {
       let watch = try Self.parse(payload, watches: limits, maximumLocations: maximumLocations)
-      let (accepted, changed) = state.withLock { state -> (Bool, Bool) in
+      let (accepted, changed, before) = state.withLock { state -> (Bool, Bool, Int) in
+        let before = state.watches[device]?.places.count ?? 0
         guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else {
-          return (false, false)
+          return (false, false, before)
         }
         let changed = state.watches[device] != watch
         if changed { state.due.reset(device) }
         state.watches[device] = watch
-        return (true, changed)
+        return (true, changed, before)
+      }
+      if accepted, before > 0 {
+        clearFrames(of: device, slots: before, keeping: watch.places.count, topics: topics)
       }
       scheduled?.setWatches(count)
       guard accepted else {
@@ -170,6 +180,27 @@ final class WatchScheduler: Service, Sendable {
   }
 
   var count: Int { state.withLock { $0.watches.count } }
+
+  /// Every watch is pushed again at the next tick (their intervals go on from there).
+  func pushAllSoon() {
+    state.withLock { $0.due = DueTimes() }
+  }
+
+  /// Clears the retained frames of `device`'s watch of `slots` places that a watch of `kept`
+  /// places does not publish again (and their debug JSON mirrors): all of them when it went.
+  private func clearFrames(
+    of device: String, slots: Int, keeping kept: Int, topics: GatewayConfiguration.Topics
+  ) {
+    guard let clear else { return }
+    let base = topics.frame(device: device)
+    func topic(_ slot: Int, of count: Int) -> String { count == 1 ? base : "\(base)/\(slot)" }
+    let old = Set((0..<slots).map { topic($0, of: slots) })
+    let new = Set((0..<kept).map { topic($0, of: kept) })
+    for gone in old.subtracting(new).sorted() {
+      clear(gone)
+      clear(gone + "/json")
+    }
+  }
 
   func run() async {
     await runSchedule(
