@@ -73,6 +73,7 @@ extension GatewayConfiguration {
     for line in ConfigurationKeys.unknownVariables(in: environment, known: known.keys) {
       warn(line)
     }
+    for line in configuration.lorawan.warnings { warn(line) }
     return configuration
   }
 

@@ -178,6 +178,36 @@ import Testing
       })
   }
 
+  /// AS923 with dwell time and the default RX2 (DR2, 11 bytes): no data rate of the device helps,
+  /// so `config check` and `run` warn, naming the key and what works.
+  @Test func anRX2ThatCannotCarryATinyFrameIsWarnedAbout() async throws {
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-rx2-\(UUID().uuidString).yaml")
+    try """
+    lorawan:
+      servers:
+        names: [asia, ok]
+        asia:
+          application: app
+          band: as923
+          downlink-dwell-time: true
+        ok:
+          application: app
+          band: as923
+          downlink-dwell-time: true
+          rx2-data-rate: 3
+    """.write(to: file, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(at: file) }
+    var warnings: [String] = []
+    _ = try await GatewayConfiguration.load(path: file.path, environment: [:]) {
+      warnings.append($0)
+    }
+    #expect(
+      warnings == [
+        "lorawan.servers.asia.rx2-data-rate: RX2 at DR2 carries 11 bytes in as923 with downlink-dwell-time: true: no tiny frame (48 bytes) fits, so no uplink gets an answer; set rx2-data-rate to a rate that carries 48 bytes (and the network server's RX2 to the same)"
+      ], "\(warnings)")
+  }
+
   // MARK: The size rule
 
   @Test func bothReceiveWindowsBoundTheDownlink() {

@@ -55,11 +55,40 @@ public struct LoRaWANSettings: Sendable, Equatable {
     public var thingsStackUser: String { tenant.map { "\(application)@\($0)" } ?? application }
 
     /// The connection's size rule, with a device's own RX settings where it has them.
+    /// Why this connection's RX2 (which the network server may always pick) cannot carry a
+    /// `tiny` frame, if it cannot: every uplink is then answered with nothing (the answer is
+    /// withheld), whatever data rate the device sends at.
+    func rx2Problem(for device: Device? = nil) -> String? {
+      let rx2 = device?.rx2DataRate ?? rx2DataRate
+      let carried = band.maximumPayload(downlinkDataRate: rx2, dwellTime: downlinkDwellTime) ?? 0
+      guard carried < TinyLayout.size else { return nil }
+      let dwell = downlinkDwellTime ? " with downlink-dwell-time: true" : ""
+      return
+        "RX2 at DR\(rx2) carries \(carried) bytes in \(band.rawValue)\(dwell): no tiny frame (\(TinyLayout.size) bytes) fits, so no uplink gets an answer; set rx2-data-rate to a rate that carries \(TinyLayout.size) bytes (and the network server's RX2 to the same)"
+    }
+
     func sizer(for device: Device?) -> DownlinkSizer {
       DownlinkSizer(
         band: band, rx2DataRate: device?.rx2DataRate ?? rx2DataRate,
         rx1Offset: device?.rx1Offset ?? rx1Offset, dwellTime: downlinkDwellTime)
     }
+  }
+
+  /// What `config check` and `run` warn about: connections (and devices with their own RX2) whose
+  /// RX2 cannot carry a tiny frame.
+  var warnings: [String] {
+    var lines: [String] = []
+    for server in servers {
+      if let problem = server.rx2Problem() {
+        lines.append("lorawan.servers.\(server.name).rx2-data-rate: \(problem)")
+      }
+      for (eui, device) in devices.sorted(by: { $0.key < $1.key }) where device.rx2DataRate != nil {
+        if let problem = server.rx2Problem(for: device) {
+          lines.append("lorawan.devices.\(eui).rx2-data-rate (server \(server.name)): \(problem)")
+        }
+      }
+    }
+    return lines
   }
 
   /// A device listed by its DevEUI.
