@@ -461,4 +461,24 @@ import Testing
     #expect(
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="over_limit"} 3"#))
   }
+
+  /// A The Things Stack device registered without a DevEUI (ABP) is answered, known by its
+  /// device id (limits and logs), as an unlisted device with the default places.
+  @Test func aThingsStackDeviceWithoutADevEUIIsAnsweredByItsDeviceID() async throws {
+    let (harness, _) = try await harness()
+    defer { Task { await harness.shutdown() } }
+    let server = try await networkServer(port: harness.broker.port)
+    defer { Task { await server.disconnect() } }
+    let json = LoRaWANFixtures.thingsStackUplink(
+      deviceID: "abp-display", devEUI: Self.thingsStackDevice,
+      payload: LoRaWANFixtures.coordinates(48.86, 2.29, id: 5), fPort: 15, fCnt: 3)
+    let withoutEUI = json.replacingOccurrences(
+      of: #""dev_eui":"\#(Self.thingsStackDevice)","#, with: "")
+    #expect(withoutEUI != json)
+    try server.client.publish(
+      LoRaWANFixtures.thingsStackUplinkTopic(deviceID: "abp-display"),
+      payload: Array(withoutEUI.utf8), qos: 0)
+    let message = try await server.next { $0.topic.hasSuffix("/down/push") }
+    #expect(message.topic.contains("/devices/abp-display/down/push"))
+  }
 }

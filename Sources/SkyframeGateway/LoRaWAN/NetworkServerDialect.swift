@@ -3,7 +3,8 @@ import SkyframeCodec
 
 /// What both network servers' uplink messages give the gateway.
 struct LoRaWANUplink: Sendable, Equatable {
-  /// The DevEUI in upper case: the device's id for limits, places and logs.
+  /// The DevEUI in upper case (or `id:{device id}` for a The Things Stack device registered
+  /// without one): the device's id for limits, places and logs.
   var devEUI: String
   /// How the downlink names the device: ChirpStack's DevEUI exactly as its topic spelled it
   /// (it compares the two as strings), The Things Stack's device id.
@@ -282,9 +283,15 @@ struct ThingsStack: NetworkServerDialect {
     guard device == topicDevice, (2...36).contains(device.utf8.count),
       device.allSatisfy({ $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") })
     else { throw .badDevice(device) }
-    guard let text = message.endDeviceIds.devEui,
-      let eui = LoRaWANSettings.normalizedEUI(text)
-    else { throw .badDevice(message.endDeviceIds.devEui ?? "(none)") }
+    // A device registered without a DevEUI (ABP) is known by its device id: `id:` keeps it
+    // apart from any DevEUI (device ids are lower case, and may be all digits).
+    let eui: String
+    if let text = message.endDeviceIds.devEui {
+      guard let normalized = LoRaWANSettings.normalizedEUI(text) else { throw .badDevice(text) }
+      eui = normalized
+    } else {
+      eui = "id:" + device
+    }
     let uplink = message.uplinkMessage
     if uplink.appSKey != nil { throw .encryptedPayload }
     var dataRate: Int?
