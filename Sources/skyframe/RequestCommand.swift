@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import SkyframeCodec
+import SkyframeGateway
 import SkyframeJSON
 import SkyframeMQTT
 
@@ -13,7 +14,8 @@ struct RequestCommand: AsyncParsableCommand {
     discussion: """
       Publishes LOCATION to {base}/v1/req/{device} as a device would and prints every frame that
       comes back on {base}/v1/frame/{device}, one per place. Exits 1 if no complete answer arrives
-      in time.
+      in time. With --config it reaches the broker as the gateway does (its mqtt section: host,
+      port, TLS, user name and password; its topics.base); the other options override it.
       """
   )
 
@@ -22,20 +24,70 @@ struct RequestCommand: AsyncParsableCommand {
   var location: String
 
   @Option(help: "The device id to ask as.") var device = "skyframe-cli"
-  @Option(help: "The broker's host.") var host = "127.0.0.1"
-  @Option(help: "The broker's port.") var port = 1883
-  @Option(help: "The gateway's topic base.") var base = "skyframe"
+  @Option(help: "The gateway's configuration file: reach the broker as the gateway does.")
+  var config: String?
+  @Option(help: "The broker's host (default 127.0.0.1).") var host: String?
+  @Option(help: "The broker's port (default 1883, 8883 with --ca-file).") var port: Int?
+  @Option(help: "The gateway's topic base (default skyframe).") var base: String?
+  @Option(help: "The broker user name.") var username: String?
+  @Option(help: "A file holding the broker password.") var passwordFile: String?
+  @Option(help: "The CA certificate that signed the broker's (TLS).") var caFile: String?
+  @Option(help: "A client certificate, for a broker that asks for one.") var certFile: String?
+  @Option(help: "The client certificate's key.") var keyFile: String?
   @Option(help: "Seconds to wait for the answer.") var timeout = 15
   @Flag(help: "Print each frame as JSON.") var json = false
+
+  /// The broker connection and topic base: the gateway's (`--config`), then the options.
+  private func connection() async throws -> (MQTTConfiguration, String) {
+    var gateway: GatewayConfiguration?
+    if let config { gateway = try await ConfigLoading.load(config) }
+    var configuration =
+      gateway?.mqttConfiguration ?? MQTTConfiguration(clientID: "", host: "127.0.0.1", port: 1883)
+    configuration.clientID = "skyframe-cli-\(UInt32.random(in: 0...UInt32.max))"
+    configuration.cleanSession = true
+    configuration.will = nil
+    if let host { configuration.host = host }
+    if let username { configuration.username = username }
+    if let passwordFile {
+      do {
+        configuration.password = try String(contentsOfFile: passwordFile, encoding: .utf8)
+          .trimmingCharacters(in: .whitespacesAndNewlines)
+      } catch {
+        Diagnostics.report("--password-file: '\(passwordFile)' cannot be read")
+        throw ExitCode.failure
+      }
+    }
+    if let caFile {
+      configuration.tls = MQTTConfiguration.TLS(
+        caFile: caFile, certFile: certFile, keyFile: keyFile)
+      if port == nil, gateway == nil { configuration.port = 8883 }
+    }
+    if let port { configuration.port = port }
+    // A problem is named by the option that sets the value (or by the gateway's own key).
+    guard gateway == nil else { return (configuration, base ?? gateway!.topics.base) }
+    configuration.settingNames.host = "--host"
+    configuration.settingNames.port = "--port"
+    configuration.settingNames.username = "--username"
+    configuration.settingNames.password = "--password-file"
+    configuration.settingNames.caFile = "--ca-file"
+    configuration.settingNames.certFile = "--cert-file"
+    configuration.settingNames.keyFile = "--key-file"
+    return (configuration, base ?? "skyframe")
+  }
 
   func run() async throws {
     var logger = Logger(label: "skyframe-request")
     logger.logLevel = .warning
-    var configuration = MQTTConfiguration(
-      clientID: "skyframe-cli-\(UInt32.random(in: 0...UInt32.max))", host: host, port: port)
-    configuration.cleanSession = true
-    let client = try MQTTClient(configuration: configuration, logger: logger)
-    try client.subscribe("\(base)/v1/frame/\(device)", qos: 1)
+    let (configuration, topicBase) = try await connection()
+    let (host, port) = (configuration.host, configuration.port)
+    let client: MQTTClient
+    do {
+      client = try MQTTClient(configuration: configuration, logger: logger)
+    } catch {
+      Diagnostics.report("\(error)")
+      throw ExitCode.failure
+    }
+    try client.subscribe("\(topicBase)/v1/frame/\(device)", qos: 1)
     do {
       try await client.connect(timeout: .seconds(timeout))
     } catch {
@@ -45,7 +97,7 @@ struct RequestCommand: AsyncParsableCommand {
     }
     let json = json
     let deadline = ContinuousClock.now + .seconds(timeout)
-    let (base, device, location) = (base, device, location)
+    let (base, device, location) = (topicBase, device, location)
     let received = await withTaskGroup(of: Bool.self) { group in
       group.addTask {
         var output = FrameOutput(json: json, now: Int(Date().timeIntervalSince1970))

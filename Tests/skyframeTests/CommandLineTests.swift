@@ -53,6 +53,19 @@ struct Tool {
     var arguments: [String]
   }
 
+  /// Runs another program (a tool of the test's own, such as `mosquitto_passwd`) to the end;
+  /// its exit status.
+  static func runProgram(_ executable: String, _ arguments: [String]) async throws -> Int32 {
+    let process = try ChildProcess(
+      executable: executable, arguments: arguments, input: "/dev/null", output: "/dev/null",
+      errors: "/dev/null", environment: nil)
+    guard await process.waitForExit(upTo: .seconds(30)) else {
+      process.signal(SIGKILL)
+      throw TimedOut(arguments: arguments)
+    }
+    return process.exitStatus ?? -1
+  }
+
   static func vectorHex(_ name: String) throws -> String {
     let url = root.appendingPathComponent("schemas/vectors/frames/\(name).json")
     let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]

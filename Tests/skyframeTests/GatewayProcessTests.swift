@@ -252,6 +252,77 @@ import Testing
     await watcher.stop()
   }
 
+  /// The README's one-line check where its TLS section is followed: `skyframe request --config`
+  /// reaches a TLS broker that wants a user name and password as the gateway does.
+  @Test func requestWithTheGatewaysConfigReachesATLSBrokerWithAPassword() async throws {
+    let certificates = try TestCertificates.make()
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-tls-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let passwords = directory.appendingPathComponent("passwd").path
+    let created = try await Tool.runProgram(
+      "/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "skyframe", "s3cret-pass"])
+    #expect(created == 0)
+    let secret = directory.appendingPathComponent("password")
+    try "s3cret-pass\n".write(to: secret, atomically: true, encoding: .utf8)
+    let broker = try await MosquittoBroker.startTLS(
+      certificates,
+      extraConfiguration: "allow_anonymous false\npassword_file \(passwords)")
+    let http = try await StubHTTPServer.start { request in
+      if request.path == "/v1/air-quality" {
+        return .json(OpenMeteoFixtures.airQuality(query: request.query))
+      }
+      if request.path.hasSuffix("/search") {
+        return .json(
+          OpenMeteoFixtures.search(
+            name: request.query["name"] ?? "",
+            in: [.init(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609)]))
+      }
+      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: -4.5))
+    }
+    defer {
+      Task {
+        try? await http.stop()
+        await broker.stop()
+      }
+    }
+    let file = try write(
+      """
+      mqtt:
+        client-id: gw-tls
+        port: \(broker.port)
+        username: skyframe
+        password-file: \(secret.path)
+        tls:
+          ca-file: \(certificates.ca)
+      open-meteo:
+        forecast-url: \(http.baseURL)/v1/forecast
+        geocoding-url: \(http.baseURL)/v1/search
+      air-quality:
+        url: \(http.baseURL)/v1/air-quality
+      metrics:
+        port: 0
+      """)
+    let gateway = try GatewayProcess.start(
+      config: file.path, environment: ProcessInfo.processInfo.environment)
+    defer { Task { await gateway.kill() } }
+    let ask = ["request", "Oslo,NO", "--config", file.path, "--timeout", "4"]
+    var answered = try await Tool.run(ask)
+    for _ in 0..<4 where answered.status != 0 {
+      // The gateway may still be connecting: a request before its subscription is not answered.
+      answered = try await Tool.run(ask)
+    }
+    #expect(answered.status == 0, "\(answered.stderr)")
+    #expect(answered.stdout.contains("Oslo, NO"))
+    // Without the gateway's settings the broker refuses, and the error names the option.
+    let refused = try await Tool.run([
+      "request", "Oslo,NO", "--port", "\(broker.port)", "--ca-file", certificates.otherCA,
+      "--timeout", "3",
+    ])
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("--ca-file"), "\(refused.stderr)")
+  }
+
   /// SIGHUP: a new log.level takes effect at once; a changed cluster section is named as needing
   /// a restart.
   @Test func aReloadChangesTheLogLevelAndNamesWhatNeedsARestart() async throws {
