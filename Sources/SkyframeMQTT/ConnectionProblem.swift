@@ -25,6 +25,9 @@ public enum ConnectionProblem: Sendable, Equatable {
   case plainAgainstTLSListener
   /// Another TLS failure: OpenSSL's words.
   case tls(String)
+  /// The broker answered CONNECT with a refusal (credentials, a banned client id): its words,
+  /// with the settings to check. Retrying alone will not mend it.
+  case refused(String)
 
   /// What is wrong and what to change, in the names of `configuration.settingNames`.
   public func explanation(for configuration: MQTTConfiguration) -> String {
@@ -68,6 +71,8 @@ public enum ConnectionProblem: Sendable, Equatable {
         + "that signed the broker's certificate"
     case .tls(let reason):
       return "TLS handshake failed: \(reason)"
+    case .refused(let text):
+      return text
     }
   }
 }

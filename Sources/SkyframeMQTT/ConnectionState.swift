@@ -231,11 +231,15 @@ final class ConnectionState: Sendable {
       let error = MQTTError.refused(
         operation: connectOperation, code: code, protocolVersion: protocolVersion,
         names: settingNames)
-      logger.error("MQTT broker refused the connection", metadata: ["mqtt.error": "\(error)"])
-      let waiters = state.withLock { state in
+      // Logged when new: a wrong password refused every retry says nothing more each time.
+      let (isNew, waiters) = state.withLock { state in
         state.answers += 1
         state.lastFailure = error
-        return state.takeConnectWaiters()
+        defer { state.loggedProblem = error.problem }
+        return (state.loggedProblem != error.problem, state.takeConnectWaiters())
+      }
+      if isNew {
+        logger.error("MQTT broker refused the connection", metadata: ["mqtt.error": "\(error)"])
       }
       for waiter in waiters { waiter.resume(returning: .failure(error)) }
       return

@@ -72,11 +72,10 @@ public struct MQTTError: Error, Sendable, CustomStringConvertible {
       case .v311: code == 4 || code == 5
       }
     let advice = credentials ? ": check \(names.username) and \(names.password)" : ""
+    let reason = "refused by the broker: \(text.map { String(cString: $0) } ?? "code \(code)")"
     return MQTTError(
-      operation: operation, code: code,
-      description:
-        "\(operation) refused by the broker: \(text.map { String(cString: $0) } ?? "code \(code)")"
-        + advice)
+      operation: operation, code: code, description: "\(operation) \(reason)\(advice)",
+      problem: .refused(reason + advice))
   }
 
   static let success = MOSQ_ERR_SUCCESS.rawValue

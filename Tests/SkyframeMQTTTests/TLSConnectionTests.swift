@@ -112,7 +112,10 @@ struct TLSConnectionTests {
       $0.username = "skyframe-gateway"
       $0.password = "wrong"
     }
-    #expect(failure.problem == nil)
+    // Not a TLS problem: the broker's refusal, with the settings to check.
+    #expect(
+      failure.problem
+        == .refused("refused by the broker: Not authorized: check mqtt.username and mqtt.password"))
     #expect(failure.description.contains("refused by the broker"))
     #expect(failure.description.contains("check mqtt.username and mqtt.password"))
   }

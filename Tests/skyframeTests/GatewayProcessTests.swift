@@ -323,6 +323,42 @@ import Testing
     #expect(refused.stderr.contains("--ca-file"), "\(refused.stderr)")
   }
 
+  /// A wrong broker password is one error line, however often the gateway retries: the retries
+  /// that fail the same way add none, and no "not reachable yet" is added to it.
+  @Test func aWrongPasswordIsLoggedOnce() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "skyframe-pw-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let passwords = directory.appendingPathComponent("passwd").path
+    #expect(
+      try await Tool.runProgram(
+        "/usr/bin/mosquitto_passwd", ["-c", "-b", passwords, "skyframe", "right-pass"]) == 0)
+    let broker = try await MosquittoBroker.start(
+      extraConfiguration: "allow_anonymous false\npassword_file \(passwords)")
+    defer { Task { await broker.stop() } }
+    let file = try write(
+      """
+      mqtt:
+        client-id: gw-pw
+        port: \(broker.port)
+        username: skyframe
+        password: wrong-pass
+      metrics:
+        port: 0
+      """)
+    let errors = directory.appendingPathComponent("stderr")
+    let gateway = try GatewayProcess.start(
+      config: file.path, environment: ProcessInfo.processInfo.environment, errors: errors.path)
+    // Attempts at about 0, 1, 3 and 7 s: four refusals.
+    try await Task.sleep(for: .seconds(8))
+    await gateway.kill()
+    let text = try String(contentsOf: errors, encoding: .utf8)
+    let refusals = text.split(separator: "\n").filter { $0.contains("refused the connection") }
+    #expect(refusals.count == 1, "\(text)")
+    #expect(refusals.first?.contains("check mqtt.username and mqtt.password") == true)
+    #expect(!text.contains("not reachable yet"), "\(text)")
+  }
+
   /// SIGHUP: a new log.level takes effect at once; a changed cluster section is named as needing
   /// a restart.
   @Test func aReloadChangesTheLogLevelAndNamesWhatNeedsARestart() async throws {
