@@ -171,7 +171,8 @@ class Snapshot:
         return [e for e in self.by_unique_id.values() if e["unique_id"].startswith(object_id + "_")]
 
 
-def check_device(results, snapshot, object_id, model, name, keys, platforms):
+def check_device(results, snapshot, object_id, model, name, keys, platforms, entity_prefix,
+                 entity_keys=None):
     """The device, its registry entities (exactly `keys`) and their entity ids. Gives the
     entity registry entry of each key found."""
     device = snapshot.device(object_id)
@@ -196,13 +197,17 @@ def check_device(results, snapshot, object_id, model, name, keys, platforms):
     results.check(on_device == wanted, "device %s holds exactly its %d entities%s" % (
         object_id, len(wanted), "" if on_device == wanted else ": missing %s, extra %s" % (
             sorted(wanted - on_device), sorted(on_device - wanted))))
-    # The entity ids of docs/integrations/home-assistant.md: `{device id}_{key}` in Home
-    # Assistant's form (its slugify: lower case, every run of other characters one '_').
+    # The entity ids of docs/integrations/home-assistant.md, written out by the test from the
+    # rule there (each part a-y, 0-9, every other byte z and two hex digits), not computed by the
+    # gateway's code: `{entity prefix}_{key}`, the same on 2025.4 (object_id) and later
+    # (default_entity_id).
+    entity_keys = entity_keys or {}
     wrong_ids = ["%s is %s" % (key, entry["entity_id"]) for key, entry in found.items()
-                 if entry["entity_id"] != "%s.%s" % (platforms.get(key, "sensor"),
-                                                     slugify("%s_%s" % (object_id, key)))]
+                 if entry["entity_id"] != "%s.%s_%s" % (platforms.get(key, "sensor"),
+                                                        entity_prefix,
+                                                        entity_keys.get(key, key))]
     results.check(not wrong_ids, "entity ids of %s are <platform>.%s_<key>%s" % (
-        object_id, slugify(object_id), "" if not wrong_ids else "; Home Assistant made: "
+        object_id, entity_prefix, "" if not wrong_ids else "; Home Assistant made: "
         + ", ".join(sorted(wrong_ids))))
     return found
 
@@ -280,7 +285,8 @@ def present(ha, args):
         snapshot = Snapshot(ha)
         for display in expect["displays"]:
             found = check_device(results, snapshot, display["object_id"], display["model"],
-                                 display["frame"].get("name"), SENSORS, {})
+                                 display["frame"].get("name"), SENSORS, {},
+                                 display["entity_prefix"])
             for key in SENSORS:
                 if key in found:
                     check_sensor(results, snapshot, found[key], key, display["frame"], meanings)
@@ -293,7 +299,9 @@ def present(ha, args):
         breakers = {"breaker_" + escaped(name): name for name in services}
         keys = ["broker", "answers_per_minute", *breakers]
         found = check_device(results, snapshot, gateway["object_id"], "gateway", None, keys,
-                             {"broker": "binary_sensor"})
+                             {"broker": "binary_sensor"}, gateway["entity_prefix"],
+                             {key: "breaker_" + name.replace("-", "_")
+                              for key, name in breakers.items()})
         results.check(bool(services), "the status document names the services (%s)"
                       % ", ".join(services))
 
@@ -323,14 +331,19 @@ def present(ha, args):
 def gone(ha, args):
     gone_ids = [i for i in args.gone.split(",") if i]
     kept_ids = [i for i in args.kept.split(",") if i]
+    # The entity-id prefixes of the gone devices (docs/integrations/home-assistant.md), in order.
+    gone_entities = [i for i in args.gone_entities.split(",") if i]
 
     def attempt():
         results = Results()
         snapshot = Snapshot(ha)
-        for object_id in gone_ids:
+        for index, object_id in enumerate(gone_ids):
             ids = [e["entity_id"] for e in snapshot.entities_of(object_id)]
-            # By the contract's entity ids and by those Home Assistant would make of them.
+            # By the contract's entity ids and by those Home Assistant would make of the
+            # device id.
             prefixes = {object_id + "_", slugify(object_id) + "_"}
+            if index < len(gone_entities):
+                prefixes.add(gone_entities[index] + "_")
             states = [s for s in snapshot.states
                       if any(s.split(".", 1)[1].startswith(p) for p in prefixes)]
             results.check(not states, "%s: no states left%s" % (
@@ -395,6 +408,7 @@ def main(argv):
     parser.add_argument("--mqtt-port", type=int)
     parser.add_argument("--gone", default="")
     parser.add_argument("--kept", default="")
+    parser.add_argument("--gone-entities", default="")
     parser.add_argument("--ids", default="")
     parser.add_argument("--want", choices=["available", "unavailable"])
     parser.add_argument("--timeout", type=float, default=30)

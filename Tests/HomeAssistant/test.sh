@@ -176,6 +176,11 @@ berlin_id="skyframe_skyframe_loc_berlin"
 lisbon_id="skyframe_skyframe_loc_lisbon"
 watch0_id="skyframe_skyframe_watch_hall_5fdisplay_2e1_0"
 watch1_id="skyframe_skyframe_watch_hall_5fdisplay_2e1_1"
+# Their entity ids (docs/integrations/home-assistant.md): each part a-y and 0-9 as is, every other
+# byte 'z' and two hex digits ('_' z5f, '.' z2e, '-' z2d).
+gateway_entities="skyframe_skyframe_gateway_sfz2dhaz5ftest"
+watch0_entities="skyframe_skyframe_watch_hallz5fdisplayz2e1_0"
+watch1_entities="skyframe_skyframe_watch_hallz5fdisplayz2e1_1"
 
 if wait "$ha_start"; then
     pass "Home Assistant started, onboarded, MQTT added, birth message seen" \
@@ -197,11 +202,11 @@ frame() {
     "$bin" decode --json <<<"$hex"
 }
 displays=""
-for entry in "$berlin_id:named place:skyframe/v1/loc/berlin" \
-    "$lisbon_id:named place:skyframe/v1/loc/lisbon" \
-    "$watch0_id:watch:skyframe/v1/frame/$watch/0" \
-    "$watch1_id:watch:skyframe/v1/frame/$watch/1"; do
-    IFS=: read -r id model topic <<<"$entry"
+for entry in "$berlin_id:$berlin_id:named place:skyframe/v1/loc/berlin" \
+    "$lisbon_id:$lisbon_id:named place:skyframe/v1/loc/lisbon" \
+    "$watch0_id:$watch0_entities:watch:skyframe/v1/frame/$watch/0" \
+    "$watch1_id:$watch1_entities:watch:skyframe/v1/frame/$watch/1"; do
+    IFS=: read -r id entities model topic <<<"$entry"
     if json="$(frame "$topic")"; then
         pass "retained frame on $topic: $(python3 -c 'import json, sys; f = json.loads(sys.argv[1])
 print("%s, status %s" % (f.get("name"), f.get("status")))' "$json")"
@@ -209,11 +214,12 @@ print("%s, status %s" % (f.get("name"), f.get("status")))' "$json")"
         fail "no retained frame on $topic within 20 s"
         json='{}'
     fi
-    displays="$displays${displays:+,}{\"object_id\":\"$id\",\"model\":\"$model\",\"frame\":$json}"
+    displays="$displays${displays:+,}{\"object_id\":\"$id\",\"entity_prefix\":\"$entities\",\"model\":\"$model\",\"frame\":$json}"
 done
 cat >"$tmp/expect.json" <<END_OF_JSON
 {"displays": [$displays],
- "gateway": {"object_id": "$gateway_id", "stats_topic": "skyframe/v1/gateway/stats"}}
+ "gateway": {"object_id": "$gateway_id", "entity_prefix": "$gateway_entities",
+             "stats_topic": "skyframe/v1/gateway/stats"}}
 END_OF_JSON
 # At least: per display its device (4 lines) and 18 sensors (2 lines each); the gateway's device
 # (4), the services named, the broker and answers-per-minute sensors, a breaker.
@@ -222,7 +228,8 @@ counted "$min_present" checks present --expect "$tmp/expect.json" --mqtt-port "$
 
 # ---- the watch goes --------------------------------------------------------------------------
 pub -r -q 1 -n -t "skyframe/v1/watch/$watch"
-counted 8 checks gone --gone "$watch0_id,$watch1_id" --kept "$berlin_id,$lisbon_id" --timeout 30
+counted 8 checks gone --gone "$watch0_id,$watch1_id" --kept "$berlin_id,$lisbon_id" \
+    --gone-entities "$watch0_entities,$watch1_entities" --timeout 30
 for id in "$watch0_id" "$watch1_id"; do
     left="$(sub -t "homeassistant/device/$id/config" -t "skyframe/v1/state/watch/$watch/#" \
         -C 1 -W 2 -v 2>/dev/null || true)"

@@ -104,6 +104,30 @@ import Testing
     _ = try await listener.next { $0.topic == "homeassistant/device/\(gatewayID)/config" }
   }
 
+  /// A watch that moves to another place gets its device renamed in Home Assistant: the
+  /// discovery message follows the name (it showed Berlin's name over Paris's weather before).
+  @Test func aWatchThatChangesItsPlaceIsAnnouncedWithTheNewName() async throws {
+    let harness = try await GatewayHarness.make {
+      $0.homeAssistant.enabled = true
+      $0.watches.minimumSeconds = 1
+    }
+    defer { Task { await harness.shutdown() } }
+    let listener = try await listening(to: harness)
+    try await harness.start()
+    let topic = "homeassistant/device/skyframe_skyframe_watch_pin-n/config"
+    func deviceName() async throws -> String? {
+      let message = try await listener.next { $0.topic == topic && !$0.payload.isEmpty }
+      return (try json(message)["device"] as? [String: Any])?["name"] as? String
+    }
+    try listener.client.publish(
+      "skyframe/v1/watch/pin-n", payload: Array("Berlin @600".utf8), qos: 1, retain: true)
+    #expect(try await deviceName() == "Berlin")
+    try listener.client.publish(
+      "skyframe/v1/watch/pin-n", payload: Array("Paris @600".utf8), qos: 1, retain: true)
+    #expect(try await deviceName() == "Paris")
+    try listener.client.publish("skyframe/v1/watch/pin-n", payload: [], qos: 1, retain: true)
+  }
+
   @Test func withoutTheSectionNothingIsAnnounced() async throws {
     let harness = try await GatewayHarness.make {
       $0.locations = [GatewayHarness.home]
@@ -118,11 +142,44 @@ import Testing
   @Test func idsEscapeWhatHomeAssistantDoesNotAllow() {
     #expect(HomeAssistantDiscovery.escaped("berlin-1") == "berlin-1")
     #expect(HomeAssistantDiscovery.escaped("a_b.c/d") == "a_5fb_2ec_2fd")
-    #expect(
-      HomeAssistantDiscovery.entityName("skyframe_skyframe_watch_Pin_2eha-1_0", "wind_gust")
-        == "skyframe_skyframe_watch_pin_2eha_1_0_wind_gust")
     // "a.b" and "a_2eb" stay apart.
     #expect(HomeAssistantDiscovery.escaped("a_2eb") != HomeAssistantDiscovery.escaped("a.b"))
+  }
+
+  /// Entity ids are one-to-one with what they name, in a form Home Assistant's slugify leaves
+  /// as it is: the pairs that met before (`Kitchen`/`kitchen`, `dev-0`/`dev` slot 0, `_x`/`5fx`,
+  /// `a-`/`a`) stay apart, so no id depends on which Home Assistant heard of first.
+  @Test func entityIDsAreOneToOne() {
+    func id(_ key: DisplayBoard.Key) -> String {
+      HomeAssistantDiscovery.entityID(
+        HomeAssistantDiscovery.entityParts(for: key, base: "skyframe"), key: "temperature")
+    }
+    #expect(id(.place("berlin")) == "skyframe_skyframe_loc_berlin_temperature")
+    #expect(
+      id(.watch(device: "Pin.ha-1", slot: 0))
+        == "skyframe_skyframe_watch_z50inz2ehaz2d1_0_temperature")
+    let pairs: [(DisplayBoard.Key, DisplayBoard.Key)] = [
+      (.watch(device: "Kitchen", slot: nil), .watch(device: "kitchen", slot: nil)),
+      (.watch(device: "dev-0", slot: nil), .watch(device: "dev", slot: 0)),
+      (.place("_x"), .place("5fx")),
+      (.place("a-"), .place("a")),
+      (.place("zurich"), .place("z7aurich")),
+    ]
+    for (one, other) in pairs {
+      #expect(id(one) != id(other), "\(one) and \(other)")
+    }
+    // What Home Assistant's slugify keeps: a-z, 0-9 and single '_' inside.
+    for key in pairs.flatMap({ [$0.0, $0.1] }) {
+      let text = id(key)
+      #expect(text.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "_" })
+      #expect(!text.contains("__") && !text.hasPrefix("_") && !text.hasSuffix("_"))
+    }
+    // Both keys name the same entity, for Home Assistant before and after 2025.10.
+    let message = HomeAssistantDiscovery.display(
+      .place("Zürich"), name: "Zürich", topics: GatewayConfiguration.Topics(), gatewayID: "g")
+    let wind = message.components["wind_gust"]!
+    #expect(wind.defaultEntityId == "sensor." + wind.objectId)
+    #expect(wind.suggestedDisplayPrecision == 1)
   }
 
   @Test func theStateCarriesEveryFieldOfAFullFrame() throws {

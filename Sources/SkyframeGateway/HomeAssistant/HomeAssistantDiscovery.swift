@@ -57,10 +57,18 @@ enum HomeAssistantDiscovery {
     var platform = "sensor"
     var name: String
     var uniqueId = ""
+    /// The entity id without its domain: what Home Assistant up to 2025.9 reads (2025.4 is the
+    /// newest that runs on the Python here); 2026.4 ignores it.
     var objectId = ""
+    /// The whole entity id (`sensor.…`): what Home Assistant reads from 2025.10 on, in place of
+    /// `object_id` (2025.4 drops the key it does not know). The same id either way.
+    var defaultEntityId = ""
     var deviceClass: String?
     var unitOfMeasurement: String?
     var stateClass: String?
+    /// Decimals Home Assistant shows (the frame's own resolution), so that a whole value such as
+    /// 11 m/s is shown converted as 39.6 km/h, not rounded to the text's 0 decimals (40).
+    var suggestedDisplayPrecision: Int?
     var options: [String]?
     var valueTemplate: String
     var stateTopic: String?
@@ -107,22 +115,37 @@ enum HomeAssistantDiscovery {
     objectID("skyframe", base, "gateway", clientID)
   }
 
-  /// The entity id Home Assistant makes of `{objectID}_{key}` (its `slugify`): lower case, every
-  /// run of other characters one '_'. Given as the component's `object_id`, so that entity ids
-  /// never depend on the names shown.
-  static func entityName(_ objectID: String, _ key: String) -> String {
+  /// A part of an entity id, one-to-one: a-y and 0-9 as they are, every other byte (z, capitals,
+  /// '-', '_', '.', UTF-8) as 'z' and two lower-case hexadecimal digits. Home Assistant's
+  /// `slugify` leaves the result as it is (it lower-cases, and turns runs of other characters
+  /// into one '_'), so `Kitchen` and `kitchen`, `dev-0` and device `dev` slot 0 never meet, and
+  /// no id depends on the order Home Assistant hears of them.
+  static func entityPart(_ text: String) -> String {
     var result = ""
-    var pendingSeparator = false
-    for scalar in "\(objectID)_\(key)".lowercased().unicodeScalars {
-      if ("a"..."z").contains(scalar) || ("0"..."9").contains(scalar) {
-        if pendingSeparator, !result.isEmpty { result.append("_") }
-        pendingSeparator = false
-        result.unicodeScalars.append(scalar)
-      } else {
-        pendingSeparator = true
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "a")...UInt8(ascii: "y"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+        result.unicodeScalars.append(Unicode.Scalar(byte))
+      default:
+        let hex = String(byte, radix: 16)
+        result += "z" + (hex.count == 1 ? "0" : "") + hex
       }
     }
     return result
+  }
+
+  /// The entity id (without its domain) of component `key` of the device whose id is made of
+  /// `parts`: each part as `entityPart`, then the key (one of the fixed keys, `a-z` and '_').
+  static func entityID(_ parts: [String], key: String) -> String {
+    (parts.map(entityPart) + [key]).joined(separator: "_")
+  }
+
+  static func entityParts(for key: DisplayBoard.Key, base: String) -> [String] {
+    switch key {
+    case .place(let name): ["skyframe", base, "loc", name]
+    case .watch(let device, nil): ["skyframe", base, "watch", device]
+    case .watch(let device, let slot?): ["skyframe", base, "watch", device, "\(slot)"]
+    }
   }
 
   static func configTopic(prefix: String, objectID: String) -> String {
@@ -131,21 +154,25 @@ enum HomeAssistantDiscovery {
 
   /// The sensors of a named place or watched place, in the order Home Assistant lists them.
   static let weatherComponents: [(key: String, component: Component)] = [
-    sensor("temperature", "Temperature", "temperature_c", .temperature),
-    sensor("feels_like", "Feels like", "feels_like_c", .temperature),
+    // Decimals as the frame carries them (`schemas/frame-v1.md`): 0.1 °C, 0.1 hPa, 0.1 m/s.
+    sensor("temperature", "Temperature", "temperature_c", .temperature, decimals: 1),
+    sensor("feels_like", "Feels like", "feels_like_c", .temperature, decimals: 1),
     sensor("humidity", "Humidity", "humidity_pct", .init("humidity", "%")),
-    sensor("pressure", "Pressure", "pressure_hpa", .init("atmospheric_pressure", "hPa")),
-    sensor("wind_speed", "Wind speed", "wind_speed_ms", .wind),
-    sensor("wind_gust", "Wind gust", "wind_gust_ms", .wind),
+    sensor(
+      "pressure", "Pressure", "pressure_hpa", .init("atmospheric_pressure", "hPa"), decimals: 1),
+    sensor("wind_speed", "Wind speed", "wind_speed_ms", .wind, decimals: 1),
+    sensor("wind_gust", "Wind gust", "wind_gust_ms", .wind, decimals: 1),
     {
       var direction = sensor(
         "wind_direction", "Wind direction", "wind_direction_deg", .init("wind_direction", "°"))
       direction.component.stateClass = "measurement_angle"
       return direction
     }(),
-    sensor("uv_index", "UV index", "uv_index", .init(nil, nil)),
+    sensor("uv_index", "UV index", "uv_index", .init(nil, nil), decimals: 1),
     sensor("visibility", "Visibility", "visibility_m", .init("distance", "m")),
-    sensor("precipitation", "Precipitation", "precipitation_mm", .init("precipitation", "mm")),
+    sensor(
+      "precipitation", "Precipitation", "precipitation_mm", .init("precipitation", "mm"),
+      decimals: 1),
     {
       var aqi = sensor("aqi", "Air quality index", "aqi", .init("aqi", nil))
       aqi.component.jsonAttributesTemplate = "{{ {'scale': value_json.aqi_scale} | tojson }}"
@@ -185,14 +212,15 @@ enum HomeAssistantDiscovery {
     static let wind = Measure("wind_speed", "m/s")
   }
 
-  private static func sensor(_ key: String, _ name: String, _ field: String, _ measure: Measure)
-    -> (key: String, component: Component)
-  {
+  private static func sensor(
+    _ key: String, _ name: String, _ field: String, _ measure: Measure, decimals: Int = 0
+  ) -> (key: String, component: Component) {
     (
       key,
       Component(
         name: name, deviceClass: measure.deviceClass, unitOfMeasurement: measure.unit,
-        stateClass: "measurement", valueTemplate: "{{ value_json.\(field) }}")
+        stateClass: "measurement", suggestedDisplayPrecision: decimals,
+        valueTemplate: "{{ value_json.\(field) }}")
     )
   }
 
@@ -218,11 +246,13 @@ enum HomeAssistantDiscovery {
     _ key: DisplayBoard.Key, name: String, topics: GatewayConfiguration.Topics, gatewayID: String
   ) -> Message {
     let id = objectID(for: key, base: topics.base)
+    let parts = entityParts(for: key, base: topics.base)
     var components: [String: Component] = [:]
     for (componentKey, template) in weatherComponents {
       var component = template
       component.uniqueId = "\(id)_\(componentKey)"
-      component.objectId = entityName(id, componentKey)
+      component.objectId = entityID(parts, key: componentKey)
+      component.defaultEntityId = "\(component.platform).\(component.objectId)"
       if componentKey == "aqi" { component.jsonAttributesTopic = topics.displayState(key.path) }
       components[componentKey] = component
     }
@@ -240,10 +270,12 @@ enum HomeAssistantDiscovery {
     id: String, clientID: String, topics: GatewayConfiguration.Topics, services: [String]
   ) -> Message {
     var components: [String: Component] = [:]
-    func add(_ key: String, _ component: Component) {
+    let parts = ["skyframe", topics.base, "gateway", clientID]
+    func add(_ key: String, _ component: Component, entityKey: String? = nil) {
       var component = component
       component.uniqueId = "\(id)_\(key)"
-      component.objectId = entityName(id, key)
+      component.objectId = entityID(parts, key: entityKey ?? key)
+      component.defaultEntityId = "\(component.platform).\(component.objectId)"
       components[key] = component
     }
     add(
@@ -260,6 +292,8 @@ enum HomeAssistantDiscovery {
         // Absent from the document until the gateway has a minute of samples.
         valueTemplate: "{{ value_json.get('answers_per_minute') }}", stateTopic: topics.stats))
     for service in services {
+      // Service names are a-z, 0-9 and '-' and differ in more than '-' (the registry's): '-' as
+      // '_' keeps them apart.
       add(
         "breaker_" + escaped(service),
         Component(
@@ -268,7 +302,8 @@ enum HomeAssistantDiscovery {
           valueTemplate:
             "{% set s = value_json.services | selectattr('name', 'eq', '\(service)') | list %}"
             + "{{ s[0].breaker if s else None }}",
-          stateTopic: topics.stats, entityCategory: "diagnostic"))
+          stateTopic: topics.stats, entityCategory: "diagnostic"),
+        entityKey: "breaker_" + service.replacingOccurrences(of: "-", with: "_"))
     }
     return Message(
       device: Device(identifiers: [id], name: "Skyframe gateway \(clientID)", model: "gateway"),

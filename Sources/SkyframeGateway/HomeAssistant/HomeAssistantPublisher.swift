@@ -15,8 +15,9 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
   }
 
   private let settings: Mutex<Settings>
-  /// Displays whose discovery message is out: a subset of the board's keys, so bounded as it is.
-  private let announced = Mutex<Set<DisplayBoard.Key>>([])
+  /// Displays whose discovery message is out, with the device name it gave: a subset of the
+  /// board's keys, so bounded as it is. A display whose place changes name is announced again.
+  private let announced = Mutex<[DisplayBoard.Key: String]>([:])
   private let own: OwnMessages
   private let logger: Logger
   /// The MQTT client id: names the gateway's own device.
@@ -51,14 +52,15 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
   func displayChanged(_ entry: DisplayBoard.Entry) {
     let (ha, topics) = settings.withLock { ($0.homeAssistant, $0.topics) }
     guard ha.enabled, let frame = try? WeatherFrame(decoding: entry.frame) else { return }
-    if announced.withLock({ $0.insert(entry.key).inserted }) {
+    let name = Self.deviceName(entry.key, frame)
+    if announced.withLock({ $0.updateValue(name, forKey: entry.key) != name }) {
       announce(entry.key, frame: frame, settings: ha, topics: topics)
     }
     own.send(topics.displayState(entry.key.path), DisplayState(frame: frame).json())
   }
 
   func displayRemoved(_ key: DisplayBoard.Key) {
-    guard announced.withLock({ $0.remove(key) != nil }) else { return }
+    guard announced.withLock({ $0.removeValue(forKey: key) != nil }) else { return }
     let (ha, topics) = settings.withLock { ($0.homeAssistant, $0.topics) }
     let id = HomeAssistantDiscovery.objectID(for: key, base: topics.base)
     own.send(HomeAssistantDiscovery.configTopic(prefix: ha.discoveryPrefix, objectID: id), [])
@@ -77,7 +79,7 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
       HomeAssistantDiscovery.json(gateway))
     for entry in entries {
       guard let frame = try? WeatherFrame(decoding: entry.frame) else { continue }
-      announced.withLock { _ = $0.insert(entry.key) }
+      announced.withLock { $0[entry.key] = Self.deviceName(entry.key, frame) }
       announce(entry.key, frame: frame, settings: ha, topics: topics)
       own.send(topics.displayState(entry.key.path), DisplayState(frame: frame).json())
     }
@@ -88,7 +90,7 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
   func update(_ configuration: GatewayConfiguration, entries: [DisplayBoard.Entry]) {
     let wasEnabled = isEnabled
     if wasEnabled, !configuration.homeAssistant.enabled {
-      let keys = announced.withLock { $0 }
+      let keys = announced.withLock { Array($0.keys) }
       for key in keys { displayRemoved(key) }
       let prefix = settings.withLock { $0.homeAssistant.discoveryPrefix }
       own.send(HomeAssistantDiscovery.configTopic(prefix: prefix, objectID: gatewayID), [])
@@ -99,12 +101,16 @@ final class HomeAssistantPublisher: DisplayBoard.Listener, Sendable {
     if !wasEnabled, configuration.homeAssistant.enabled { announceAll(entries) }
   }
 
+  /// The place's own name once the frame has one; its path until then (an error frame).
+  static func deviceName(_ key: DisplayBoard.Key, _ frame: WeatherFrame) -> String {
+    frame.status.hasWeather ? frame.name.string : key.path
+  }
+
   private func announce(
     _ key: DisplayBoard.Key, frame: WeatherFrame, settings: HomeAssistantSettings,
     topics: GatewayConfiguration.Topics
   ) {
-    // The place's own name once the frame has one; its path until then (an error frame).
-    let name = frame.status.hasWeather ? frame.name.string : key.path
+    let name = Self.deviceName(key, frame)
     let message = HomeAssistantDiscovery.display(
       key, name: name, topics: topics, gatewayID: gatewayID)
     let id = HomeAssistantDiscovery.objectID(for: key, base: topics.base)
