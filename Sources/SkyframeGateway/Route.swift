@@ -59,8 +59,11 @@ struct Router: Sendable {
     return topic[prefix.count...]
   }
 
+  /// 1-32 of a-z A-Z 0-9 - _ . and not `.` or `..`: an id is a path segment of the status
+  /// page's pictures (`/display/watch/{device}.png`), where those two mean another directory.
   static func isValidDevice(_ device: some Collection<UInt8>) -> Bool {
-    (1...32).contains(device.count)
+    if device.count <= 2, device.allSatisfy({ $0 == UInt8(ascii: ".") }) { return false }
+    return (1...32).contains(device.count)
       && device.allSatisfy { byte in
         switch byte {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),

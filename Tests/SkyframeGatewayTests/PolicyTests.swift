@@ -165,6 +165,10 @@ struct PolicyTests {
       router.route("home/weather/v1/gateway/cache/525_-134") == .part(1, claim: 1, rest: "525_-134")
     )
     #expect(router.route("home/weather/v1/req/") == .invalidDevice)
+    // `.` and `..` would be other directories in the status page's picture paths.
+    #expect(router.route("home/weather/v1/req/.") == .invalidDevice)
+    #expect(router.route("home/weather/v1/watch/..") == .invalidDevice)
+    #expect(router.route("home/weather/v1/req/...") == .request(device: "..."))
     #expect(router.route("home/weather/v1/req/a/b") == .invalidDevice)
     #expect(
       router.route("home/weather/v1/req/" + String(repeating: "x", count: 33)) == .invalidDevice)

@@ -46,6 +46,38 @@ import Testing
     #expect(try MosquittoBroker.httpGet(port: port, path: "/display/../health.png").status == 404)
   }
 
+  /// The listener as HTTP says: HEAD gives GET's length and no body, a method it does not take
+  /// is 405 with `Allow`, answers are gzip for a client that takes it.
+  @Test func theListenerSpeaksHTTPProperly() async throws {
+    let port = try MosquittoBroker.freeLoopbackPort()
+    let harness = try await GatewayHarness.make { $0.metrics.port = port }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let get = try MosquittoBroker.httpExchange(
+      port: port, request: "GET /health HTTP/1.0\r\nHost: x\r\n\r\n")
+    let head = try MosquittoBroker.httpExchange(
+      port: port, request: "HEAD /health HTTP/1.0\r\nHost: x\r\n\r\n")
+    func header(_ name: String, _ text: String) -> String? {
+      text.components(separatedBy: "\r\n").first {
+        $0.lowercased().hasPrefix(name.lowercased() + ":")
+      }
+      .map { String($0.dropFirst(name.count + 1)).trimmingCharacters(in: .whitespaces) }
+    }
+    let body = get.response.components(separatedBy: "\r\n\r\n").dropFirst().joined()
+    #expect(Int(header("Content-Length", get.response) ?? "") == body.utf8.count)
+    #expect(header("Content-Length", head.response) == header("Content-Length", get.response))
+    #expect(head.response.hasSuffix("\r\n\r\n"), "HEAD has no body")
+    let post = try MosquittoBroker.httpExchange(
+      port: port, request: "POST / HTTP/1.0\r\nHost: x\r\nContent-Length: 0\r\n\r\n")
+    #expect(post.response.hasPrefix("HTTP/1.0 405"))
+    #expect(header("Allow", post.response) == "GET, HEAD")
+    let gzip = try MosquittoBroker.httpExchange(
+      port: port, request: "GET / HTTP/1.0\r\nHost: x\r\nAccept-Encoding: gzip\r\n\r\n")
+    #expect(header("Content-Encoding", gzip.response) == "gzip")
+    // Half a request: `GatewayProcessTests` (a gateway process of its own, whose event loops no
+    // test shares).
+  }
+
   @Test func picturesComeFromTheRendererWhichRefusesWhatIsNoFrame() throws {
     var frame = WeatherFrame(status: .notFound, requestID: 1, name: FrameName(truncating: "x"))
     frame.nextUpdateSeconds = nil

@@ -240,6 +240,37 @@ extension MosquittoBroker {
     return (status, String(text[headEnd.upperBound...]))
   }
 
+  /// Sends `request` as it is to 127.0.0.1:`port` and gives what comes back until the server
+  /// closes the connection (`closed` true) or `timeout` passes with nothing more (false).
+  public static func httpExchange(port: Int, request: String, timeout: Int = 5) throws -> (
+    response: String, closed: Bool
+  ) {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard fd >= 0 else { throw MosquittoBrokerError(message: "socket failed") }
+    defer { close(fd) }
+    var wait = timeval(tv_sec: timeout, tv_usec: 0)
+    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &wait, socklen_t(MemoryLayout<timeval>.size))
+    var address = loopback(port: port)
+    let connected = withUnsafePointer(to: &address) { pointer in
+      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+      }
+    }
+    guard connected else {
+      throw MosquittoBrokerError(message: "nothing listens on 127.0.0.1:\(port)")
+    }
+    let bytes = Array(request.utf8)
+    _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    var response: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 65_536)
+    while true {
+      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+      if count == 0 { return (String(decoding: response, as: UTF8.self), true) }
+      guard count > 0 else { return (String(decoding: response, as: UTF8.self), false) }
+      response += chunk[0..<count]
+    }
+  }
+
   private static func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

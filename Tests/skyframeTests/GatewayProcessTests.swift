@@ -208,6 +208,18 @@ import Testing
     #expect(health.status == 200)
     #expect(health.body.contains(#""connected":true"#))
     #expect(health.body.contains(#""name":"open-meteo""#))
+    // Half a request, then nothing: the listener closes the connection within its idle timeout
+    // (5 s) instead of keeping it open. The wait blocks a thread of its own.
+    let half = try await withCheckedThrowingContinuation { continuation in
+      Thread.detachNewThread {
+        continuation.resume(
+          with: Result {
+            try MosquittoBroker.httpExchange(
+              port: metricsPort, request: "GET / HTTP/1.1\r\nHost: x\r\n", timeout: 9)
+          })
+      }
+    }
+    #expect(half.closed)
 
     // SIGHUP: a new named location appears, the connection stays.
     try """

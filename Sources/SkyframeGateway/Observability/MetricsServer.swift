@@ -1,6 +1,7 @@
 import Logging
 import NIOCore
 import NIOHTTP1
+import NIOHTTPCompression
 import NIOPosix
 import ServiceLifecycle
 import Synchronization
@@ -66,7 +67,12 @@ final class MetricsServer: Service, Sendable {
         .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
         .childChannelInitializer { channel in
           channel.eventLoop.makeCompletedFuture {
+            // A connection that sends half a request (or nothing) is closed after a while, not
+            // kept open; answers are gzip-compressed for clients that take it.
+            try channel.pipeline.syncOperations.addHandler(
+              IdleStateHandler(readTimeout: MetricsHandler.idleTimeout))
             try channel.pipeline.syncOperations.configureHTTPServerPipeline()
+            try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
             try channel.pipeline.syncOperations.addHandler(MetricsHandler(respond: respond))
           }
         }
@@ -122,6 +128,17 @@ final class MetricsHandler: ChannelInboundHandler {
   private let respond: @Sendable (String) -> Response
   private var head: HTTPRequestHead?
 
+  /// How long a connection may send nothing (mid-request or between requests).
+  static let idleTimeout = TimeAmount.seconds(5)
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if event is IdleStateHandler.IdleStateEvent {
+      context.close(promise: nil)
+    } else {
+      context.fireUserInboundEventTriggered(event)
+    }
+  }
+
   init(respond: @escaping @Sendable (String) -> Response) {
     self.respond = respond
   }
@@ -135,14 +152,17 @@ final class MetricsHandler: ChannelInboundHandler {
     case .end:
       guard let head else { return }
       self.head = nil
+      let allowed = head.method == .GET || head.method == .HEAD
       var response: Response =
-        head.method == .GET || head.method == .HEAD
+        allowed
         ? respond(head.uri)
-        : (.methodNotAllowed, "text/plain; charset=utf-8", Array("GET only\n".utf8))
-      if head.method == .HEAD { response.body = [] }
+        : (.methodNotAllowed, "text/plain; charset=utf-8", Array("GET or HEAD only\n".utf8))
       var headers = HTTPHeaders()
       headers.add(name: "Content-Type", value: response.contentType)
+      // HEAD: the length GET would give, and no body.
       headers.add(name: "Content-Length", value: "\(response.body.count)")
+      if head.method == .HEAD { response.body = [] }
+      if !allowed { headers.add(name: "Allow", value: "GET, HEAD") }
       let keepAlive = head.isKeepAlive
       if !keepAlive { headers.add(name: "Connection", value: "close") }
       context.write(
