@@ -31,9 +31,10 @@ step() {
   local start=$(date +%s) log=".build/checks/${#names[@]}.log" rc=0
   echo "=== $name"
   # Not a pipe: the command runs in this shell (bench_thresholds and home_assistant wait for
-  # jobs of it), its output copied to the log by a process substitution waited for below.
-  "$@" > >(tee "$log") 2>&1 || rc=$?
-  wait $! 2>/dev/null || true
+  # jobs of it). Its output goes to the log and is shown when it ends (a process substitution
+  # would leave `$!` unset under `set -u` where no job ran before it).
+  "$@" >"$log" 2>&1 || rc=$?
+  cat "$log"
   if [[ "$rc" -eq 0 ]]; then
     results+=("passed")
   else
