@@ -170,6 +170,14 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     own.send(topic, info.json())
   }
 
+  /// The status document, retained on `{base}/v1/gateway/stats` (unless `metrics.stats-seconds`
+  /// is 0): at every connect and every interval (`StatsPublisher`).
+  func publishStats() {
+    let (seconds, topic) = configuration.withLock { ($0.metrics.statsSeconds, $0.topics.stats) }
+    guard seconds > 0 else { return }
+    own.send(topic, status().json())
+  }
+
   var isConnected: Bool { connected.isSet }
 
   /// Runs on the MQTT network thread for every message: the one way in.
@@ -251,6 +259,9 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         metrics.connected()
         for part in parts { part.connected(sessionPresent: sessionPresent) }
         publishInfo()
+        // The status document at once, not a stats interval after the start: a subscriber
+        // that waits for one message (`mosquitto_sub -C 1`) is answered now.
+        publishStats()
       case .disconnected(let code):
         connected.set(false)
         metrics.disconnected()

@@ -32,10 +32,15 @@ extension GatewayConfiguration.MQTT {
     caFile = keys.existingFile("mqtt.tls.ca-file")
     certFile = keys.existingFile("mqtt.tls.cert-file")
     keyFile = keys.existingFile("mqtt.tls.key-file")
-    if (certFile == nil) != (keyFile == nil) {
+    // Paired by what was given, not by what could be read: a missing certificate is named once,
+    // by its own key, and a good key beside it is not blamed.
+    let certificateGiven = keys.text("mqtt.tls.cert-file") != nil
+    let keyGiven = keys.text("mqtt.tls.key-file") != nil
+    if certificateGiven, !keyGiven {
       keys.fail(
-        "mqtt.tls.key-file", keyFile,
-        "a client key and a client certificate together, or neither")
+        "mqtt.tls.key-file", nil, "the client certificate's key (mqtt.tls.cert-file is set)")
+    } else if keyGiven, !certificateGiven {
+      keys.fail("mqtt.tls.cert-file", nil, "the client certificate (mqtt.tls.key-file is set)")
     }
     keys.checkTLSFiles(of: self)
 

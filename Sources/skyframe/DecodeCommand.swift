@@ -69,6 +69,17 @@ struct DecodeCommand: ParsableCommand {
   }
 }
 
+extension MessageKind {
+  var name: String {
+    switch self {
+    case .standard: "standard"
+    case .large: "large"
+    case .tiny: "tiny"
+    case .unchanged: "unchanged"
+    }
+  }
+}
+
 /// Prints decoded frames, as text blocks or JSON lines, and reports the ones that fail.
 struct FrameOutput {
   let json: Bool
@@ -79,6 +90,33 @@ struct FrameOutput {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return encoder
   }()
+
+  /// What is wrong with a message of any kind, in the words of the kind its byte 2 names (a tiny
+  /// message cut short is a short tiny message, not a short 192-byte frame).
+  static func problem(_ error: FrameCheckError, in bytes: UnsafeRawBufferPointer) -> String {
+    let magic = bytes.count >= 2 && bytes[0] == 0x53 && bytes[1] == 0x46
+    let named = bytes.count >= 3 && magic ? MessageKind(rawValue: bytes[2]) : nil
+    let byLength = [MessageKind.standard, .large, .tiny, .unchanged].first {
+      $0.size == bytes.count
+    }
+    switch error {
+    case .truncated, .tooLong:
+      guard let named else { return "\(FrameError(profileError: error, bytes: bytes))" }
+      let what = error == .truncated ? "truncated \(named.name) message" : "wrong length"
+      return "\(what): \(bytes.count) bytes, a \(named.name) message has \(named.size)"
+    case .unsupportedVersion:
+      let kinds = "0x01 standard, 0x11 large, 0x21 tiny, 0x31 unchanged"
+      guard let named else {
+        let byte = String(bytes[2], radix: 16)
+        return "unknown message kind 0x\(byte.count == 1 ? "0" : "")\(byte) in byte 2 (\(kinds))"
+      }
+      let length = byLength.map { " (the length of a \($0.name) message)" } ?? ""
+      return
+        "byte 2 says \(named.name) (\(named.size) bytes), but the message has \(bytes.count) bytes\(length)"
+    case .badMagic, .checksumMismatch:
+      return "\(FrameError(profileError: error, bytes: bytes))"
+    }
+  }
 
   mutating func show(_ bytes: [UInt8], label: String?, origin: String) -> Bool {
     // Large, tiny and unchanged messages are told from standard frames by length and byte 2.
@@ -92,7 +130,7 @@ struct FrameOutput {
           do throws(FrameCheckError) {
             _ = try MessageKind.check(buffer)
             return "not a message"
-          } catch { return "\(FrameError(profileError: error, bytes: buffer))" }
+          } catch { return Self.problem(error, in: buffer) }
         }
         Diagnostics.report("\(origin): \(error)")
         return false

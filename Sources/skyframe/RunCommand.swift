@@ -6,10 +6,15 @@ struct RunCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "run",
     abstract: "Run the gateway: device requests in over MQTT, weather frames out.",
+    // One line per paragraph: the help wraps it to the terminal, never mid-sentence.
     discussion: """
-      Every key of the file can be overridden by an environment variable named SKYFRAME_ + the key
-      in upper case with '.' and '-' as '_' (mqtt.host → SKYFRAME_MQTT_HOST). SIGHUP reloads
-      named locations and weather service settings; SIGTERM and SIGINT stop gracefully.
+      Every key of the file can be overridden by an environment variable named SKYFRAME_ + the \
+      key in upper case with '.' and '-' as '_' (mqtt.host → SKYFRAME_MQTT_HOST).
+
+      SIGHUP reloads the whole file without dropping the broker connection; what is bound at \
+      start (the mqtt section, topics.base, requests.workers, metrics.host and metrics.port, \
+      cluster, homeassistant.discovery-prefix) keeps its running value until a restart, and the \
+      log names each such key that changed. SIGTERM and SIGINT stop gracefully.
       """
   )
 

@@ -153,6 +153,22 @@ import Testing
     #expect(try await other.frames(1).first?.status == .ok)
   }
 
+  /// The status document is there as soon as the gateway is connected, not a stats interval
+  /// (a minute by default) later: `mosquitto_sub -C 1 -t skyframe/v1/gateway/stats` after a start
+  /// is answered at once.
+  @Test func theStatsMessageIsPublishedAtTheConnect() async throws {
+    let harness = try await GatewayHarness.make { $0.metrics.statsSeconds = 3_600 }
+    defer { Task { await harness.shutdown() } }
+    try await harness.start()
+    let watcher = try await Device.connect(
+      port: harness.broker.port, id: "stats-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["skyframe/v1/gateway/stats"])
+    let stats = try await watcher.next(timeout: .seconds(5))
+    #expect(stats.retain)
+    let document = try JSONSerialization.jsonObject(with: Data(stats.payload)) as? [String: Any]
+    #expect((document?["broker"] as? [String: Any])?["connected"] as? Bool == true)
+  }
+
   @Test func theStatsMessageSummarizesTheGatewayRetained() async throws {
     let harness = try await GatewayHarness.make { $0.metrics.statsSeconds = 1 }
     defer { Task { await harness.shutdown() } }

@@ -74,9 +74,53 @@ struct Tool {
 }
 
 @Suite struct DecodeCommandTests {
+  /// `run --help` says what SIGHUP does (the whole file, the restart-only keys named) and wraps
+  /// its paragraphs as whole text, not at the source's line ends.
+  @Test func runHelpSaysWhatAReloadDoes() async throws {
+    let output = try await Tool.run(["run", "--help"], environment: ["COLUMNS": "200"])
+    let text = output.stdout.split(separator: "\n").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }.joined(separator: " ")
+    #expect(text.contains("SIGHUP reloads the whole file without dropping the broker connection"))
+    #expect(text.contains("homeassistant.discovery-prefix"))
+    // At 200 columns the paragraph starts its own line and runs well past the source's width
+    // (a hard break in the text would cut it near 95 characters).
+    let line =
+      output.stdout.split(separator: "\n").first { $0.contains("SIGHUP") }
+      .map { $0.trimmingCharacters(in: .whitespaces) } ?? ""
+    #expect(line.hasPrefix("SIGHUP reloads"), "\(output.stdout)")
+    #expect(line.count > 120, "\(output.stdout)")
+  }
+
   @Test func versionIsTheOneTheInfoTopicCarries() async throws {
     let output = try await Tool.run(["--version"])
     #expect(output.stdout == SkyframeVersion.current + "\n")
+  }
+
+  /// A message of another kind than standard is judged by its own kind: a tiny message cut
+  /// short is a short tiny message, and a kind byte that does not fit the length says so.
+  @Test func decodeNamesTheKindOfAMessageThatFails() async throws {
+    let url = Tool.root.appendingPathComponent("schemas/vectors/tiny")
+    let first = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: url.path).filter { $0.hasSuffix(".json") }
+        .sorted().first)
+    let object =
+      try JSONSerialization.jsonObject(
+        with: Data(contentsOf: url.appendingPathComponent(first))) as? [String: Any]
+    let hex = try #require(object?["hex"] as? String)
+    #expect(hex.count == 96)
+    let cut = try await Tool.run(["decode"], input: Data((String(hex.dropLast(2)) + "\n").utf8))
+    #expect(cut.status != 0)
+    #expect(
+      cut.stderr.contains("truncated tiny message: 47 bytes, a tiny message has 48"),
+      "\(cut.stderr)")
+    let relabelled = String(hex.prefix(4)) + "11" + String(hex.dropFirst(6))
+    let wrong = try await Tool.run(["decode"], input: Data((relabelled + "\n").utf8))
+    #expect(
+      wrong.stderr.contains(
+        "byte 2 says large (960 bytes), but the message has 48 bytes (the length of a tiny message)"
+      ),
+      "\(wrong.stderr)")
   }
 
   @Test func decodesWhatMosquittoSubPrints() async throws {

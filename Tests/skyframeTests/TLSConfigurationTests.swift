@@ -57,6 +57,38 @@ import Testing
       "\(result.stderr)")
   }
 
+  /// A missing certificate is named once, by its own key: the good key beside it is not blamed,
+  /// and a key that cannot be read is not also "nothing".
+  @Test func aMissingFileIsNamedOnceByItsOwnKey() async throws {
+    let certificates = try TestCertificates.make()
+    let file = try write(
+      """
+      mqtt:
+        tls:
+          ca-file: \(certificates.ca)
+          cert-file: /nonexistent/client.pem
+          key-file: \(certificates.client.key)
+      """)
+    let result = try await Tool.run(["config", "check", "--config", file])
+    #expect(result.status == 1)
+    let lines = result.stderr.split(separator: "\n").filter { $0.contains("mqtt.tls") }
+    #expect(
+      lines == [
+        "skyframe: configuration: mqtt.tls.cert-file (env SKYFRAME_MQTT_TLS_CERT_FILE): '/nonexistent/client.pem' does not exist"
+      ], "\(result.stderr)")
+    let missingKey = try write(
+      """
+      mqtt:
+        tls:
+          ca-file: \(certificates.ca)
+          cert-file: \(certificates.client.certificate)
+          key-file: /nonexistent/client.key
+      """)
+    let second = try await Tool.run(["config", "check", "--config", missingKey])
+    #expect(!second.stderr.contains("nothing is not allowed"), "\(second.stderr)")
+    #expect(second.stderr.contains("'/nonexistent/client.key' does not exist"))
+  }
+
   @Test func aClientCertificateWithoutACAFileIsRefused() async throws {
     let certificates = try TestCertificates.make()
     let file = try write(

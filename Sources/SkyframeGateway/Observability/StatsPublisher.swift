@@ -3,8 +3,9 @@ import ServiceLifecycle
 import SkyframeMQTT
 import Synchronization
 
-/// The status document, retained on `{base}/v1/gateway/stats` every `metrics.stats-seconds`, for
-/// people who only have MQTT: `mosquitto_sub -t skyframe/v1/gateway/stats`.
+/// The status document, retained on `{base}/v1/gateway/stats` every `metrics.stats-seconds` (and
+/// at every connect, by the gateway), for people who only have MQTT:
+/// `mosquitto_sub -t skyframe/v1/gateway/stats`.
 final class StatsPublisher: Service, Sendable {
   private let gateway: Gateway
   private let logger: Logger
@@ -21,14 +22,10 @@ final class StatsPublisher: Service, Sendable {
 
   private func publishEvery() async {
     while !Task.isCancelled {
-      let (seconds, topic) = gateway.configuration.withLock {
-        ($0.metrics.statsSeconds, $0.topics.stats)
-      }
-      // 0 turns it off; a reload may turn it on again.
-      if seconds > 0, gateway.isConnected {
-        gateway.own.send(topic, gateway.status().json())
-      }
+      let seconds = gateway.configuration.withLock { $0.metrics.statsSeconds }
       try? await gateway.clock.sleep(for: .seconds(seconds > 0 ? seconds : 60))
+      // 0 turns it off; a reload may turn it on again. The first went out at the connect.
+      if gateway.isConnected { gateway.publishStats() }
     }
   }
 }
