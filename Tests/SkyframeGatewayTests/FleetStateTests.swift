@@ -136,3 +136,43 @@ import Testing
     await second.shutdown()
   }
 }
+
+/// A warm start: a member that starts takes the fleet's shared frames before it does its
+/// scheduled work, so a named place fresh in the fleet costs it no upstream call.
+@Suite(.serialized) struct FleetWarmStartTests {
+  @Test func aStartingMemberPublishesANamedPlaceFromTheFleetsCache() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    // A place the rendezvous gives to gw-b.
+    let name = (0..<200).map { "spot\($0)" }.first {
+      ClusterMembers.owner(of: $0, among: ["gw-a", "gw-b"]) == "gw-b"
+    }!
+    func member(_ id: String) async throws -> GatewayHarness {
+      let harness = try await GatewayHarness.make(broker: broker) { configuration in
+        configuration.cluster.group = "fleet"
+        configuration.cluster.instanceID = id
+        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+        configuration.locations = [
+          GatewayConfiguration.NamedLocation(
+            name: name, place: .coordinates(latitude: 52.52, longitude: 13.405),
+            refreshSeconds: 3_600)
+        ]
+      }
+      try await harness.start()
+      return harness
+    }
+    // gw-a alone: it owns the place, fetches it and shares the frame (retained, signed).
+    let first = try await member("gw-a")
+    let display = try await Device.connect(
+      port: broker.port, id: "display-w", subscribe: ["skyframe/v1/loc/\(name)"])
+    _ = try await display.next { !$0.payload.isEmpty }
+    #expect(first.forecastCalls == 1)
+    // gw-b starts: the place is now its own, and the fleet's frame for it is fresh.
+    let second = try await member("gw-b")
+    try await Task.sleep(for: .seconds(2.5))
+    #expect(second.forecastCalls == 0, "gw-b fetched a cell fresh in the fleet at its start")
+    try await second.stop()
+    try? await second.http.stop()
+    await first.shutdown()
+  }
+}

@@ -88,10 +88,14 @@ final class NamedLocationPublisher: Service, Sendable {
   func run() async throws {
     await runSchedule(
       tick: tick, clock: clock,
-      takeDue: { now in
+      takeDue: { (now: Duration) -> [GatewayConfiguration.NamedLocation] in
+        // In a cluster nothing is due until the live set has settled: a member that (re)starts
+        // knows only itself at first and would do what others own, before the fleet's shared
+        // frames have reached it.
+        if let members = self.members, !members.isSettled(at: self.clock.now) { return [] }
         // Every place stays on the schedule; in a cluster only its owner does the work, so
         // a place whose owner leaves is picked up within one interval.
-        self.state.withLock { state in
+        return self.state.withLock { state in
           state.due.takeDue(state.locations, now: now, key: \.name, seconds: \.refreshSeconds)
         }.filter { self.members?.owns($0.name) ?? true }
       },

@@ -205,10 +205,15 @@ final class WatchScheduler: Service, Sendable {
   func run() async {
     await runSchedule(
       tick: .milliseconds(250), clock: clock,
-      concurrency: { self.settings.withLock { $0.watches.concurrency } }, key: \.key,
-      takeDue: { now in
+      concurrency: { self.settings.withLock { $0.watches.concurrency } },
+      key: { (item: (key: String, value: Watch)) in item.key },
+      takeDue: { (now: Duration) -> [(key: String, value: Watch)] in
+        // In a cluster nothing is due until the live set has settled: a member that (re)starts
+        // knows only itself at first and would do what others own, before the fleet's shared
+        // frames have reached it.
+        if let members = self.members, !members.isSettled(at: self.clock.now) { return [] }
         // Every instance keeps every watch (they are retained); only the owner pushes.
-        self.state.withLock { state in
+        return self.state.withLock { state in
           state.due.takeDue(state.watches, now: now, key: \.key, seconds: \.value.intervalSeconds)
         }.filter { self.members?.owns($0.key) ?? true }
       },
