@@ -210,30 +210,9 @@ extension MosquittoBroker {
   /// A plain HTTP/1.0 GET on 127.0.0.1:`port`: the status code and the body, as a scraper sees
   /// them. Blocking, with a 5 s timeout; for tests only.
   public static func httpGet(port: Int, path: String) throws -> (status: Int, body: String) {
-    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard fd >= 0 else { throw MosquittoBrokerError(message: "socket failed") }
-    defer { close(fd) }
-    var timeout = timeval(tv_sec: 5, tv_usec: 0)
-    setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    var address = loopback(port: port)
-    let connected = withUnsafePointer(to: &address) { pointer in
-      pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-      }
-    }
-    guard connected else {
-      throw MosquittoBrokerError(message: "nothing listens on 127.0.0.1:\(port)")
-    }
-    let request = Array("GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n".utf8)
-    _ = request.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-    var response: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65_536)
-    while true {
-      let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-      guard count > 0 else { break }
-      response += chunk[0..<count]
-    }
-    let text = String(decoding: response, as: UTF8.self)
+    let text = try httpExchange(
+      port: port, request: "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
+    ).response
     guard let headEnd = text.range(of: "\r\n\r\n"),
       let status = Int(text.split(separator: " ").dropFirst().first ?? "")
     else { throw MosquittoBrokerError(message: "not an HTTP response: \(text.prefix(80))") }

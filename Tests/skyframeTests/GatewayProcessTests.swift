@@ -136,9 +136,9 @@ import Testing
     #expect(state == nil)
   }
 
-  @Test func theGatewayProcessEndToEnd() async throws {
-    let broker = try await MosquittoBroker.start()
-    let http = try await StubHTTPServer.start { request in
+  /// Open-Meteo's forecast, geocoding (Oslo) and air quality, as a local stand-in.
+  static func osloService() async throws -> StubHTTPServer {
+    try await StubHTTPServer.start { request in
       if request.path == "/v1/air-quality" {
         return .json(OpenMeteoFixtures.airQuality(query: request.query))
       }
@@ -150,6 +150,11 @@ import Testing
       }
       return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: -4.5))
     }
+  }
+
+  @Test func theGatewayProcessEndToEnd() async throws {
+    let broker = try await MosquittoBroker.start()
+    let http = try await Self.osloService()
     defer {
       Task {
         try? await http.stop()
@@ -280,18 +285,7 @@ import Testing
     let broker = try await MosquittoBroker.startTLS(
       certificates,
       extraConfiguration: "allow_anonymous false\npassword_file \(passwords)")
-    let http = try await StubHTTPServer.start { request in
-      if request.path == "/v1/air-quality" {
-        return .json(OpenMeteoFixtures.airQuality(query: request.query))
-      }
-      if request.path.hasSuffix("/search") {
-        return .json(
-          OpenMeteoFixtures.search(
-            name: request.query["name"] ?? "",
-            in: [.init(name: "Oslo", countryCode: "NO", latitude: 59.91273, longitude: 10.74609)]))
-      }
-      return .json(OpenMeteoFixtures.forecast(query: request.query, temperature: -4.5))
-    }
+    let http = try await Self.osloService()
     defer {
       Task {
         try? await http.stop()
