@@ -23,6 +23,11 @@ public enum FrameReport {
     let doc = FrameDocument(frame)
     var lines = headLines(doc)
     guard frame.status.hasWeather else { return lines.joined(separator: "\n") }
+    // What a display sends as `~check=` to be told `unchanged` while the weather is the same
+    // (frame-profiles.md §5), as for a large or tiny frame.
+    if let check = contentCheck(of: frame) {
+      lines.append("check  \(String(format: "%08x", check)) (content check, for ~check=)")
+    }
     let offset = frame.utcOffsetMinutes.map(Int.init)
     lines += timeLines(frame, now: now, offset: offset)
     lines += currentLines(doc)
@@ -31,6 +36,16 @@ public enum FrameReport {
     lines += hourLines(frame, doc, offset: offset)
     lines += dayLines(frame, doc)
     return lines.joined(separator: "\n")
+  }
+
+  /// The content check of the frame's bytes; nil when it does not encode (not from the wire).
+  static func contentCheck(of frame: WeatherFrame) -> UInt32? {
+    var bytes = [UInt8](repeating: 0, count: WeatherFrame.size)
+    let encoded = bytes.withUnsafeMutableBytes { buffer in
+      (try? frame.encode(into: buffer)) != nil
+    }
+    guard encoded else { return nil }
+    return bytes.withUnsafeBytes { ContentCheck.of($0, kind: .standard) }
   }
 
   /// The place and the frame's status, request, slot and service.

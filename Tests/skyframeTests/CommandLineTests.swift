@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeCodec
 import SkyframeGateway
 import SkyframeTestSupport
 import Testing
@@ -121,6 +122,22 @@ struct Tool {
         "byte 2 says large (960 bytes), but the message has 48 bytes (the length of a tiny message)"
       ),
       "\(wrong.stderr)")
+  }
+
+  /// A standard frame's text shows its content check too, the one a display sends as `~check=`.
+  @Test func decodeShowsTheContentCheckOfAStandardFrame() async throws {
+    let hex = try Tool.vectorHex("01-ok-berlin")
+    var bytes: [UInt8] = []
+    var index = hex.startIndex
+    while index < hex.endIndex {
+      let next = hex.index(index, offsetBy: 2)
+      bytes.append(UInt8(hex[index..<next], radix: 16)!)
+      index = next
+    }
+    let check = bytes.withUnsafeBytes { ContentCheck.of($0, kind: .standard) }
+    let result = try await Tool.run(
+      ["decode", "--now", "1705331400"], input: Data((hex + "\n").utf8))
+    #expect(result.stdout.contains("check  \(String(format: "%08x", check))"), "\(result.stdout)")
   }
 
   @Test func decodesWhatMosquittoSubPrints() async throws {
