@@ -160,29 +160,19 @@ public enum FrameReport {
   static func v11Lines(_ doc: FrameDocument) -> [String] {
     var lines: [String] = []
     if let air = doc.airQuality {
-      let scale = air.scale == "us_aqi" ? "US AQI" : "European AQI"
-      lines.append("air    \(scale) \(air.index)")
+      lines.append("air    " + airQualityText(index: air.index, usScale: air.scale == "us_aqi"))
     }
     if let alerts = doc.alerts {
-      lines.append(
-        alerts.count == 0
-          ? "alerts none in force"
-          : "alerts \(alerts.count == 31 ? "31 or more" : "\(alerts.count)") in force, worst \(alerts.severity)"
-      )
+      lines.append("alerts " + alertsText(count: alerts.count, worst: alerts.severity))
     }
     if let moon = doc.moon {
-      let name = (moon.name ?? "").replacingOccurrences(of: "_", with: " ")
-      lines.append("moon   \(name), \(moon.illuminationPercent ?? 0) % lit")
+      lines.append(
+        "moon   " + moonText(name: moon.name ?? "", illuminationPercent: moon.illuminationPercent))
     }
     if let next = doc.precipitationNextHour {
-      let text: String
-      switch (next.now == "precipitation", next.changeInMinutes) {
-      case (false, nil): text = "none in the next hour"
-      case (false, let minutes?): text = minutes == 0 ? "starting now" : "starts in \(minutes) min"
-      case (true, nil): text = "all of the next hour"
-      case (true, let minutes?): text = minutes == 0 ? "stopping now" : "stops in \(minutes) min"
-      }
-      lines.append("rain   " + text)
+      lines.append(
+        "rain   "
+          + nextHourText(precipitating: next.now == "precipitation", change: next.changeInMinutes))
     }
     if let seconds = doc.nextUpdateSeconds {
       lines.append(
@@ -190,6 +180,30 @@ public enum FrameReport {
           + (seconds >= 120 ? "\(seconds / 60) min (\(seconds) s)" : "\(seconds) s"))
     }
     return lines
+  }
+
+  // The v1.1 fields in words, for the standard frame's text and the profiles' alike.
+
+  static func airQualityText(index: Int, usScale: Bool) -> String {
+    "\(usScale ? "US AQI" : "European AQI") \(index)"
+  }
+
+  static func alertsText(count: Int, worst: String) -> String {
+    count == 0
+      ? "none in force" : "\(count == 31 ? "31 or more" : "\(count)") in force, worst \(worst)"
+  }
+
+  static func moonText(name: String, illuminationPercent: Int?) -> String {
+    "\(name.replacingOccurrences(of: "_", with: " ")), \(illuminationPercent ?? 0) % lit"
+  }
+
+  static func nextHourText(precipitating: Bool, change: Int?) -> String {
+    switch (precipitating, change) {
+    case (false, nil): "none in the next hour"
+    case (false, let minutes?): minutes == 0 ? "starting now" : "starts in \(minutes) min"
+    case (true, nil): "all of the next hour"
+    case (true, let minutes?): minutes == 0 ? "stopping now" : "stops in \(minutes) min"
+    }
   }
 
   static func label(_ label: FrameDocument.Label) -> String {

@@ -101,12 +101,64 @@ public enum ProfileDocument {
     }
     for field in view.kind.fields where isShown(field) {
       let unit = "\(field.unit)"
-      let shown = value(field, view)
-      lines.append(
-        "\(field.name)".padding(toLength: 27, withPad: " ", startingAt: 0) + shown
-          + (unit.isEmpty || shown == "null" ? "" : " \(unit)"))
+      let spoken = (0..<field.count).map { Self.words(field, $0, view) }
+      let shown: String
+      if field.storage != .text, field.storage != .country, spoken.contains(where: { $0 != nil }) {
+        shown = spoken.map { $0 ?? "null" }.joined(separator: ", ")
+      } else {
+        shown = value(field, view)
+        if !unit.isEmpty, shown != "null" {
+          lines.append(
+            "\(field.name)".padding(toLength: 27, withPad: " ", startingAt: 0) + shown + " \(unit)")
+          continue
+        }
+      }
+      lines.append("\(field.name)".padding(toLength: 27, withPad: " ", startingAt: 0) + shown)
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// A field a person reads in words rather than as its wire number, as the standard frame's
+  /// text shows it: the air quality on its scale, the alerts, the moon, the next hour's rain,
+  /// times as UTC dates. nil for the others (and for a sentinel).
+  static func words(_ field: LayoutField, _ index: Int, _ view: ProfileView) -> String? {
+    guard let wire = view.value(field, index) else { return nil }
+    switch "\(field.name)" {
+    case "air_quality":
+      return AirQuality(wire: UInt16(truncatingIfNeeded: wire)).map {
+        FrameReport.airQualityText(index: Int($0.index), usScale: $0.scale == .usAQI)
+      }
+    case "alerts":
+      return AlertSummary(wire: UInt8(truncatingIfNeeded: wire)).map {
+        FrameReport.alertsText(count: Int($0.count), worst: "\($0.highest.name)")
+      }
+    case "moon":
+      return MoonPhase(wire: UInt8(truncatingIfNeeded: wire)).map { moon in
+        FrameReport.moonText(
+          name: "\(moon.icon.name)",
+          illuminationPercent: Int((100 * (1 - cos(2 * Double.pi * moon.fraction)) / 2).rounded()))
+      }
+    case "precip_next_hour":
+      return NextHourPrecipitation(wire: UInt8(truncatingIfNeeded: wire)).map {
+        FrameReport.nextHourText(
+          precipitating: $0.precipitatingNow, change: $0.minutesUntilChange.map(Int.init))
+      }
+    default:
+      switch "\(field.unit)" {
+      case "\(MessageHeader.unixTime)": return wire > 0 ? utc(wire) : nil
+      case "days since 1970-01-01": return String(utc(wire * 86_400).prefix(10))
+      default: return nil
+      }
+    }
+  }
+
+  /// Unix seconds as `2024-01-15 14:30 UTC`.
+  static func utc(_ seconds: Int64) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + " UTC"
   }
 }
 

@@ -124,6 +124,28 @@ struct Tool {
       "\(wrong.stderr)")
   }
 
+  /// The text of a large frame says what a person reads: the air quality on its scale (not the
+  /// wire's index + 1), the moon's phase, the next hour's rain, times as UTC dates.
+  @Test func decodeShowsALargeFrameInWords() async throws {
+    let url = Tool.root.appendingPathComponent("schemas/vectors/large/01-ok-berlin-48h.json")
+    let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
+    let hex = try #require(object?["hex"] as? String)
+    let frame = try #require(object?["frame"] as? [String: Any])
+    let wire = try #require(frame["air_quality"] as? Int)
+    let result = try await Tool.run(["decode"], input: Data((hex + "\n").utf8))
+    let lines = result.stdout.split(separator: "\n").map(String.init)
+    func line(_ name: String) -> String? {
+      lines.first { $0.hasPrefix(name + " ") }.map {
+        $0.dropFirst(name.count).trimmingCharacters(in: .whitespaces)
+      }
+    }
+    // The wire holds the index + 1 (frame-v1.md §5.5) on the European scale (bit 15 clear).
+    #expect(line("air_quality") == "European AQI \(wire - 1)", "\(result.stdout)")
+    #expect(line("moon")?.hasSuffix("% lit") == true)
+    #expect(line("fetched_at")?.hasSuffix(" UTC") == true)
+    #expect(line("daily_start")?.count == 10)
+  }
+
   /// A standard frame's text shows its content check too, the one a display sends as `~check=`.
   @Test func decodeShowsTheContentCheckOfAStandardFrame() async throws {
     let hex = try Tool.vectorHex("01-ok-berlin")

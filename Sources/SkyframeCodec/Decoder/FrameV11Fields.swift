@@ -32,7 +32,7 @@ public struct AirQuality: Sendable, Equatable {
   /// Bit 15 the scale, bits 0–14 the index + 1.
   var wire: UInt16 { UInt16(scale.rawValue) << 15 | (index &+ 1) }
 
-  init?(wire: UInt16) {
+  public init?(wire: UInt16) {
     let stored = wire & 0x7FFF
     guard stored != 0 else { return nil }
     index = stored &- 1
@@ -75,7 +75,7 @@ public struct AlertSummary: Sendable, Equatable {
 
   var wire: UInt8 { min(count, 31) << 3 | highest.rawValue }
 
-  init?(wire: UInt8) {
+  public init?(wire: UInt8) {
     guard let severity = Severity(rawValue: wire & 0x07) else { return nil }
     count = wire >> 3
     highest = severity
@@ -144,7 +144,7 @@ public struct NextHourPrecipitation: Sendable, Equatable {
     (precipitatingNow ? 0x80 : 0) | (minutesUntilChange.map { min($0, 60) + 1 } ?? 127)
   }
 
-  init?(wire: UInt8) {
+  public init?(wire: UInt8) {
     let minutes = wire & 0x7F
     switch minutes {
     case 1...61: minutesUntilChange = minutes - 1
