@@ -1093,11 +1093,11 @@ def error_tiny(status, request_id=0, slot_index=0, slot_count=1, next_update=Non
 TINY = [
     ("01-ok-berlin", "Berlin from the standard frame of 01-ok-berlin-48h's weather: temperature "
      "copied at 0.1 degC, wind 4.2 m/s -> 8 (4.0 m/s), gust 9.7 -> 19 (9.5), 250 deg -> 125 (250), "
-     "UTC+60 min -> 4, days 0-3 in whole degrees, European AQI 27, no alerts in force, rain in "
-     "25 min, next update 540 s.",
+     "UTC+60 min -> 4, days 0-3 in whole degrees, European AQI 27, alerts absent (Open-Meteo "
+     "gives none, as in large/01), rain in 25 min, next update 540 s.",
      tiny(request_id=42, fetched=BERLIN_FETCHED, next_update=540, temperature=2.4,
           aqi={"index": 27, "scale": "european_aqi"}, code=3, is_day=True,
-          alerts_now={"count": 0, "severity": "none"},
+          alerts_now=None,
           next_hour_now={"now": "dry", "change_in_min": 25}, wind=4.2, gust=9.7, direction=250,
           offset=60, humidity=86, uv=0.4,
           daily=[(-1.2, 4.1, 61, 60), (-3.0, 2.5, 71, 40), (-5.5, 0.3, 3, 10), (-6.1, -0.8, 1, 0),
