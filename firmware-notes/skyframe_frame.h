@@ -375,7 +375,8 @@ const char *skyframe_profile_name(uint8_t profile);
 
 /* The content check (frame-profiles.md 5): CRC-32 of a standard, large or tiny frame's bytes
  * before its crc32 field, with request_id, slot_index, slot_count, fetched_at (and observed_at
- * in standard and large) and next_update taken as zero. Equal checks: nothing a display draws
+ * in standard and large), next_update (and large's minutely_start) taken as zero. Equal checks:
+ * nothing a display draws
  * has changed. Computed on the buffer itself (no copy; the zeroed bytes are fed as zeros).
  * Checks length, magic and kind as skyframe_message_kind() does, not the CRC: give it a frame
  * that decoded. Returns SKYFRAME_OK and *out, or an error code (SKYFRAME_ERR_BAD_VERSION for an
@@ -1190,10 +1191,11 @@ const char *skyframe_profile_name(uint8_t profile) {
     }
 }
 
-/* CRC-32 of bytes[0..covered-1] with [a0, a1), [b0, b1), [c0, c1) taken as zero (ascending,
- * disjoint, within covered; an empty range has equal ends). */
+/* CRC-32 of bytes[0..covered-1] with [a0, a1), [b0, b1), [c0, c1), [d0, d1) taken as zero
+ * (ascending, disjoint, within covered; an empty range has equal ends). */
 static uint32_t skyframe_priv_zeroed_crc(const uint8_t *bytes, size_t covered, size_t a0, size_t a1,
-                                         size_t b0, size_t b1, size_t c0, size_t c1) {
+                                         size_t b0, size_t b1, size_t c0, size_t c1, size_t d0,
+                                         size_t d1) {
     uint32_t crc = 0xFFFFFFFFUL;
     crc = skyframe_priv_crc32_update(crc, bytes, a0);
     crc = skyframe_priv_crc32_update(crc, NULL, a1 - a0);
@@ -1201,7 +1203,9 @@ static uint32_t skyframe_priv_zeroed_crc(const uint8_t *bytes, size_t covered, s
     crc = skyframe_priv_crc32_update(crc, NULL, b1 - b0);
     crc = skyframe_priv_crc32_update(crc, bytes + b1, c0 - b1);
     crc = skyframe_priv_crc32_update(crc, NULL, c1 - c0);
-    crc = skyframe_priv_crc32_update(crc, bytes + c1, covered - c1);
+    crc = skyframe_priv_crc32_update(crc, bytes + c1, d0 - c1);
+    crc = skyframe_priv_crc32_update(crc, NULL, d1 - d0);
+    crc = skyframe_priv_crc32_update(crc, bytes + d1, covered - d1);
     return crc ^ 0xFFFFFFFFUL;
 }
 
@@ -1212,15 +1216,20 @@ int skyframe_content_check(const uint8_t *bytes, size_t length, uint32_t *out) {
     switch (kind) {
     case SKYFRAME_KIND_STANDARD: /* request_id, slots; observed_at, fetched_at; next_update */
         check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_CRC_OFFSET, 4, 8, 20, 28,
-                                         SKYFRAME_OFF_NEXT_UPDATE, SKYFRAME_OFF_NEXT_UPDATE + 2);
+                                         SKYFRAME_OFF_NEXT_UPDATE, SKYFRAME_OFF_NEXT_UPDATE + 2,
+                                         SKYFRAME_CRC_OFFSET, SKYFRAME_CRC_OFFSET);
         break;
-    case SKYFRAME_KIND_LARGE: /* request_id, slots; observed_at, fetched_at; next_update */
+    case SKYFRAME_KIND_LARGE: /* request_id, slots; observed_at, fetched_at; next_update;
+                                 minutely_start (a quarter hour passing alone is no change) */
         check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_LARGE_OFF_CRC, 4, 8, 20, 28,
                                          SKYFRAME_LARGE_OFF_NEXT_UPDATE,
-                                         SKYFRAME_LARGE_OFF_NEXT_UPDATE + 2);
+                                         SKYFRAME_LARGE_OFF_NEXT_UPDATE + 2,
+                                         SKYFRAME_LARGE_OFF_MINUTELY_START,
+                                         SKYFRAME_LARGE_OFF_MINUTELY_START + 4);
         break;
     case SKYFRAME_KIND_TINY: /* request_id, slots, fetched_at, next_update: bytes 4..13 */
-        check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_TINY_OFF_CRC, 4, 14, 14, 14, 14, 14);
+        check = skyframe_priv_zeroed_crc(bytes, SKYFRAME_TINY_OFF_CRC, 4, 14, 14, 14, 14, 14, 14,
+                                         14);
         break;
     case SKYFRAME_KIND_UNCHANGED: return SKYFRAME_ERR_BAD_VERSION; /* it has no content */
     default: return kind; /* an error code */

@@ -78,7 +78,8 @@ extension Forecast {
   }
 
   /// Four 15-minute amounts from the short steps: a window is known only when steps with values
-  /// cover all of it.
+  /// cover all of it — window 0 only from the present minute on (frame-profiles.md §2: One
+  /// Call's minutes start now; what fell earlier in the window is past).
   private func fillMinutely(_ out: inout ProfileWriter, now: Int64) {
     typealias L = LargeLayout
     guard let steps = precipitationSteps, !steps.isEmpty, let origin = unixTime(now - now % 900)
@@ -87,6 +88,7 @@ extension Forecast {
     for window in 0..<L.minutelyCount {
       let from = Int64(origin) + Int64(window) * 900
       let to = from + 900
+      let needed = window == 0 ? to - max(from, now - now % 60) : 900
       var covered: Int64 = 0
       var total = 0.0
       var complete = true
@@ -98,7 +100,7 @@ extension Forecast {
         covered += step.seconds
         total += millimetres
       }
-      guard complete, covered == 900 else { continue }
+      guard complete, covered >= needed else { continue }
       out.set(L.minutelyPrecipitation, window, scaled(total, 10, 0...254) as UInt8?)
       any = true
     }

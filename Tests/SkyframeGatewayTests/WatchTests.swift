@@ -154,6 +154,10 @@ import Testing
         "skyframe/v1/watch/pin-l\(index)", payload: Array("52.52,13.41 @600".utf8), qos: 1,
         retain: true)
     }
+    // All five stored at the broker before the gateway subscribes (then it gets them retained).
+    let stored = try await Device.connect(
+      port: harness.broker.port, id: "stored-l", subscribe: ["skyframe/v1/watch/#"])
+    for _ in 0..<5 { _ = try await stored.next { $0.topic.hasPrefix("skyframe/v1/watch/pin-l") } }
     try await harness.start(logLevel: .info)
     try device.client.publish(
       "skyframe/v1/watch/pin-lnew", payload: Array("48.85,2.35 @600".utf8), qos: 1, retain: true)

@@ -195,6 +195,53 @@ import Testing
 
   /// Large frame alerts (frame-profiles.md §2.1): those in force or to come, worst first, then
   /// earliest onset, then as listed; three at most; the count and worst in the summary fields.
+  /// One Call's minutes start at the present minute (12:07 here): the first window (12:00-12:15)
+  /// is what is still to fall in it, from 12:07, not missing; the next three are whole quarters.
+  @Test func minuteDataFromThePresentMinuteFillsTheFirstWindow() throws {
+    let quarter = Self.midnight + 12 * 3_600
+    let now = quarter + 7 * 60 + 30  // 12:07:30
+    var source = forecast()
+    source.precipitationSteps = (0..<60).map { minute in
+      Forecast.PrecipitationStep(
+        start: quarter + 7 * 60 + Int64(minute) * 60, seconds: 60, millimetres: 0.1)
+    }
+    let standard = try source.frame(fetchedAt: now, service: .openWeatherMap).encoded()
+    let large = try source.largeFrame(standard: standard, fetchedAt: now)
+    try large.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      #expect(view.value(LargeLayout.minutelyStart) == quarter)
+      // 8 minutes of 0.1 mm, then 15; the fourth quarter (12:45-13:00) is whole too.
+      #expect((0..<4).map { view.value(LargeLayout.minutelyPrecipitation, $0) } == [8, 15, 15, 15])
+    }
+    // A minute missing after the present one still leaves the window missing.
+    source.precipitationSteps?.remove(at: 3)
+    let gap = try source.largeFrame(standard: standard, fetchedAt: now)
+    try gap.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      #expect(view.value(LargeLayout.minutelyPrecipitation, 0) == nil)
+    }
+  }
+
+  /// The same weather a quarter hour later (a dry next hour both times) is the same content:
+  /// `minutely_start` moved, and a display that sent the earlier check is told `unchanged`.
+  @Test func aQuarterHourPassingAloneLeavesTheLargeContentCheck() throws {
+    let now = Self.midnight + 12 * 3_600 + 120
+    let source = withQuarters(Array(repeating: 0, count: 8), from: Self.midnight + 12 * 3_600)
+    func check(at time: Int64) throws -> (UInt32, Int64?) {
+      let standard = try source.frame(fetchedAt: time, service: .openMeteo).encoded()
+      let large = try source.largeFrame(standard: standard, fetchedAt: time)
+      // The same hourly start both times (an hour passing is a change).
+      return try large.withUnsafeBytes { bytes in
+        let view = try ProfileView(checking: bytes)
+        return (view.contentCheck, view.value(LargeLayout.minutelyStart))
+      }
+    }
+    let (first, firstStart) = try check(at: now)
+    let (later, laterStart) = try check(at: now + 900)
+    #expect(firstStart != laterStart)
+    #expect(first == later)
+  }
+
   @Test func theLargeFrameCarriesTheThreeAlertsThatMatterMost() throws {
     let now = Self.midnight + 3_600
     var source = forecast()

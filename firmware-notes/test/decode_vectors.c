@@ -657,7 +657,7 @@ static void self_test_profiles(const uint8_t *standard) {
     static skyframe_tiny t, t2, t_untouched;
     static skyframe_unchanged u, u2;
     static const int standard_zero[] = {4, 8, 20, 28, 186, 188};
-    static const int large_zero[] = {4, 8, 20, 28, 40, 42};
+    static const int large_zero[] = {4, 8, 20, 28, 40, 42, 664, 668};
     static const int tiny_zero[] = {4, 8, 8, 12, 12, 14};
     uint32_t c1, c2;
     int i, all, rc;
@@ -877,25 +877,27 @@ static void self_test_profiles(const uint8_t *standard) {
 
         /* content check of large */
         rc = skyframe_content_check(large, sizeof large, &c1);
-        check(rc == SKYFRAME_OK && c1 == check_by_copy(large, 956, large_zero, 3),
-              "content check of large = CRC of bytes 0..955 with 4-7, 20-27, 40-41 zero");
+        check(rc == SKYFRAME_OK && c1 == check_by_copy(large, 956, large_zero, 4),
+              "content check of large = CRC of bytes 0..955 with 4-7, 20-27, 40-41, 664-667 zero");
         memcpy(copy, large, sizeof large);
         put16(copy + 4, 1); copy[6] = 3; copy[7] = 9; put32(copy + 20, 1); put32(copy + 24, 2);
-        put16(copy + 40, 60); reseal_n(copy, sizeof large);
+        put16(copy + 40, 60); put32(copy + 664, 900); reseal_n(copy, sizeof large);
         rc = skyframe_content_check(copy, sizeof large, &c2);
         check(rc == SKYFRAME_OK && c2 == c1,
-              "content check of large: request id, slots, observed_at, fetched_at, next_update "
-              "changed -> same check");
+              "content check of large: request id, slots, observed_at, fetched_at, next_update, "
+              "minutely_start changed -> same check");
         all = 1;
         for (i = 3; i < 956; i++) { /* 0..2: magic and kind, refused */
-            int zeroed = (i >= 4 && i < 8) || (i >= 20 && i < 28) || (i >= 40 && i < 42);
+            int zeroed = (i >= 4 && i < 8) || (i >= 20 && i < 28) || (i >= 40 && i < 42) ||
+                         (i >= 664 && i < 668);
             memcpy(copy, large, sizeof large);
             copy[i] ^= 0x01;
             all &= skyframe_content_check(copy, sizeof large, &c2) == SKYFRAME_OK &&
                    (c2 == c1) == zeroed;
         }
         check(all, "content check of large: a bit flipped in bytes 3..955 changes it exactly "
-                   "outside 4-7, 20-27, 40-41 (status, starts, every value, reserved bytes)");
+                   "outside 4-7, 20-27, 40-41, 664-667 (status, hourly and daily starts, every "
+                   "value, reserved bytes)");
     }
 #endif
 

@@ -215,6 +215,8 @@ public enum ContentCheck {
     case (.standard, 1), (.large, 1): (20, 28)
     case (.standard, 2): (186, 188)
     case (.large, 2): (40, 42)
+    // `minutely_start`: a quarter hour passing alone is no change (frame-profiles.md §5).
+    case (.large, 3): (664, 668)
     case (.tiny, 1): (8, 14)
     default: nil
     }

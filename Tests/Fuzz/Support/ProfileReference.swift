@@ -191,7 +191,7 @@ let standardProfileSpec = ProfileSpec(
   name: "standard", kind: 0x01, size: 192, fields: nil, zeroed: [(4, 8), (20, 28), (186, 188)])
 let largeProfileSpec = ProfileSpec(
   name: "large", kind: 0x11, size: 960, fields: largeSpecFields,
-  zeroed: [(4, 8), (20, 28), (40, 42)])
+  zeroed: [(4, 8), (20, 28), (40, 42), (664, 668)])
 let tinyProfileSpec = ProfileSpec(
   name: "tiny", kind: 0x21, size: 48, fields: tinySpecFields, zeroed: [(4, 8), (8, 12), (12, 14)])
 let unchangedProfileSpec = ProfileSpec(
