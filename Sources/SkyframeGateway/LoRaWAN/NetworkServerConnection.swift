@@ -104,10 +104,21 @@ final class NetworkServerConnection: Service, Sendable {
         } catch { break }
         continue
       }
-      let client = session.withLock { current in
-        current ?? (try? MQTTClient(configuration: mqtt, logger: logger))
+      let made: Result<MQTTClient, MQTTError> = session.withLock { current in
+        if let current { return .success(current) }
+        do throws(MQTTError) {
+          return .success(try MQTTClient(configuration: mqtt, logger: logger))
+        } catch {
+          return .failure(error)
+        }
       }
-      guard let client else { break }  // The settings were checked at start: not reached.
+      guard case .success(let client) = made else {
+        // The settings were checked at start, so this is not expected; said, not silent.
+        if case .failure(let error) = made {
+          logger.error("network server \(server.name): no connection can be made: \(error)")
+        }
+        break
+      }
       await hold(client)
       session.withLock { $0 = nil }
       if members != nil, !Task.isShuttingDownGracefully {
