@@ -24,6 +24,9 @@ struct FileKey: Equatable {
     case list
     /// A mapping with no keys (`{}`).
     case emptyMapping
+    /// No value (`key:`, `~`, `null`, `""`): absent, whatever the key takes (a list whose items
+    /// were all commented out, say).
+    case empty
   }
 
   var path: String
@@ -50,6 +53,10 @@ enum ConfigurationKeys {
           found.append(FileKey(path: path, line: key.mark?.line ?? 0, shape: .emptyMapping))
         case .sequence:
           found.append(FileKey(path: path, line: key.mark?.line ?? 0, shape: .list))
+        case .scalar(let scalar)
+        where ["", "~", "null"].contains(scalar.string.lowercased()) && scalar.style == .plain
+          || scalar.string.isEmpty:
+          found.append(FileKey(path: path, line: key.mark?.line ?? 0, shape: .empty))
         default:
           found.append(FileKey(path: path, line: key.mark?.line ?? 0))
         }
@@ -96,7 +103,9 @@ enum ConfigurationKeys {
           return nil
         }
       }
-      guard key.shape != .emptyMapping, isSection(key.path, known.keys) else { return nil }
+      guard key.shape != .emptyMapping, key.shape != .empty, isSection(key.path, known.keys) else {
+        return nil
+      }
       let inside = known.keys.filter { $0.hasPrefix(key.path + ".") }.sorted().prefix(3)
       return ConfigurationError(
         key: key.path, shape: given,

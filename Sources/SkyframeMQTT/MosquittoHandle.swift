@@ -215,7 +215,9 @@ final class MosquittoHandle: Sendable {
         // again every `reconnectDelay` (1 s), so the gateway is back within a second of it, and
         // the requests queued for it meanwhile are answered. A broker that answers and refuses
         // (a password, TLS), or was never reached, is tried ever less often.
-        restarting = state.acceptedConnections > 0 && Self.isRestarting(errno: connectErrno)
+        restarting =
+          state.acceptedConnections > 0 && rc == MOSQ_ERR_ERRNO.rawValue
+          && Self.isRestarting(errno: connectErrno)
         if restarting { delay = configuration.reconnectDelay }
         state.logger.debug(
           "MQTT connect attempt failed",

@@ -48,6 +48,9 @@ import Testing
       "weather.fallback (env SKYFRAME_WEATHER_FALLBACK): a single value is not allowed; expected a list ([a, b] or one item a line) (F, line 2)"
     ),
     ("mqtt: {}\n", ""),
+    // A list whose items were all commented out: no value, the default (nothing).
+    ("weather:\n  fallback:\n  # - met-norway\n", ""),
+    ("locations:\n  names: ~\n", ""),
   ])
   func aValueOfTheWrongShapeIsRefused(yaml: String, expected: String) async throws {
     let found = try await problems(yaml)

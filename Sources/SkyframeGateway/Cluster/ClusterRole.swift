@@ -102,11 +102,13 @@ final class ClusterRole: GatewayPart, Sendable {
     // arrives right after the subscription): a member that (re)starts knows only itself at this
     // moment, and a state naming it alone would be wrong while others live.
     let (members, clock) = (members, clock)
-    _ = background.start { [self] in
+    let started = background.start { [self] in
       try? await clock.sleep(for: ClusterMembers.settling)
       guard members.owns("state"), isConnected() else { return }
       own.send(topics.state, FleetState.online(members.live))
     }
+    // The background work is full (or stopping): the state goes now, as it did before.
+    if !started, members.owns("state") { own.send(topics.state, FleetState.online(members.live)) }
   }
 
   /// Leaving: this member's presence goes, and the others write the fleet state when they see it

@@ -107,17 +107,24 @@ final class NetworkServerConnection: Service, Sendable {
       let made: Result<MQTTClient, MQTTError> = session.withLock { current in
         if let current { return .success(current) }
         do throws(MQTTError) {
-          return .success(try MQTTClient(configuration: mqtt, logger: logger))
+          let client = try MQTTClient(configuration: mqtt, logger: logger)
+          current = client
+          return .success(client)
         } catch {
           return .failure(error)
         }
       }
       guard case .success(let client) = made else {
-        // The settings were checked at start, so this is not expected; said, not silent.
+        // A TLS file unreadable for a moment (rotated), say: said, and tried again. Returning
+        // would end the gateway's whole service group.
         if case .failure(let error) = made {
-          logger.error("network server \(server.name): no connection can be made: \(error)")
+          logger.error(
+            "network server \(server.name): no connection can be made, retrying: \(error)")
         }
-        break
+        do {
+          try await cancelWhenGracefulShutdown { try await self.clock.sleep(for: .seconds(5)) }
+        } catch { break }
+        continue
       }
       await hold(client)
       session.withLock { $0 = nil }

@@ -115,6 +115,9 @@ final class NamedLocationPublisher: Service, Sendable {
     }
     var outcome = await resolver.resolve(
       query, for: .scheduled, large: location.profiles.contains(.large))
+    // Dropped (or changed) by a reload while its weather was fetched: its retained frames were
+    // cleared then, and a publish now would bring them back.
+    guard state.withLock({ $0.locations.contains(location) }) else { return }
     if case .weather(let frame, let stale, var place) = outcome {
       // The display shows the configured name when the place was given as coordinates.
       if case .coordinates = location.place { place.name = FrameName(truncating: location.name) }

@@ -69,10 +69,19 @@ final class MetricsServer: Service, Sendable {
           channel.eventLoop.makeCompletedFuture {
             // A connection that sends half a request (or nothing) is closed after a while, not
             // kept open; answers are gzip-compressed for clients that take it.
+            // Idle: neither a byte read nor one written (a slow download is not cut off).
             try channel.pipeline.syncOperations.addHandler(
-              IdleStateHandler(readTimeout: MetricsHandler.idleTimeout))
+              IdleStateHandler(allTimeout: MetricsHandler.idleTimeout))
             try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-            try channel.pipeline.syncOperations.addHandler(HTTPResponseCompressor())
+            // HEAD is never compressed: the compressor would add a gzip trailer as a body.
+            try channel.pipeline.syncOperations.addHandler(
+              HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
+                guard head.headers.contains(name: MetricsHandler.headMarker) else {
+                  return .compressIfPossible
+                }
+                head.headers.remove(name: MetricsHandler.headMarker)
+                return .doNotCompress
+              }))
             try channel.pipeline.syncOperations.addHandler(MetricsHandler(respond: respond))
           }
         }
@@ -128,6 +137,9 @@ final class MetricsHandler: ChannelInboundHandler {
   private let respond: @Sendable (String) -> Response
   private var head: HTTPRequestHead?
 
+  /// Marks the answer to a HEAD request for the compressor, which removes it.
+  static let headMarker = "x-skyframe-head"
+
   /// How long a connection may send nothing (mid-request or between requests).
   static let idleTimeout = TimeAmount.seconds(5)
 
@@ -161,7 +173,10 @@ final class MetricsHandler: ChannelInboundHandler {
       headers.add(name: "Content-Type", value: response.contentType)
       // HEAD: the length GET would give, and no body.
       headers.add(name: "Content-Length", value: "\(response.body.count)")
-      if head.method == .HEAD { response.body = [] }
+      if head.method == .HEAD {
+        response.body = []
+        headers.add(name: Self.headMarker, value: "1")
+      }
       if !allowed { headers.add(name: "Allow", value: "GET, HEAD") }
       let keepAlive = head.isKeepAlive
       if !keepAlive { headers.add(name: "Connection", value: "close") }
