@@ -104,6 +104,14 @@ final class NetworkServerConnection: Service, Sendable {
         } catch { break }
         continue
       }
+      if members != nil {
+        // Won: the member that held it lets go within one look (`leaseCheck`); take it after
+        // that, so that no uplink is answered by both.
+        do {
+          try await cancelWhenGracefulShutdown { try await self.clock.sleep(for: Self.leaseCheck) }
+        } catch { break }
+        guard isHeldHere else { continue }
+      }
       let made: Result<MQTTClient, MQTTError> = session.withLock { current in
         if let current { return .success(current) }
         do throws(MQTTError) {
