@@ -34,15 +34,5 @@ extension KeyReader {
 
 extension GatewayConfiguration.MQTT {
   /// The keys a failed broker connection names.
-  static let settingNames: MQTTConfiguration.SettingNames = {
-    var names = MQTTConfiguration.SettingNames()
-    names.host = "mqtt.host"
-    names.port = "mqtt.port"
-    names.username = "mqtt.username"
-    names.password = "mqtt.password"
-    names.caFile = "mqtt.tls.ca-file"
-    names.certFile = "mqtt.tls.cert-file"
-    names.keyFile = "mqtt.tls.key-file"
-    return names
-  }()
+  static let settingNames = MQTTConfiguration.SettingNames(section: "mqtt")
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeWeather
 
 /// A `large`, `tiny` or `unchanged` message as JSON and as text, read off its layout table
 /// (`schemas/frame-profiles.md` §8): one key per field in table order, values in the table's unit,
@@ -145,20 +146,13 @@ public enum ProfileDocument {
       }
     default:
       switch "\(field.unit)" {
-      case "\(MessageHeader.unixTime)": return wire > 0 ? utc(wire) : nil
-      case "days since 1970-01-01": return String(utc(wire * 86_400).prefix(10))
+      case "\(MessageHeader.unixTime)":
+        return wire > 0
+          ? FrameReport.clock(UInt32(truncatingIfNeeded: wire), 0, date: true) + " UTC" : nil
+      case "days since 1970-01-01": return CivilDate(daysSinceEpoch: Int(wire)).iso
       default: return nil
       }
     }
-  }
-
-  /// Unix seconds as `2024-01-15 14:30 UTC`.
-  static func utc(_ seconds: Int64) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.string(from: Date(timeIntervalSince1970: TimeInterval(seconds))) + " UTC"
   }
 }
 

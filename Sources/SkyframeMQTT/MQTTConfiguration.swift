@@ -70,6 +70,17 @@ public struct MQTTConfiguration: Sendable {
     public var keyFile = "keyFile"
 
     public init() {}
+
+    /// The keys of a configuration section: `{section}.host`, …, `{section}.tls.ca-file`.
+    public init(section: String) {
+      host = "\(section).host"
+      port = "\(section).port"
+      username = "\(section).username"
+      password = "\(section).password"
+      caFile = "\(section).tls.ca-file"
+      certFile = "\(section).tls.cert-file"
+      keyFile = "\(section).tls.key-file"
+    }
   }
 
   public init(clientID: String, host: String = "127.0.0.1", port: Int = 1883) {

@@ -89,10 +89,11 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
       try DeviceUplink(parsing: uplink.payload, configuredPlaces: places.count)
     }
     let requestID = uplink.payload.withUnsafeBytes { UInt16(DeviceUplink.requestID(in: $0)) }
+    let kind = (try? parsed.get()) == nil ? "invalid" : "request"
 
     // The size rule first: a downlink that could not fit is not worth an upstream call.
     guard let dataRate = uplink.dataRate else {
-      metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
+      metrics.uplink(server.name, kind)
       metrics.withheld(server.name, "data_rate")
       log.warning(
         "uplink at a data rate \(server.band.rawValue) does not have: answer withheld (check lorawan.servers.\(server.name).band)"
@@ -102,7 +103,7 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
     let limit = server.sizer(for: device).limit(uplinkDataRate: dataRate)
     let smallest = (try? parsed.get().check) != nil ? UnchangedLayout.size : TinyLayout.size
     guard limit >= smallest else {
-      metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
+      metrics.uplink(server.name, kind)
       Self.withheld(
         metrics, server: server, limit: limit, dataRate: dataRate, size: smallest, log: log)
       return nil
@@ -116,7 +117,7 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
       metrics.uplink(server.name, "over_limit")
       return nil
     }
-    metrics.uplink(server.name, (try? parsed.get()) == nil ? "invalid" : "request")
+    metrics.uplink(server.name, kind)
     let downlink = downlink(
       to: uplink, through: connection, client: client, limit: limit, dataRate: dataRate, log: log)
 

@@ -70,14 +70,7 @@ final class NetworkServerConnection: Service, Sendable {
     if let caFile = server.caFile {
       mqtt.tls = .init(caFile: caFile, certFile: server.certFile, keyFile: server.keyFile)
     }
-    let key = "lorawan.servers.\(server.name)"
-    mqtt.settingNames.host = "\(key).host"
-    mqtt.settingNames.port = "\(key).port"
-    mqtt.settingNames.username = "\(key).username"
-    mqtt.settingNames.password = "\(key).password"
-    mqtt.settingNames.caFile = "\(key).tls.ca-file"
-    mqtt.settingNames.certFile = "\(key).tls.cert-file"
-    mqtt.settingNames.keyFile = "\(key).tls.key-file"
+    mqtt.settingNames = MQTTConfiguration.SettingNames(section: "lorawan.servers.\(server.name)")
     self.mqtt = mqtt
     session = Mutex(try MQTTClient(configuration: mqtt, logger: logger))
   }
