@@ -2,14 +2,15 @@ import Foundation
 import SkyframeCodec
 import SkyframeWeather
 
-/// A `large`, `tiny` or `unchanged` message as JSON and as text, read off its layout table
-/// (`schemas/frame-profiles.md` §8): one key per field in table order, values in the table's unit,
-/// `null` for a sentinel. Adding a field to a table adds it here.
+/// Any message — `standard`, `large`, `tiny` or `unchanged` — as JSON, and the profiles as text,
+/// read off its layout table (`schemas/frame-profiles.md` §8): one key per field in table order,
+/// values in the table's unit, `null` for a sentinel. Adding a field to a table adds it here.
 public enum ProfileDocument {
   /// Fields not shown: they say what the bytes are, not what they carry.
   static func isShown(_ field: LayoutField) -> Bool {
     let name = "\(field.name)"
-    return field.storage != .reserved && name != "kind" && name != "crc32"
+    // The standard table calls the kind byte `version`.
+    return field.storage != .reserved && name != "kind" && name != "version" && name != "crc32"
   }
 
   /// One JSON object on one line, keys in table order.
@@ -20,7 +21,11 @@ public enum ProfileDocument {
       let profile = FrameProfile(rawValue: UInt8(view.wire(UnchangedLayout.profile)))
       text += profile.map { quoted("\($0.name)") } ?? "\(view.wire(UnchangedLayout.profile))"
     } else {
-      text += view.kind == .large ? "\"large\"" : "\"tiny\""
+      switch view.kind {
+      case .large: text += "\"large\""
+      case .tiny: text += "\"tiny\""
+      default: text += "\"standard\""
+      }
     }
     for field in view.kind.fields where isShown(field) {
       if view.kind == .unchanged, "\(field.name)" == "profile" { continue }
@@ -30,7 +35,7 @@ public enum ProfileDocument {
   }
 
   /// The field's JSON value: a list for an array field.
-  static func value(_ field: LayoutField, _ view: ProfileView) -> String {
+  public static func value(_ field: LayoutField, _ view: ProfileView) -> String {
     if field.storage == .text, field.count > 1 {
       return "["
         + (0..<field.count).map { quoted(text(view.text(field, $0))) }.joined(separator: ",") + "]"
@@ -81,7 +86,7 @@ public enum ProfileDocument {
   }
 
   /// `text` as a JSON string, escaped by Foundation's encoder.
-  static func quoted(_ text: String) -> String {
+  public static func quoted(_ text: String) -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = .withoutEscapingSlashes
     // A String always encodes.
@@ -156,16 +161,10 @@ public enum ProfileDocument {
   }
 }
 
-extension FrameDocument {
-  /// Any Skyframe message as the JSON `skyframe decode --json` prints: the standard frame's
-  /// document, or the profile document.
+extension ProfileDocument {
+  /// Any Skyframe message as the JSON `skyframe decode --json` prints and the debug mirror
+  /// publishes.
   public static func json(of bytes: UnsafeRawBufferPointer) throws -> [UInt8] {
-    let view = try ProfileView(checking: bytes)
-    if view.kind == .standard {
-      let encoder = JSONEncoder()
-      encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      return [UInt8](try encoder.encode(FrameDocument(try WeatherFrame(decoding: bytes))))
-    }
-    return Array(ProfileDocument.json(view).utf8)
+    Array(json(try ProfileView(checking: bytes)).utf8)
   }
 }

@@ -85,11 +85,6 @@ struct FrameOutput {
   let json: Bool
   let now: Int
   var printed = 0
-  let encoder: JSONEncoder = {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    return encoder
-  }()
 
   /// What is wrong with a message of any kind, in the words of the kind its byte 2 names (a tiny
   /// message cut short is a short tiny message, not a short 192-byte frame).
@@ -150,9 +145,11 @@ struct FrameOutput {
       return false
     }
     if json {
-      // A document always encodes: every field is a plain number, string or null.
-      let data = (try? encoder.encode(FrameDocument(frame))) ?? Data()
-      print(String(decoding: data, as: UTF8.self))
+      // Every kind has one JSON shape, read off its table (frame-profiles.md §8).
+      print(
+        bytes.withUnsafeBytes {
+          ProfileDocument.json(ProfileView(unchecked: $0.baseAddress!, kind: .standard))
+        })
     } else {
       if printed > 0 { print("") }
       if let label { print("[\(label)]") }

@@ -6,71 +6,39 @@ import SkyframeJSON
 struct EncodeCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "encode",
-    abstract: "Encode a frame from JSON (the shape `decode --json` prints) to hex.",
+    abstract: "Encode a message from JSON (the shape `decode --json` prints) to hex.",
     discussion: """
-      Reads one JSON object: a frame document, or a golden vector whose "frame" key holds one.
-      Prints the frame as one line of hex, or raw bytes with --raw (for `mosquitto_pub -f`).
+      Reads one JSON object of any profile (standard, large, tiny, unchanged; \
+      schemas/frame-profiles.md §8), or a golden vector whose "frame" key holds one. Prints \
+      the message as one line of hex, or raw bytes with --raw (for `mosquitto_pub -f`). A \
+      missing key or a value its field cannot carry is named.
       """
   )
 
   @Argument(help: "File to read; standard input when absent or '-'.")
   var file: String?
 
-  @Flag(help: "Write the 192 raw bytes instead of hex.")
+  @Flag(help: "Write the raw bytes instead of hex.")
   var raw = false
 
   func run() throws {
     let data = Data(try InputSource(path: file).readAll())
-    let document: FrameDocument
-    do {
-      if let vector = try? JSONDecoder().decode(Vector.self, from: data) {
-        document = vector.frame
-      } else {
-        document = try JSONDecoder().decode(FrameDocument.self, from: data)
-      }
-    } catch {
-      Diagnostics.report("not a frame document: \(JSONProblem.describe(error))")
+    guard var object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else {
+      Diagnostics.report("not a JSON object: give what `skyframe decode --json` prints")
       throw ExitCode.failure
     }
+    if let frame = object["frame"] as? [String: Any] { object = frame }
     let bytes: [UInt8]
     do {
-      bytes = try document.frame().encoded()
-    } catch let error as DocumentError {
-      Diagnostics.report(error.description)
-      throw ExitCode.failure
+      bytes = try ProfileDocument.message(from: object)
     } catch {
-      Diagnostics.report("cannot encode: \(error)")
+      Diagnostics.report(error.description)
       throw ExitCode.failure
     }
     if raw {
       FileHandle.standardOutput.write(Data(bytes))
     } else {
       print(Hex.encode(bytes))
-    }
-  }
-
-  struct Vector: Decodable {
-    var frame: FrameDocument
-  }
-}
-
-/// A JSON decoding error as one sentence naming the key.
-enum JSONProblem {
-  static func describe(_ error: any Error) -> String {
-    guard let error = error as? DecodingError else { return "\(error)" }
-    func path(_ context: DecodingError.Context) -> String {
-      let keys = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? $0.stringValue }
-      return keys.isEmpty ? "top level" : keys.joined(separator: ".")
-    }
-    switch error {
-    case .keyNotFound(let key, let context):
-      return "missing key \(key.stringValue) in \(path(context))"
-    case .typeMismatch(_, let context), .valueNotFound(_, let context):
-      return "\(path(context)): \(context.debugDescription)"
-    case .dataCorrupted(let context):
-      return "\(path(context)): \(context.debugDescription)"
-    @unknown default:
-      return "\(error)"
     }
   }
 }

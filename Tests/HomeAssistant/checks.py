@@ -40,22 +40,52 @@ KMH_PER_MS = 3.6
 
 
 # ---- what the frame says each sensor shows ----------------------------------------------------
-def current(field):
-    return lambda frame: (frame.get("current") or {}).get(field)
+def field(name):
+    """A field of the frame as `skyframe decode --json` shows it (frame-profiles.md §8)."""
+    return lambda frame: frame.get(name)
 
 
-def nested(section, field):
-    return lambda frame: (frame.get(section) or {}).get(field)
+SEVERITIES = [None, "none", "unknown", "minor", "moderate", "severe", "extreme", None]
+MOONS = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
+         "waning_gibbous", "last_quarter", "waning_crescent"]
+
+
+def air_quality(frame):
+    """frame-v1.md §5.5: bit 15 the scale, bits 0-14 the index + 1; None when absent."""
+    wire = frame.get("air_quality")
+    if wire is None:
+        return None
+    return {"index": (wire & 0x7FFF) - 1, "scale": "us_aqi" if wire & 0x8000 else "european_aqi"}
+
+
+def alerts(frame):
+    """frame-v1.md §5.6: bits 0-2 the highest severity, bits 3-7 the number in force."""
+    wire = frame.get("alerts")
+    if wire is None:
+        return None
+    return {"count": wire >> 3, "severity": SEVERITIES[wire & 7]}
+
+
+def moon_name(frame):
+    """frame-v1.md §5.7: phase = (value - 1) / 255, icon round(phase x 8) mod 8."""
+    wire = frame.get("moon")
+    return None if wire is None else MOONS[round((wire - 1) / 255 * 8) % 8]
+
+
+def nested(read, key):
+    return lambda frame: (read(frame) or {}).get(key)
 
 
 def next_hour_text(frame):
     """The next hour in docs/integrations/home-assistant.md's words: dry / starting / stopping /
-    all hour."""
-    hour = frame.get("precip_next_hour")
-    if not hour:
+    all hour, from the wire byte (frame-v1.md §5.8): bit 7 precipitation now, bits 0-6 1-61 a
+    change in value - 1 minutes, 127 none within the hour."""
+    wire = frame.get("precip_next_hour")
+    if wire is None:
         return None
-    minutes = hour.get("change_in_min")
-    if hour.get("now") == "dry":
+    now, change = wire & 0x80, wire & 0x7F
+    minutes = None if change == 127 else change - 1
+    if not now:
         return "dry for the hour" if minutes is None else "precipitation in %d min" % minutes
     return "precipitation all hour" if minutes is None else (
         "precipitation, stopping in %d min" % minutes)
@@ -67,26 +97,26 @@ def next_hour_text(frame):
 # wind_direction has a device class in 2025.4 (sensor/const.py), which takes state class
 # measurement_angle only.
 SENSORS = {
-    "temperature": ("number", "°C", "temperature", "measurement", current("temperature_c")),
-    "feels_like": ("number", "°C", "temperature", "measurement", current("feels_like_c")),
-    "humidity": ("number", "%", "humidity", "measurement", current("humidity_pct")),
-    "pressure": ("number", "hPa", "atmospheric_pressure", "measurement", current("pressure_hpa")),
-    "wind_speed": ("km/h", "km/h", "wind_speed", "measurement", current("wind_speed_ms")),
-    "wind_gust": ("km/h", "km/h", "wind_speed", "measurement", current("wind_gust_ms")),
+    "temperature": ("number", "°C", "temperature", "measurement", field("temperature")),
+    "feels_like": ("number", "°C", "temperature", "measurement", field("feels_like")),
+    "humidity": ("number", "%", "humidity", "measurement", field("humidity")),
+    "pressure": ("number", "hPa", "atmospheric_pressure", "measurement", field("pressure")),
+    "wind_speed": ("km/h", "km/h", "wind_speed", "measurement", field("wind_speed")),
+    "wind_gust": ("km/h", "km/h", "wind_speed", "measurement", field("wind_gust")),
     "wind_direction": ("number", "°", "wind_direction", "measurement_angle",
-                       current("wind_direction_deg")),
-    "uv_index": ("number", None, None, "measurement", current("uv_index")),
-    "visibility": ("number", "m", "distance", "measurement", current("visibility_m")),
+                       field("wind_direction")),
+    "uv_index": ("number", None, None, "measurement", field("uv_index")),
+    "visibility": ("number", "m", "distance", "measurement", field("visibility")),
     "precipitation": ("number", "mm", "precipitation", "measurement",
-                      current("precipitation_mm")),
-    "aqi": ("number", None, "aqi", "measurement", nested("air_quality", "index")),
-    "alert_count": ("number", None, None, "measurement", nested("alerts", "count")),
-    "alert_severity": ("enum", None, "enum", None, nested("alerts", "severity")),
+                      field("precipitation")),
+    "aqi": ("number", None, "aqi", "measurement", nested(air_quality, "index")),
+    "alert_count": ("number", None, None, "measurement", nested(alerts, "count")),
+    "alert_severity": ("enum", None, "enum", None, nested(alerts, "severity")),
     "next_hour_precipitation": ("text", None, None, None, next_hour_text),
-    "moon_phase": ("enum", None, "enum", None, nested("moon", "name")),
-    "condition": ("condition", None, None, None, current("weather_code")),
-    "fetched_at": ("timestamp", None, "timestamp", None, lambda frame: frame.get("fetched_at")),
-    "status": ("enum", None, "enum", None, lambda frame: frame.get("status")),
+    "moon_phase": ("enum", None, "enum", None, moon_name),
+    "condition": ("condition", None, None, None, field("weather_code")),
+    "fetched_at": ("timestamp", None, "timestamp", None, field("fetched_at")),
+    "status": ("enum", None, "enum", None, field("status")),
 }
 
 
@@ -259,7 +289,7 @@ def check_sensor(results, snapshot, entry, key, frame, meanings):
     if kind == "enum" and shown not in attributes.get("options", []) and shown != "unknown":
         problems.append("state %r not among its options" % shown)
     if key == "aqi":
-        scale = nested("air_quality", "scale")(frame)
+        scale = nested(air_quality, "scale")(frame)
         if attributes.get("scale") != scale:
             problems.append("attribute scale %r, want %r" % (attributes.get("scale"), scale))
     results.check(not problems, "%s = %r %s(frame: %s)%s" % (

@@ -64,7 +64,7 @@ import Testing
       decoding: try await listener.next { $0.topic == "skyframe/v1/loc/home" }.payload)
     let state = try json(try await listener.next { $0.topic == "skyframe/v1/state/loc/home" })
     let tenths = try #require(frame.current.temperature)
-    #expect(state["temperature_c"] as? Double == Double(tenths) / 10)
+    #expect(state["temperature"] as? Double == Double(tenths) / 10)
     #expect(state["status"] as? String == "ok")
     #expect(state["name"] as? String == "home")
     #expect(state.keys.contains("aqi"), "absent values are written as null")
@@ -199,24 +199,29 @@ import Testing
     let document = try #require(
       JSONSerialization.jsonObject(with: Data(state.json())) as? [String: Any])
     let expected = try #require(vector["frame"] as? [String: Any])
-    let current = try #require(expected["current"] as? [String: Any])
-    #expect(document["temperature_c"] as? Double == current["temperature_c"] as? Double)
-    #expect(document["wind_gust_ms"] as? Double == current["wind_gust_ms"] as? Double)
-    #expect(document["visibility_m"] as? Int == current["visibility_m"] as? Int)
-    let air = try #require(expected["air_quality"] as? [String: Any])
-    #expect(document["aqi"] as? Int == air["index"] as? Int)
-    #expect(document["aqi_scale"] as? String == air["scale"] as? String)
-    let alerts = try #require(expected["alerts"] as? [String: Any])
-    #expect(document["alert_count"] as? Int == alerts["count"] as? Int)
-    #expect(document["alert_severity"] as? String == alerts["severity"] as? String)
-    let moon = try #require(expected["moon"] as? [String: Any])
-    #expect(document["moon_phase"] as? String == moon["name"] as? String)
-    #expect(document["precip_next_hour"] as? String == "precipitation in 30 min")
-    let fetched = try #require(expected["fetched_at"] as? Int)
-    let formatter = ISO8601DateFormatter()
-    let fetchedText = try #require(document["fetched_at"] as? String)
-    let date = try #require(formatter.date(from: fetchedText))
-    #expect(Int(date.timeIntervalSince1970) == fetched)
+    // The frame's fields: the same keys and values as the vector (the one JSON shape).
+    for field in DisplayState.fields {
+      let key = "\(field.name)"
+      let want = try #require(expected[key], "\(key) in the vector")
+      let got = try #require(document[key], "\(key) in the state")
+      #expect(
+        (got as? NSObject) == (want as? NSObject),
+        "\(key): \(got) in the state, \(want) in the vector")
+    }
+    // The words, from the wire values.
+    let airWire = try #require(expected["air_quality"] as? Int)
+    let air = try #require(AirQuality(wire: UInt16(airWire)))
+    #expect(document["aqi"] as? Int == Int(air.index))
+    #expect(document["aqi_scale"] as? String == "\(air.scale.name)")
+    let alertsWire = try #require(expected["alerts"] as? Int)
+    let alerts = try #require(AlertSummary(wire: UInt8(alertsWire)))
+    #expect(document["alert_count"] as? Int == Int(alerts.count))
+    #expect(document["alert_severity"] as? String == "\(alerts.highest.name)")
+    let moonWire = try #require(expected["moon"] as? Int)
+    let moon = try #require(MoonPhase(wire: UInt8(moonWire)))
+    #expect(document["moon_phase"] as? String == "\(moon.icon.name)")
+    #expect(document["next_hour"] as? String == "precipitation in 30 min")
+    #expect(document["next_hour_change_min"] as? Int == 30)
     #expect(document["condition"] as? String != nil)
   }
 

@@ -21,53 +21,76 @@ import Testing
     #expect(document.dailyStart == "2024-01-15")
   }
 
-  /// frame-v1.md's JSON writes every key, a missing value as null, at every level.
-  @Test func missingValuesAreWrittenAsNull() throws {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys]
-    let json = String(decoding: try encoder.encode(document()), as: UTF8.self)
+  /// The standard frame's JSON off its table (frame-profiles.md §8): every key, a missing value
+  /// as null, values in the table's unit, read back to the same bytes.
+  func json() throws -> (text: String, object: [String: Any], bytes: [UInt8]) {
+    var frame = WeatherFrame()
+    frame.current.temperature = 215
+    frame.latitude = 5_252_000
+    frame.dailyStart = 19_737
+    let bytes = try frame.encoded()
+    let json = try bytes.withUnsafeBytes { try ProfileDocument.json(of: $0) }
+    let object = try #require(try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any])
+    return (String(decoding: json, as: UTF8.self), object, bytes)
+  }
+
+  @Test func theStandardJSONIsReadOffItsTable() throws {
+    let (text, object, bytes) = try json()
+    #expect(text.hasPrefix(#"{"profile":"standard","status":"ok","request_id":0"#))
     for key in [
       #""moon":null"#, #""alerts":null"#, #""air_quality":null"#, #""country":null"#,
-      #""feels_like_c":null"#, #""visibility_m":null"#, #""is_day":null"#,
-      #""precip_probability_pct":null"#, #""min_c":null"#, #""next_update_s":null"#,
-      #""temperature_c":21.5"#,
+      #""feels_like":null"#, #""visibility":null"#, #""is_day":null"#, #""next_update":null"#,
+      #""temperature":21.5"#, #""latitude":52.52"#, #""daily_start":19737"#,
     ] {
-      #expect(json.contains(key), "\(key) in \(json.prefix(200))")
+      #expect(text.contains(key), "\(key) in \(text.prefix(200))")
     }
-    // A document without such a key still reads, as nil.
-    let withoutMoon = json.replacingOccurrences(of: #","moon":null"#, with: "")
-    #expect(!withoutMoon.contains("moon"))
-    let sparse = try JSONDecoder().decode(FrameDocument.self, from: Data(withoutMoon.utf8))
-    #expect(sparse == document())
+    let shown = StandardLayout.fields.filter(ProfileDocument.isShown).map { "\($0.name)" }
+    #expect(Set(object.keys) == Set(shown + ["profile"]))
+    #expect(!object.keys.contains("version") && !object.keys.contains("reserved_87"))
+    #expect(try ProfileDocument.message(from: object) == bytes)
   }
 
-  @Test func aValueBetweenStepsNamesItsKey() {
-    var document = document()
-    document.current.temperature = 21.55
-    #expect(throws: DocumentError.self) { try document.frame() }
+  @Test func aValueBetweenStepsNamesItsKey() throws {
+    var (_, object, _) = try json()
+    object["temperature"] = 21.55
     do {
-      _ = try document.frame()
+      _ = try ProfileDocument.message(from: object)
+      Issue.record("21.55 °C was taken")
     } catch {
-      #expect(error.key == "current.temperature_c")
-      #expect(error.description.hasPrefix("current.temperature_c: 21.55 is not allowed"))
+      #expect(error.key == "temperature")
+      #expect(error.description.hasPrefix("temperature: 21.55 is not allowed"))
+      #expect(error.description.contains("a multiple of 0.1 from -100 to 100 degC, or null"))
     }
   }
 
-  @Test func unknownNamesAndShapesAreRefused() {
-    var document = document()
-    document.status = .name("sunny")
-    #expect(throws: DocumentError.self) { try document.frame() }
-    document = self.document()
-    document.hourly.removeLast()
-    #expect(throws: DocumentError(key: "hourly", value: "11 entries", allowed: "exactly 12")) {
-      try document.frame()
+  @Test func unknownNamesShapesAndMissingKeysAreRefused() throws {
+    let (_, base, _) = try json()
+    func refused(_ key: String, _ change: (inout [String: Any]) -> Void) {
+      var object = base
+      change(&object)
+      #expect(throws: DocumentError.self, "\(key)") { try ProfileDocument.message(from: object) }
+      do { _ = try ProfileDocument.message(from: object) } catch {
+        #expect(error.key.hasPrefix(key), "\(error)")
+      }
     }
-    document = self.document()
-    document.country = "de"
-    #expect(throws: DocumentError.self) { try document.frame() }
-    document = self.document()
-    document.dailyStart = "2023-02-29"
-    #expect(throws: DocumentError.self) { try document.frame() }
+    refused("status") { $0["status"] = "sunny" }
+    refused("hourly_temperature") {
+      $0["hourly_temperature"] = Array(repeating: NSNull(), count: 11)
+    }
+    refused("hourly_temperature[3]") {
+      var list = Array(repeating: NSNull(), count: 12) as [Any]
+      list[3] = 150.0
+      $0["hourly_temperature"] = list
+    }
+    refused("country") { $0["country"] = "de" }
+    refused("humidity") { $0.removeValue(forKey: "humidity") }
+    refused("name") { $0["name"] = String(repeating: "x", count: 25) }
+    refused("profile") { $0["profile"] = "medium" }
+    refused("slot_index") { $0["slot_index"] = 1 }
+    // A status from a newer version is carried as its number.
+    var newer = base
+    newer["status"] = 9
+    #expect(try ProfileDocument.message(from: newer)[3] == 9)
   }
 
   @Test func civilDatesRoundTrip() {

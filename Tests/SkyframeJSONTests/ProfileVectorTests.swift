@@ -48,6 +48,15 @@ import Testing
     }
   }
 
+  /// The vector's JSON read back (`skyframe encode`) gives its bytes.
+  @Test(arguments: profileFiles) func theDocumentReadsBackToTheSameBytes(_ file: URL) throws {
+    let data = try Data(contentsOf: file)
+    let vector = try JSONDecoder().decode(Vector.self, from: data)
+    let object = try #require(
+      (try JSONSerialization.jsonObject(with: data) as? [String: Any])?["frame"] as? [String: Any])
+    #expect(try ProfileDocument.message(from: object) == GoldenVectorTests.bytes(vector.hex))
+  }
+
   /// Every field's wire value written back through `ProfileWriter` gives the vector's bytes.
   @Test(arguments: profileFiles) func theTableWriterWritesTheSameBytes(_ file: URL) throws {
     let vector = try JSONDecoder().decode(Vector.self, from: Data(contentsOf: file))

@@ -185,7 +185,7 @@ locations:
                     continue
                 check(card["name"] == frame["name"],
                       f"{key}: the name shown ({card['name']!r}) is the frame's ({frame['name']!r})")
-                expected = f"{frame['current']['temperature_c']:.1f} °C"
+                expected = f"{frame['temperature']:.1f} °C"
                 check(card["temperature"] == expected,
                       f"{key}: the temperature shown ({card['temperature']!r}) is the frame's"
                       f" ({expected!r})")

@@ -490,8 +490,10 @@ assert ZEROED["tiny"] == [(4, 8), (8, 12), (12, 14)]
 
 
 def in_mirror(field):
-    """§8: one key per field of the table except magic, kind, the reserved_* fields and crc32."""
-    return field["name"] not in ("magic", "kind", "crc32") and not field["name"].startswith("reserved_")
+    """§8: one key per field of the table except magic, kind (the standard table's `version`),
+    the reserved_* fields and crc32."""
+    return field["name"] not in ("magic", "kind", "version", "crc32") \
+        and not field["name"].startswith("reserved_")
 
 
 def fields(profile):
@@ -527,6 +529,36 @@ def check_layout(profile):
 for _profile in LAYOUTS:
     check_layout(_profile)
 
+# The standard frame's table (frame-v1.json): its JSON mirror is read off it like the others' (§8).
+# Its one text field gives its bytes as `count`; the profile tables say `length` bytes, `count` texts.
+LAYOUTS["standard"] = json.loads((SCHEMAS / "frame-v1.json").read_text(encoding="utf-8"))
+for _field in LAYOUTS["standard"]["fields"]:
+    if _field["type"] == "utf8" and "length" not in _field:
+        _field["length"], _field["count"] = _field["count"], 1
+
+
+def read_wire(profile, raw):
+    """The wire values of every field the mirror shows, read from the bytes by the table: the
+    inverse of encode_profile (which checks it for large and tiny, and the standard frames'
+    independent encoder below)."""
+    layout = LAYOUTS[profile]
+    assert len(raw) == layout["size"]
+    wire = {}
+    for name, field in fields(profile).items():
+        offset, count = field["offset"], field["count"]
+        if field["type"] == "char":
+            wire[name] = bytes(raw[offset:offset + 2])
+        elif field["type"] == "utf8":
+            size = field["length"]
+            texts = [bytes(raw[offset + i * size:offset + (i + 1) * size]).rstrip(b"\0")
+                     for i in range(count)]
+            wire[name] = texts if count > 1 else texts[0]
+        else:
+            fmt, size = INT_TYPES[field["type"]][0], element_size(field)
+            values = [struct.unpack_from("<" + fmt, raw, offset + i * size)[0] for i in range(count)]
+            wire[name] = values if count > 1 else values[0]
+    return wire
+
 
 def wire_range(field):
     _, low, high = INT_TYPES[field["type"]]
@@ -542,7 +574,7 @@ def encode_profile(profile, wire):
     assert set(wire) == set(fields(profile)), sorted(set(wire) ^ set(fields(profile)))
     out = bytearray(layout["size"])
     out[0:2] = bytes(layout["magic"])
-    out[2] = layout["kind"]
+    out[2] = KIND[profile]
     for field in layout["fields"]:
         if not in_mirror(field):
             continue  # magic and kind above, reserved bytes 0, CRC below
@@ -1348,8 +1380,11 @@ def main():
     for slug, description, frame in FRAMES:
         raw = encode_frame(frame)
         # content_check after hex: adding it changes no other line of the existing files
-        frames.append((slug, {"description": description, "hex": raw.hex(),
-                              "content_check": content_check("standard", raw), "frame": frame}))
+        wire = read_wire("standard", raw)
+        assert encode_profile("standard", wire) == raw, slug
+        frames.append((slug, {"description": description, "profile": "standard", "hex": raw.hex(),
+                              "frame": mirror("standard", wire),
+                              "content_check": content_check("standard", raw)}))
     write("frames", frames)
     write("requests", [(slug, {"description": description, "hex": payload.hex(), "max_locations": 7,
                                "expect": expect})

@@ -92,7 +92,7 @@ final class MQTTOutbox: Sendable {
   private func publishJSON(
     of bytes: UnsafeRawBufferPointer, topic: String, retain: Bool, lane: Int
   ) {
-    guard let json = try? FrameDocument.json(of: bytes) else { return }
+    guard let json = try? ProfileDocument.json(of: bytes) else { return }
     [UInt8](json).withUnsafeBytes { bytes in
       do throws(MQTTError) {
         try sinks[lane].publish(topic, payload: bytes, qos: 0, retain: retain, correlationData: nil)

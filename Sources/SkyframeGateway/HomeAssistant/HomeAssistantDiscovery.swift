@@ -155,23 +155,23 @@ enum HomeAssistantDiscovery {
   /// The sensors of a named place or watched place, in the order Home Assistant lists them.
   static let weatherComponents: [(key: String, component: Component)] = [
     // Decimals as the frame carries them (`schemas/frame-v1.md`): 0.1 °C, 0.1 hPa, 0.1 m/s.
-    sensor("temperature", "Temperature", "temperature_c", .temperature, decimals: 1),
-    sensor("feels_like", "Feels like", "feels_like_c", .temperature, decimals: 1),
-    sensor("humidity", "Humidity", "humidity_pct", .init("humidity", "%")),
+    sensor("temperature", "Temperature", "temperature", .temperature, decimals: 1),
+    sensor("feels_like", "Feels like", "feels_like", .temperature, decimals: 1),
+    sensor("humidity", "Humidity", "humidity", .init("humidity", "%")),
     sensor(
-      "pressure", "Pressure", "pressure_hpa", .init("atmospheric_pressure", "hPa"), decimals: 1),
-    sensor("wind_speed", "Wind speed", "wind_speed_ms", .wind, decimals: 1),
-    sensor("wind_gust", "Wind gust", "wind_gust_ms", .wind, decimals: 1),
+      "pressure", "Pressure", "pressure", .init("atmospheric_pressure", "hPa"), decimals: 1),
+    sensor("wind_speed", "Wind speed", "wind_speed", .wind, decimals: 1),
+    sensor("wind_gust", "Wind gust", "wind_gust", .wind, decimals: 1),
     {
       var direction = sensor(
-        "wind_direction", "Wind direction", "wind_direction_deg", .init("wind_direction", "°"))
+        "wind_direction", "Wind direction", "wind_direction", .init("wind_direction", "°"))
       direction.component.stateClass = "measurement_angle"
       return direction
     }(),
     sensor("uv_index", "UV index", "uv_index", .init(nil, nil), decimals: 1),
-    sensor("visibility", "Visibility", "visibility_m", .init("distance", "m")),
+    sensor("visibility", "Visibility", "visibility", .init("distance", "m")),
     sensor(
-      "precipitation", "Precipitation", "precipitation_mm", .init("precipitation", "mm"),
+      "precipitation", "Precipitation", "precipitation", .init("precipitation", "mm"),
       decimals: 1),
     {
       var aqi = sensor("aqi", "Air quality index", "aqi", .init("aqi", nil))
@@ -182,12 +182,15 @@ enum HomeAssistantDiscovery {
     enumeration(
       "alert_severity", "Alert severity", "alert_severity",
       AlertSummary.Severity.allCases.map { "\($0.name)" }),
-    text("next_hour_precipitation", "Next hour", "precip_next_hour"),
+    text("next_hour_precipitation", "Next hour", "next_hour"),
     enumeration(
       "moon_phase", "Moon phase", "moon_phase", MoonPhase.Icon.allCases.map { "\($0.name)" }),
     text("condition", "Condition", "condition"),
     {
+      // The state carries the frame's seconds since 1970; a timestamp sensor takes ISO 8601.
       var fetched = text("fetched_at", "Fetched", "fetched_at")
+      fetched.component.valueTemplate =
+        "{{ value_json.fetched_at | timestamp_custom('%Y-%m-%dT%H:%M:%S+00:00', false, none) }}"
       fetched.component.deviceClass = "timestamp"
       fetched.component.entityCategory = "diagnostic"
       return fetched
