@@ -135,8 +135,19 @@ _UNCHANGED = {
 }
 LAYOUTS = {KIND_STANDARD: _STANDARD, KIND_LARGE: _LARGE, KIND_TINY: _TINY,
            KIND_UNCHANGED: _UNCHANGED}
-# The mirror's field order of large and tiny (frame-profiles.md 8): the tables' order.
+# The mirror's field order (frame-profiles.md 8): the tables' order (frame-v1.json,
+# frame-large.json, frame-tiny.json), every field but magic, kind/version, reserved and crc32.
 _ORDER = {
+    KIND_STANDARD: ("status", "request_id", "slot_index", "slot_count", "service", "is_day",
+                    "sun", "hourly_step_h", "latitude", "longitude", "observed_at",
+                    "fetched_at", "hourly_start", "utc_offset_min", "daily_start", "country",
+                    "air_quality", "name", "temperature", "feels_like", "pressure",
+                    "wind_speed", "wind_gust", "wind_direction", "visibility", "precipitation",
+                    "humidity", "weather_code", "cloud_cover", "uv_index", "alerts", "moon",
+                    "precip_next_hour", "sunrise", "sunset", "hourly_temperature",
+                    "hourly_weather_code", "hourly_precip_probability", "daily_min",
+                    "daily_max", "daily_weather_code", "daily_precip_probability",
+                    "next_update"),
     KIND_LARGE: ("status", "request_id", "slot_index", "slot_count", "service", "is_day", "sun",
                  "hourly_step_h", "latitude", "longitude", "observed_at", "fetched_at",
                  "hourly_start", "utc_offset_min", "daily_start", "country", "air_quality",
@@ -412,67 +423,24 @@ def _mirror(m):
         return {"profile": "unchanged", "of": _named(PROFILES, m.get("profile")),
                 "request_id": m.get("request_id"), "slot_index": m.get("slot_index"),
                 "slot_count": m.get("slot_count"), "next_update": m.get("next_update")}
-    if k != KIND_STANDARD:
-        out = {"profile": KIND_NAMES[k]}
-        for name in _ORDER[k]:
-            t, count = m.layout[name][1], m.layout[name][2]
-            if name == "status":
-                out[name] = _named(STATUS, m.get(name))
-            elif name == "service":
-                out[name] = _named(SERVICE, m.get(name))
-            elif t == CHAR:
-                out[name] = m.text(name)
-            elif t == UTF8:
-                out[name] = m.text(name) if count == 1 else [m.text(name, i) for i in range(count)]
-            elif name in ("air_quality", "alerts", "moon", "precip_next_hour"):
-                out[name] = _read(m.buf, m.layout[name][0], t) or None  # the wire integer
-            elif count > 1:
-                out[name] = _list(m, name)
-            else:
-                out[name] = m.value(name)
-        return out
-    is_day, sun, day = m.get("is_day"), m.get("sun"), m.get("daily_start")
-    aq, al, pn, moon = air_quality(m), alerts(m), precip_next_hour(m), m.get("moon")
-    if day is not None:
-        day = "%04d-%02d-%02d" % date_from_days(day)
-    return {
-        "status": _named(STATUS, m.get("status")), "request_id": m.get("request_id"),
-        "slot_index": m.get("slot_index"), "slot_count": m.get("slot_count"),
-        "service": _named(SERVICE, m.get("service")),
-        "latitude": m.value("latitude"), "longitude": m.value("longitude"),
-        "name": m.text("name"), "country": m.text("country"),
-        "observed_at": m.get("observed_at"), "fetched_at": m.get("fetched_at"),
-        "utc_offset_min": m.get("utc_offset_min"),
-        "is_day": None if is_day is None or is_day > 1 else is_day == 1,
-        "sun": None if sun is None or sun > 2 else SUN[sun],
-        "sunrise": m.get("sunrise"), "sunset": m.get("sunset"),
-        "current": {
-            "temperature_c": m.value("temperature"), "feels_like_c": m.value("feels_like"),
-            "humidity_pct": m.value("humidity"), "pressure_hpa": m.value("pressure"),
-            "wind_speed_ms": m.value("wind_speed"), "wind_gust_ms": m.value("wind_gust"),
-            "wind_direction_deg": m.value("wind_direction"),
-            "weather_code": m.value("weather_code"), "cloud_cover_pct": m.value("cloud_cover"),
-            "precipitation_mm": m.value("precipitation"), "uv_index": m.value("uv_index"),
-            "visibility_m": m.value("visibility")},
-        "hourly_start": m.get("hourly_start"), "hourly_step_h": m.get("hourly_step_h"),
-        "hourly": [{"temperature_c": m.value("hourly_temperature", i),
-                    "weather_code": m.value("hourly_weather_code", i),
-                    "precip_probability_pct": m.value("hourly_precip_probability", i)}
-                   for i in range(12)],
-        "daily_start": day,
-        "daily": [{"min_c": m.value("daily_min", i), "max_c": m.value("daily_max", i),
-                   "weather_code": m.value("daily_weather_code", i),
-                   "precip_probability_pct": m.value("daily_precip_probability", i)}
-                  for i in range(7)],
-        "air_quality": None if aq is None else {"index": aq[0], "scale": aq[1]},
-        "alerts": None if al is None else {"count": al[0], "severity": al[1]},
-        "moon": None if moon is None else {
-            "phase": (moon - 1) / 255, "name": MOON[moon_phase_icon(m)],
-            "illumination_pct": moon_illumination_pct(m)},
-        "precip_next_hour": None if pn is None else {
-            "now": "precipitation" if pn[0] else "dry", "change_in_min": pn[1]},
-        "next_update_s": m.get("next_update"),
-    }
+    out = {"profile": KIND_NAMES[k]}
+    for name in _ORDER[k]:
+        t, count = m.layout[name][1], m.layout[name][2]
+        if name == "status":
+            out[name] = _named(STATUS, m.get(name))
+        elif name == "service":
+            out[name] = _named(SERVICE, m.get(name))
+        elif t == CHAR:
+            out[name] = m.text(name)
+        elif t == UTF8:
+            out[name] = m.text(name) if count == 1 else [m.text(name, i) for i in range(count)]
+        elif name in ("air_quality", "alerts", "moon", "precip_next_hour"):
+            out[name] = _read(m.buf, m.layout[name][0], t) or None  # the wire integer
+        elif count > 1:
+            out[name] = _list(m, name)
+        else:
+            out[name] = m.value(name)
+    return out
 
 
 # ---- Requests (schemas/request-v1.md) ----

@@ -4,18 +4,26 @@
     compare.py [--v1.0] [--corrupt] DECODER VECTOR_DIR [REQUEST_VECTOR_DIR [UPLINK_VECTOR_DIR]]
 
 Feeds the `hex` of every VECTOR_DIR/*.json to DECODER (decode_vectors, one hex line in, one JSON
-line out), converts the vector's human-unit `frame` object to wire units with the scales of
-FrameLayout.swift, and compares every field. Prints one line per vector (plus one line per
-mismatch, naming the file and the field) and finally "vectors: N passed, M failed".
+line out), turns every field of the vector's `frame` object (frame-profiles.md 8, the one shape
+of every profile: "profile": "standard", then one key per field of schemas/frame-v1.json but
+magic, version, reserved_87 and crc32; wire x scale in the table's unit, null for the sentinel;
+`daily_start` days since 1970, `is_day` and `sun` the wire number, status and service by name)
+back into wire units with that table (SKYFRAME_SCHEMAS overrides its folder), refusing a value
+that is not a whole step, outside the field's range or the sentinel written as a number, and
+compares it with the decoder's; the name byte for byte. Every key of the table must be there and
+no other. Prints one line per vector (plus one line per mismatch, naming the file and the field)
+and finally "vectors: N passed, M failed".
 Exit status 0 only if every vector passed and there was at least one. Python 3 stdlib only.
 
-The v1.1 fields (frame-v1.md 5.5-5.8, 6.9; null = absent) are checked twice: the decoder's wire
-value against the vector's object encoded here from the spec, and the header's helpers against
-the object itself. `air_quality` {index, scale}, `alerts` {count, severity} (a count above 31 is
-sent as 31, "31 or more"), `moon` {phase, name, illumination_pct} (phase = (wire - 1) / 255; the
-illumination is compared exactly: the header's integer version is exact),
-`precip_next_hour` {now, change_in_min} (null minutes = no change within 60 min),
-`next_update_s`.
+The header's readers are checked against what the spec derives from the vector's wire values
+(frame-v1.md 5.1-5.8, 6.9), computed here: status, service and sun names; the v1.1 fields (null =
+absent, and a wire value the spec reads as absent) twice, the decoder's wire value against the
+vector's and the header's helpers against the spec's reading of it: `air_quality` index (bits
+0-14 minus 1) and scale (bit 15), `alerts` count (bits 3-7, 31 = "31 or more") and severity (bits
+0-2), `moon` icon round(phase x 8) mod 8 and illumination round(100 (1 - cos 2 pi phase) / 2)
+with phase = (wire - 1) / 255 (compared exactly: the header's integer version is exact),
+`precip_next_hour` now (bit 7) and minutes (bits 0-6 minus 1; 127 = no change within 60 min),
+`next_update` seconds.
 
 --v1.0: DECODER is built against the v1.0 header (test/v1.0/skyframe_frame.h). Every vector,
 v1.1 ones included, must decode and match in every v1.0 field; the v1.1 keys of the vectors are
@@ -68,8 +76,8 @@ vector's copies count as one more result. --without-large: the DECODER has no la
 "profile-vectors: N passed, M failed".
 """
 
-import datetime
 import json
+import math
 import os
 import subprocess
 import sys
@@ -89,46 +97,29 @@ AQI_SCALE = {"european_aqi": 0, "us_aqi": 1}
 SEVERITY = {"none": 1, "unknown": 2, "minor": 3, "moderate": 4, "severe": 5, "extreme": 6}
 MOON = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
         "waning_gibbous", "last_quarter", "waning_crescent"]
-PRECIP_NOW = {"dry": False, "precipitation": True}
-EPOCH = datetime.date(1970, 1, 1)
 ABSENT = object()  # a key the vector does not have
 
-# vector key -> (decoder key, scale: human = wire * scale)
-TOP_SCALED = {
-    "latitude": ("latitude", Decimal("0.00001")),
-    "longitude": ("longitude", Decimal("0.00001")),
+# The standard frame's fields that v1.0 reserved (frame-v1.md 3): a v1.0 decoder ignores them.
+V11_FIELDS = ("air_quality", "alerts", "moon", "precip_next_hour", "next_update")
+# What the decoder (boards/frame_json.h) prints only when built with the v1.1 header.
+V11_PRINTED = {f"{name}_wire" for name in V11_FIELDS} | {
+    "air_quality", "alerts", "moon", "precip_next_hour", "next_update_s"}
+# frame_json.h prints the standard frame nested, as skyframe_frame holds it: the table's field
+# (frame-v1.json) -> (the decoder's group, its key there). Other fields: the same key at the top.
+NESTED = {
+    "temperature": ("current", "temperature"), "feels_like": ("current", "feels_like"),
+    "pressure": ("current", "pressure"), "wind_speed": ("current", "wind_speed"),
+    "wind_gust": ("current", "wind_gust"), "wind_direction": ("current", "wind_direction"),
+    "visibility": ("current", "visibility"), "precipitation": ("current", "precipitation"),
+    "humidity": ("current", "humidity"), "weather_code": ("current", "weather_code"),
+    "cloud_cover": ("current", "cloud_cover"), "uv_index": ("current", "uv_index"),
+    "hourly_temperature": ("hourly", "temperature"),
+    "hourly_weather_code": ("hourly", "weather_code"),
+    "hourly_precip_probability": ("hourly", "precip_probability"),
+    "daily_min": ("daily", "temperature_min"), "daily_max": ("daily", "temperature_max"),
+    "daily_weather_code": ("daily", "weather_code"),
+    "daily_precip_probability": ("daily", "precip_probability"),
 }
-TOP_INTS = ["request_id", "slot_index", "slot_count", "observed_at", "fetched_at",
-            "utc_offset_min", "sunrise", "sunset", "hourly_start"]
-CURRENT = {
-    "temperature_c": ("temperature", Decimal("0.1")),
-    "feels_like_c": ("feels_like", Decimal("0.1")),
-    "humidity_pct": ("humidity", Decimal(1)),
-    "pressure_hpa": ("pressure", Decimal("0.1")),
-    "wind_speed_ms": ("wind_speed", Decimal("0.1")),
-    "wind_gust_ms": ("wind_gust", Decimal("0.1")),
-    "wind_direction_deg": ("wind_direction", Decimal(1)),
-    "weather_code": ("weather_code", Decimal(1)),
-    "cloud_cover_pct": ("cloud_cover", Decimal(1)),
-    "precipitation_mm": ("precipitation", Decimal("0.1")),
-    "uv_index": ("uv_index", Decimal("0.1")),
-    "visibility_m": ("visibility", Decimal(10)),
-}
-HOURLY = {
-    "temperature_c": ("temperature", Decimal("0.1")),
-    "weather_code": ("weather_code", Decimal(1)),
-    "precip_probability_pct": ("precip_probability", Decimal(1)),
-}
-DAILY = {
-    "min_c": ("temperature_min", Decimal("0.1")),
-    "max_c": ("temperature_max", Decimal("0.1")),
-    "weather_code": ("weather_code", Decimal(1)),
-    "precip_probability_pct": ("precip_probability", Decimal(1)),
-}
-V11_KEYS = {"air_quality", "alerts", "moon", "precip_next_hour", "next_update_s"}
-TOP_KEYS = (set(TOP_SCALED) | set(TOP_INTS) | V11_KEYS | {
-    "status", "service", "name", "country", "is_day", "sun", "current", "hourly_step_h",
-    "hourly", "daily_start", "daily"})
 
 
 def is_int(value):
@@ -165,20 +156,6 @@ class Checker:
             return
         self.equal(field, human, human, got)
 
-    def scaled(self, field, human, scale, got):
-        """human (Decimal/int/None) -> wire integer, refusing values the wire cannot carry."""
-        if human is None:
-            self.equal(field, human, None, got)
-            return
-        if isinstance(human, bool) or not isinstance(human, (int, Decimal)):
-            self.fail(field, f"vector value {human!r} is not a number or null")
-            return
-        wire = Decimal(human) / scale
-        if wire != wire.to_integral_value():
-            self.fail(field, f"vector value {human} is not a multiple of {scale}: not on the wire")
-            return
-        self.equal(field, human, int(wire), got)
-
     def named(self, field, human, table, got_number, got_name=None):
         if isinstance(human, str):
             if human not in table:
@@ -196,193 +173,186 @@ class Checker:
             self.int_or_null(field, human, got_number)
 
     def frame(self, want, got):
-        if not self.keys("", want, TOP_KEYS):
-            return
-        # a key missing from the vector is already reported; check the others
-        want = {k: want.get(k, ABSENT) for k in TOP_KEYS}
-        if want["status"] is not ABSENT:
-            self.named("status", want["status"], STATUS, got["status"], got["status_name"])
-            if want["status"] is None:
-                self.fail("status", "null: status is never missing")
-        if want["service"] is not ABSENT:
-            self.named("service", want["service"], SERVICE, got["service"], got["service_name"])
-            if want["service"] is None:
-                self.fail("service", "null: service is never missing (0 = none)")
-        for k in TOP_INTS:
-            if want[k] is not ABSENT:
-                self.int_or_null(k, want[k], got[k])
-        for k, (gk, scale) in TOP_SCALED.items():
-            if want[k] is not ABSENT:
-                self.scaled(k, want[k], scale, got[gk])
-        for k in ("request_id", "slot_index", "slot_count"):
-            if want[k] is None:
-                self.fail(k, "null: this field is never missing")
-
-        name = want["name"]
-        if name is ABSENT:
-            pass
-        elif not isinstance(name, str):
-            self.fail("name", f"expected a string (\"\" when missing), got {name!r}")
-        else:
-            raw = name.encode("utf-8")
-            if len(raw) > 24:
-                self.fail("name", f"{len(raw)} UTF-8 bytes, the wire holds 24")
-            self.equal("name", name, raw.hex(), got["name_hex"])
-        country = want["country"]
-        if country is ABSENT:
-            pass
-        elif country is not None and not isinstance(country, str):
-            self.fail("country", f"expected a string or null, got {country!r}")
-        else:
-            self.equal("country", country, country, got["country"])
-        is_day = want["is_day"]
-        if is_day is ABSENT:
-            pass
-        elif is_day is not None and not isinstance(is_day, bool):
-            self.fail("is_day", f"expected true, false or null, got {is_day!r}")
-        else:
-            self.equal("is_day", is_day, is_day, got["is_day"])
-        if want["sun"] is not ABSENT:
-            self.named("sun", want["sun"], SUN, got["sun"], got["sun_name"])
-
-        step = want["hourly_step_h"]
-        if step is None:
-            self.fail("hourly_step_h", "null: has no missing value (0 = no hourly data)")
-        elif step is not ABSENT:
-            self.int_or_null("hourly_step_h", step, got["hourly_step_h"])
-
-        day = want["daily_start"]
-        if day is None:
-            self.equal("daily_start", day, None, got["daily_start"])
-        elif day is not ABSENT:
-            try:
-                days = (datetime.date.fromisoformat(day) - EPOCH).days
-            except (TypeError, ValueError):
-                self.fail("daily_start", f"{day!r} is not an ISO date YYYY-MM-DD or null")
-            else:
-                self.equal("daily_start", day, days, got["daily_start"])
-
-        if want["current"] is not ABSENT and self.keys("current.", want["current"], set(CURRENT)):
-            for k, (gk, scale) in CURRENT.items():
-                if k in want["current"]:
-                    self.scaled(f"current.{k}", want["current"][k], scale, got["current"][gk])
-        if want["hourly"] is not ABSENT:
-            self.slots("hourly", want["hourly"], got["hourly"], 12, HOURLY)
-        if want["daily"] is not ABSENT:
-            self.slots("daily", want["daily"], got["daily"], 7, DAILY)
-
+        """A standard vector's "frame" (frame-profiles.md 8) against the decoder's object."""
+        layout = standard_layout()
+        fields = mirror_fields(layout)
+        skip = () if self.v11 else V11_FIELDS  # v1.0: the v1.1 keys are there, not compared
         if not self.v11:
-            printed = sorted(k for k in V11_KEYS | {"air_quality_wire"} if k in got)
+            printed = sorted(k for k in V11_PRINTED if k in got)
             if printed:
                 self.fail("decoder", f"prints v1.1 fields {printed}: not the v1.0 header")
-            return
-        for k, check in (("air_quality", self.air_quality), ("alerts", self.alerts),
-                         ("moon", self.moon), ("precip_next_hour", self.precip_next_hour),
-                         ("next_update_s", self.next_update)):
-            if want[k] is not ABSENT:
-                check(want[k], got)
-
-    # ---- v1.1: each takes the vector's value and the decoder's whole JSON object ----
+        if self.v11 and isinstance(want, dict):
+            # The header stores a v1.1 value the spec reads as absent as 0 (the mirror shows the
+            # wire integer): compare the struct with 0 there; the helpers below see it absent.
+            want = dict(want)
+            for name in V11_FIELDS:
+                if want.get(name) not in (None, 0) and v11_reading(name, want[name]) is None:
+                    want[name] = None
+        self.profile_frame("standard", layout, want, standard_wire(got, fields, skip), skip)
+        if isinstance(want, dict) and isinstance(want.get("sun"), int) and \
+                not isinstance(want["sun"], bool) and want["sun"] in SUN.values():
+            name = next(n for n, v in SUN.items() if v == want["sun"])
+            self.equal("sun (name)", want["sun"], name, got["sun_name"])
+        if self.v11 and isinstance(want, dict):
+            for name in V11_FIELDS:
+                if name in want:
+                    expected = v11_reading(name, want[name])
+                    if expected is not ABSENT:
+                        key = "next_update_s" if name == "next_update" else name
+                        self.helpers(name, want[name], expected, got[key])
 
     def helpers(self, field, want, expected, got):
-        """The header's helpers (the decoder's object for the field) against the vector."""
+        """The header's helpers (the decoder's object for the field) against the spec's reading
+        of the vector's wire value."""
         if expected != got:
             self.fail(field, f"vector {json.dumps(want, default=str)} -> helpers should give "
                              f"{json.dumps(expected)}, decoder {json.dumps(got)}")
 
-    def absent(self, field, wire_key, got):
-        """The vector says null: wire value 0 and the helpers read it as absent."""
-        self.equal(f"{field} (wire)", None, 0, got[wire_key])
-        if got[field] is not None:
-            self.fail(field, f"vector null (absent), decoder {got[field]!r}")
+    def wire(self, field, human, where):
+        """A vector value (Decimal/int/None) -> wire integer, or None after reporting why not."""
+        if human is None:
+            if field["sentinel"] is None:
+                self.fail(where, "null, but the field has no missing value")
+            return field["sentinel"]
+        if isinstance(human, bool) or not isinstance(human, (int, Decimal)):
+            self.fail(where, f"vector value {human!r} is not a number or null")
+            return None
+        scale = Decimal(repr(field["scale"]))
+        wire = Decimal(human) / scale
+        if wire != wire.to_integral_value():
+            self.fail(where, f"vector value {human} is not a multiple of {scale}: not on the wire")
+            return None
+        wire = int(wire)
+        low, high = INT_RANGE[field["type"]]
+        low = low if field["min"] is None else field["min"]
+        high = high if field["max"] is None else field["max"]
+        if not low <= wire <= high:
+            self.fail(where, f"vector value {human} is wire {wire}, outside {low}..{high}")
+        elif wire == field["sentinel"]:
+            self.fail(where, f"vector value {human} is the sentinel: the mirror says null")
+        return wire
 
-    def air_quality(self, want, got):
-        if want is None:
-            self.absent("air_quality", "air_quality_wire", got)
+    def profile_frame(self, profile, layout, want, got, skip=()):
+        """want (frame-profiles.md 8) field by field against got: the decoder's wire values under
+        the table's names (a missing value as its sentinel), texts as hex, names as NAME_name.
+        The fields named in skip must be in want but are not compared."""
+        fields = mirror_fields(layout)
+        if not self.keys("", want, {"profile"} | {f["name"] for f in fields}):
             return
-        if not self.keys("air_quality.", want, {"index", "scale"}):
-            return
-        index, scale = want.get("index"), want.get("scale")
-        if not is_int(index) or not 0 <= index <= 999 or scale not in AQI_SCALE:
-            self.fail("air_quality", f"vector {want!r}: index 0..999, scale one of "
-                                     f"{sorted(AQI_SCALE)}")
-            return
-        self.equal("air_quality (wire)", want, AQI_SCALE[scale] << 15 | (index + 1),
-                   got["air_quality_wire"])
-        self.helpers("air_quality", want, {"index": index, "scale": AQI_SCALE[scale],
-                                         "scale_name": scale}, got["air_quality"])
+        if want.get("profile") != profile:
+            self.fail("profile", f"{want.get('profile')!r}, the file says {profile!r}")
+        for field in fields:
+            name = field["name"]
+            if name not in want or name in skip:
+                continue  # reported by keys(), or not this decoder's
+            value = want[name]
+            if name in ("status", "service"):
+                table = STATUS if name == "status" else SERVICE
+                if value is None:
+                    self.fail(name, "null: never missing")
+                else:
+                    self.named(name, value, table, got[name], got[f"{name}_name"])
+                    if not isinstance(value, str) and got[f"{name}_name"] != "unknown":
+                        self.fail(name, f"{value} is shown as a number, the decoder names it "
+                                        f"{got[name + '_name']!r}")
+            elif field["type"] == "utf8":
+                texts = value if field["count"] > 1 else [value]
+                gots = got[f"{name}_hex"] if field["count"] > 1 else [got[f"{name}_hex"]]
+                if not isinstance(texts, list) or len(texts) != field["count"] or \
+                        not all(isinstance(t, str) for t in texts):
+                    self.fail(name, f"expected {field['count']} text(s), got {value!r}")
+                    continue
+                for i, (text, hex_got) in enumerate(zip(texts, gots)):
+                    raw = text.encode("utf-8")
+                    if len(raw) > field["length"] or "\0" in text:
+                        self.fail(f"{name}[{i}]", f"{len(raw)} UTF-8 bytes, the field holds "
+                                                  f"{field['length']} (or a U+0000)")
+                    self.equal(f"{name}[{i}]" if field["count"] > 1 else name, text, raw.hex(),
+                               hex_got)
+            elif field["type"] == "char":
+                if value is not None and not (isinstance(value, str) and len(value) == 2
+                                              and value.isascii() and value.isupper()):
+                    self.fail(name, f"expected two capital letters or null, got {value!r}")
+                self.equal(name, value, value, got[name])
+            elif field["count"] > 1:
+                if not isinstance(value, list) or len(value) != field["count"]:
+                    self.fail(name, f"expected a list of {field['count']}, got {value!r}")
+                    continue
+                wires = [self.wire(field, v, f"{name}[{i}]") for i, v in enumerate(value)]
+                for i, (human, wire, g) in enumerate(zip(value, wires, got[name])):
+                    if wire is not None:
+                        self.equal(f"{name}[{i}]", human, wire, g)
+            else:
+                wire = self.wire(field, value, name)
+                if wire is not None:
+                    self.equal(name, value, wire, got[name])
+        if profile == "tiny":  # the header's helper: minutes, or the i16 sentinel
+            quarter = got["utc_offset_15min"]
+            minutes = -32768 if quarter == -128 else quarter * 15
+            self.equal("skyframe_tiny_utc_offset_min", quarter, minutes, got["utc_offset_min"])
 
-    def alerts(self, want, got):
-        if want is None:
-            self.absent("alerts", "alerts_wire", got)
-            return
-        if not self.keys("alerts.", want, {"count", "severity"}):
-            return
-        count, severity = want.get("count"), want.get("severity")
-        if not is_int(count) or count < 0 or severity not in SEVERITY:
-            self.fail("alerts", f"vector {want!r}: count >= 0, severity one of {sorted(SEVERITY)}")
-            return
-        sent = min(count, 31)  # 31 = 31 or more
-        self.equal("alerts (wire)", want, sent << 3 | SEVERITY[severity], got["alerts_wire"])
-        self.helpers("alerts", want, {"count": sent, "severity": SEVERITY[severity],
-                                    "severity_name": severity}, got["alerts"])
 
-    def moon(self, want, got):
-        if want is None:
-            self.absent("moon", "moon_wire", got)
-            return
-        if not self.keys("moon.", want, {"phase", "name", "illumination_pct"}):
-            return
-        phase, name, pct = want.get("phase"), want.get("name"), want.get("illumination_pct")
-        if (not isinstance(phase, (int, Decimal)) or isinstance(phase, bool)
-                or not 0 <= phase < 1 or name not in MOON or not is_int(pct)):
-            self.fail("moon", f"vector {want!r}: phase 0 <= p < 1, name one of MOON, pct an int")
-            return
-        steps = Decimal(phase) * 255
-        wire = int(steps.to_integral_value()) + 1
-        if abs(steps - (wire - 1)) > Decimal("1e-9"):
-            self.fail("moon.phase", f"{phase} is not (wire - 1) / 255 for a wire value 1..255")
-            return
-        self.equal("moon (wire)", phase, wire, got["moon_wire"])
-        self.helpers("moon", want, {"icon": MOON.index(name), "name": name,
-                                  "illumination_pct": pct}, got["moon"])
+def standard_wire(got, fields, skip=()):
+    """The decoder's object for a standard frame (boards/frame_json.h: nested as skyframe_frame,
+    null for a missing value, is_day as true/false/null, the v1.1 fields as NAME_wire) under the
+    table's names with wire values, a missing value as the field's sentinel. Fields in skip are
+    left out (v1.0: the decoder does not print them)."""
+    out = {k: got[k] for k in ("status", "status_name", "service", "service_name", "name_hex",
+                               "country")}
+    for field in fields:
+        name = field["name"]
+        if name in out or name in skip or field["type"] in ("utf8", "char"):
+            continue
+        if name in NESTED:
+            group, key = NESTED[name]
+            value = got[group][key] if field["count"] == 1 else [slot[key] for slot in got[group]]
+            if field["count"] > 1 and len(value) != field["count"]:
+                raise ValueError(f"decoder printed {len(value)} {group} slots, "
+                                 f"not {field['count']}")
+        elif name in V11_FIELDS:
+            value = got[f"{name}_wire"]  # the struct's byte(s), 0 when absent
+        elif name == "is_day":
+            value = {True: 1, False: 0, None: None}[got["is_day"]]
+        else:
+            value = got[name]
+        if field["count"] > 1:
+            out[name] = [field["sentinel"] if v is None else v for v in value]
+        else:
+            out[name] = field["sentinel"] if value is None else value
+    return out
 
-    def precip_next_hour(self, want, got):
-        if want is None:
-            self.absent("precip_next_hour", "precip_next_hour_wire", got)
-            return
-        if not self.keys("precip_next_hour.", want, {"now", "change_in_min"}):
-            return
-        now, minutes = want.get("now"), want.get("change_in_min")
-        if now not in PRECIP_NOW or not (minutes is None or is_int(minutes) and 0 <= minutes <= 60):
-            self.fail("precip_next_hour", f"vector {want!r}: now dry/precipitation, "
-                                          "change_in_min 0..60 or null")
-            return
-        wire = (0x80 if PRECIP_NOW[now] else 0) | (127 if minutes is None else minutes + 1)
-        self.equal("precip_next_hour (wire)", want, wire, got["precip_next_hour_wire"])
-        self.helpers("precip_next_hour", want, {"now": PRECIP_NOW[now], "change_in_min": minutes},
-                   got["precip_next_hour"])
 
-    def next_update(self, want, got):
-        if want is None:
-            self.absent("next_update_s", "next_update_wire", got)
-            return
-        if not is_int(want) or not 1 <= want <= 65535:
-            self.fail("next_update_s", f"vector {want!r}: 1..65535 or null")
-            return
-        self.equal("next_update_s (wire)", want, want, got["next_update_wire"])
-        self.helpers("next_update_s", want, want, got["next_update_s"])
-
-    def slots(self, where, want, got, count, table):
-        if not isinstance(want, list) or len(want) != count:
-            n = len(want) if isinstance(want, list) else want
-            self.fail(where, f"expected a list of exactly {count}, got {n!r}")
-            return
-        for i, slot in enumerate(want):
-            if self.keys(f"{where}[{i}].", slot, set(table)):
-                for k, (gk, scale) in table.items():
-                    if k in slot:
-                        self.scaled(f"{where}[{i}].{k}", slot[k], scale, got[i][gk])
+def v11_reading(name, wire):
+    """What the header's helpers must read from a v1.1 field's wire value (frame-v1.md 5.5-5.8,
+    6.9), computed from the spec: the decoder's object for it, None when the spec reads it as
+    absent; ABSENT when the vector's value is not a wire integer (reported by profile_frame)."""
+    if wire is None:
+        return None
+    if not is_int(wire) or wire < 0:
+        return ABSENT
+    if name == "air_quality":
+        index, scale = (wire & 0x7FFF) - 1, wire >> 15
+        if index < 0 or scale > 1:
+            return None
+        return {"index": index, "scale": scale,
+                "scale_name": next(n for n, v in AQI_SCALE.items() if v == scale)}
+    if name == "alerts":
+        severity = wire & 7
+        if not 1 <= severity <= 6:
+            return None
+        return {"count": wire >> 3, "severity": severity,
+                "severity_name": next(n for n, v in SEVERITY.items() if v == severity)}
+    if name == "moon":
+        phase = (wire - 1) / 255
+        icon = round(phase * 8) % 8  # (wire - 1) / 255 x 8 never ends in .5 (5.7)
+        return {"icon": icon, "name": MOON[icon],
+                "illumination_pct": round(100 * (1 - math.cos(2 * math.pi * phase)) / 2)}
+    if name == "precip_next_hour":
+        minutes = wire & 0x7F
+        if not (1 <= minutes <= 61 or minutes == 127):
+            return None
+        return {"now": wire & 0x80 != 0, "change_in_min": None if minutes == 127 else minutes - 1}
+    return wire  # next_update: seconds
 
 
 def crc_note(hex_text):
@@ -601,9 +571,26 @@ def load_layouts():
 
 
 def mirror_fields(layout):
-    """§8: every field of the table but magic, kind, the reserved_* fields and crc32."""
-    return [f for f in layout["fields"]
-            if f["name"] not in ("magic", "kind", "crc32") and not f["name"].startswith("reserved_")]
+    """§8: every field of the table but magic, kind (the standard table's `version`), the
+    reserved_* fields and crc32, in the table's order."""
+    return [f for f in layout["fields"] if f["name"] not in ("magic", "kind", "version", "crc32")
+            and not f["name"].startswith("reserved_")]
+
+
+_STANDARD_LAYOUT = []
+
+
+def standard_layout():
+    """schemas/frame-v1.json, its one text field (`name`: `count` bytes) given a `length` of
+    that many bytes and a `count` of one text, as the profile tables have it."""
+    if not _STANDARD_LAYOUT:
+        layout = json.loads((SCHEMAS / "frame-v1.json").read_text(encoding="utf-8"))
+        assert layout["size"] == SIZE["standard"] and layout["magic"] == [0x53, 0x46], layout
+        for field in layout["fields"]:
+            if field["type"] == "utf8" and "length" not in field:
+                field["length"], field["count"] = field["count"], 1
+        _STANDARD_LAYOUT.append(layout)
+    return _STANDARD_LAYOUT[0]
 
 
 def content_check(profile, raw):
@@ -620,86 +607,6 @@ def reseal_any(raw):
 
 
 class ProfileChecker(Checker):
-    def wire(self, field, human, where):
-        """A vector value (Decimal/int/None) -> wire integer, or None after reporting why not."""
-        if human is None:
-            if field["sentinel"] is None:
-                self.fail(where, "null, but the field has no missing value")
-            return field["sentinel"]
-        if isinstance(human, bool) or not isinstance(human, (int, Decimal)):
-            self.fail(where, f"vector value {human!r} is not a number or null")
-            return None
-        scale = Decimal(repr(field["scale"]))
-        wire = Decimal(human) / scale
-        if wire != wire.to_integral_value():
-            self.fail(where, f"vector value {human} is not a multiple of {scale}: not on the wire")
-            return None
-        wire = int(wire)
-        low, high = INT_RANGE[field["type"]]
-        low = low if field["min"] is None else field["min"]
-        high = high if field["max"] is None else field["max"]
-        if not low <= wire <= high:
-            self.fail(where, f"vector value {human} is wire {wire}, outside {low}..{high}")
-        elif wire == field["sentinel"]:
-            self.fail(where, f"vector value {human} is the sentinel: the mirror says null")
-        return wire
-
-    def profile_frame(self, profile, layout, want, got):
-        fields = mirror_fields(layout)
-        if not self.keys("", want, {"profile"} | {f["name"] for f in fields}):
-            return
-        if want.get("profile") != profile:
-            self.fail("profile", f"{want.get('profile')!r}, the file says {profile!r}")
-        for field in fields:
-            name = field["name"]
-            if name not in want:
-                continue  # reported by keys()
-            value = want[name]
-            if name in ("status", "service"):
-                table = STATUS if name == "status" else SERVICE
-                if value is None:
-                    self.fail(name, "null: never missing")
-                else:
-                    self.named(name, value, table, got[name], got[f"{name}_name"])
-                    if not isinstance(value, str) and got[f"{name}_name"] != "unknown":
-                        self.fail(name, f"{value} is shown as a number, the decoder names it "
-                                        f"{got[name + '_name']!r}")
-            elif field["type"] == "utf8":
-                texts = value if field["count"] > 1 else [value]
-                gots = got[f"{name}_hex"] if field["count"] > 1 else [got[f"{name}_hex"]]
-                if not isinstance(texts, list) or len(texts) != field["count"] or \
-                        not all(isinstance(t, str) for t in texts):
-                    self.fail(name, f"expected {field['count']} text(s), got {value!r}")
-                    continue
-                for i, (text, hex_got) in enumerate(zip(texts, gots)):
-                    raw = text.encode("utf-8")
-                    if len(raw) > field["length"] or "\0" in text:
-                        self.fail(f"{name}[{i}]", f"{len(raw)} UTF-8 bytes, the field holds "
-                                                  f"{field['length']} (or a U+0000)")
-                    self.equal(f"{name}[{i}]" if field["count"] > 1 else name, text, raw.hex(),
-                               hex_got)
-            elif field["type"] == "char":
-                if value is not None and not (isinstance(value, str) and len(value) == 2
-                                              and value.isascii() and value.isupper()):
-                    self.fail(name, f"expected two capital letters or null, got {value!r}")
-                self.equal(name, value, value, got[name])
-            elif field["count"] > 1:
-                if not isinstance(value, list) or len(value) != field["count"]:
-                    self.fail(name, f"expected a list of {field['count']}, got {value!r}")
-                    continue
-                wires = [self.wire(field, v, f"{name}[{i}]") for i, v in enumerate(value)]
-                for i, (human, wire, g) in enumerate(zip(value, wires, got[name])):
-                    if wire is not None:
-                        self.equal(f"{name}[{i}]", human, wire, g)
-            else:
-                wire = self.wire(field, value, name)
-                if wire is not None:
-                    self.equal(name, value, wire, got[name])
-        if profile == "tiny":  # the header's helper: minutes, or the i16 sentinel
-            quarter = got["utc_offset_15min"]
-            minutes = -32768 if quarter == -128 else quarter * 15
-            self.equal("skyframe_tiny_utc_offset_min", quarter, minutes, got["utc_offset_min"])
-
     def unchanged_frame(self, want, got):
         if not self.keys("", want, UNCHANGED_KEYS):
             return

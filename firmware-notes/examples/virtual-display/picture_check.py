@@ -104,7 +104,7 @@ def wrong_pixels(picture, glyphs, text, x0, y0, scale, ink, first=False):
 
 def local(vector, offset_key, when_key="fetched_at"):
     frame = vector["frame"]
-    offset = frame[offset_key]  # minutes in the vectors of both profiles
+    offset = frame[offset_key]  # minutes in the vectors of every profile
     return datetime.datetime.fromtimestamp(frame[when_key], datetime.timezone.utc) + \
         datetime.timedelta(minutes=offset)
 
@@ -119,13 +119,13 @@ def expectations(name):
     come from the golden vector; the places, scales and colours are this file's."""
     if name == "standard2":  # berlin.png: golden vector 20 drawn with --scale 2
         v = json.loads((VECTORS / "frames" / "20-ok-v1-1-berlin-all-fields.json").read_text())
-        f, c = v["frame"], v["frame"]["current"]
+        f = v["frame"]
         return 592, 256, [
             ("place in the title bar", "%s, %s" % (f["name"], f["country"]), 6, 4, 2, 0),
             ("local date and time of fetched_at in the title bar",
              day_month_time(local(v, "utc_offset_min")), 408, 4, 2, 0),
-            ("temperature", "%.1f\u00b0C" % c["temperature_c"], 88, 28, 4, 1),
-            ("humidity", "Humidity %d%%" % c["humidity_pct"], 304, 46, 2, 1),
+            ("temperature", "%.1f\u00b0C" % f["temperature"], 88, 28, 4, 1),
+            ("humidity", "Humidity %d%%" % f["humidity"], 304, 46, 2, 1),
         ]
     if name == "large":
         v = json.loads((VECTORS / "large" / "01-ok-berlin-48h.json").read_text())

@@ -10,7 +10,8 @@
     wrong kind byte) refused with the C header's error name; the message given to another
     kind's decoder refused;
   - the module's layout tables against schemas/frame-v1.json, frame-large.json, frame-tiny.json
-    (every field: offset, type, count, scale, sentinel; none missing, none extra);
+    (every field: offset, type, count, scale, sentinel; none missing, none extra) and the
+    mirror's key order (_ORDER) against the table's order (frame-profiles.md 8);
   - the binary request vectors of requests/ (the valid ones) rebuilt byte for byte by
     request_coordinates/place/refresh, and the spec's text examples by request_text.
 One ok/FAIL line per check group with its count; last line "micropython-cpython: N passed,
@@ -147,6 +148,9 @@ def check_layouts():
         extra = set(table) - seen
         if extra:
             problems.append(f"not in the table: {sorted(extra)}")
+        order = [f["name"] for f in layout["fields"] if f["name"] in seen]
+        if list(skyframe._ORDER[kind]) != order:
+            problems.append("mirror order (_ORDER) is not the table's")
         if problems:
             bad(f"{name}: " + "; ".join(problems))
         else:

@@ -18,6 +18,7 @@ One ok/FAIL line per message; last line "serial-bridge: N passed, M failed".
 """
 
 import json
+import math
 import subprocess
 import sys
 import tempfile
@@ -26,6 +27,10 @@ from pathlib import Path
 
 STATUS = ["ok", "stale", "not_found", "bad_request", "upstream_unavailable", "rate_limited",
           "too_many_locations", "internal_error"]
+AQI_SCALE = ["european_aqi", "us_aqi"]
+SEVERITY = [None, "none", "unknown", "minor", "moderate", "severe", "extreme"]
+MOON = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
+        "waning_gibbous", "last_quarter", "waning_crescent"]
 
 
 def load(path):
@@ -56,36 +61,42 @@ def slot(f):
 
 
 def expected_standard(f):
+    """The vector's "frame" (frame-profiles.md 8: wire x scale, the v1.1 fields as wire integers)
+    as the sketch prints it; the v1.1 helpers' readings computed here from the spec
+    (frame-v1.md 5.5-5.7, 6.9), not by the header."""
     lines = [("kind", "standard"), ("status", status_text(f["status"]))] + slot(f)
     lines += [("name", f["name"]), ("country", f["country"] or "-")]
     if f["status"] not in ("ok", "stale"):
         return lines
-    c = f["current"]
     lines += [("service", f["service"] if isinstance(f["service"], str) else "unknown"),
               ("fetched_at", str(f["fetched_at"]) if f["fetched_at"] is not None else "-"),
-              ("temperature_c", fixed(c["temperature_c"], 1)),
-              ("feels_like_c", fixed(c["feels_like_c"], 1)),
-              ("humidity_pct", fixed(c["humidity_pct"], 0)),
-              ("pressure_hpa", fixed(c["pressure_hpa"], 1)),
-              ("wind_speed_ms", fixed(c["wind_speed_ms"], 1)),
-              ("wind_gust_ms", fixed(c["wind_gust_ms"], 1)),
-              ("wind_direction_deg", fixed(c["wind_direction_deg"], 0)),
-              ("weather_code", fixed(c["weather_code"], 0)),
-              ("is_day", {True: "yes", False: "no", None: "-"}[f["is_day"]]),
+              ("temperature_c", fixed(f["temperature"], 1)),
+              ("feels_like_c", fixed(f["feels_like"], 1)),
+              ("humidity_pct", fixed(f["humidity"], 0)),
+              ("pressure_hpa", fixed(f["pressure"], 1)),
+              ("wind_speed_ms", fixed(f["wind_speed"], 1)),
+              ("wind_gust_ms", fixed(f["wind_gust"], 1)),
+              ("wind_direction_deg", fixed(f["wind_direction"], 0)),
+              ("weather_code", fixed(f["weather_code"], 0)),
+              ("is_day", {1: "yes", 0: "no", None: "-"}[f["is_day"]]),
               ("sunrise_local", local_hhmm(f["sunrise"], f["utc_offset_min"])),
               ("sunset_local", local_hhmm(f["sunset"], f["utc_offset_min"]))]
-    for i, d in enumerate(f["daily"]):
-        lines += [("day", str(i)), ("min_c", fixed(d["min_c"], 1)), ("max_c", fixed(d["max_c"], 1)),
-                  ("weather_code", fixed(d["weather_code"], 0)),
-                  ("precip_probability_pct", fixed(d["precip_probability_pct"], 0))]
-    if f["air_quality"] is not None:
-        lines.append(("air_quality", f"{f['air_quality']['index']} {f['air_quality']['scale']}"))
-    if f["alerts"] is not None:
-        lines.append(("alerts", f"{min(f['alerts']['count'], 31)} {f['alerts']['severity']}"))
-    if f["moon"] is not None:
-        lines.append(("moon", f"{f['moon']['name']} {f['moon']['illumination_pct']}"))
-    if f["next_update_s"] is not None:
-        lines.append(("next_update_s", str(f["next_update_s"])))
+    for i in range(7):
+        lines += [("day", str(i)), ("min_c", fixed(f["daily_min"][i], 1)),
+                  ("max_c", fixed(f["daily_max"][i], 1)),
+                  ("weather_code", fixed(f["daily_weather_code"][i], 0)),
+                  ("precip_probability_pct", fixed(f["daily_precip_probability"][i], 0))]
+    aq, al, moon = f["air_quality"], f["alerts"], f["moon"]
+    if aq is not None and aq & 0x7FFF != 0:  # 5.5: bits 0-14 the index + 1, bit 15 the scale
+        lines.append(("air_quality", f"{(aq & 0x7FFF) - 1} {AQI_SCALE[aq >> 15]}"))
+    if al is not None and 1 <= al & 7 <= 6:  # 5.6: bits 3-7 the count, 0-2 the severity
+        lines.append(("alerts", f"{al >> 3} {SEVERITY[al & 7]}"))
+    if moon is not None:  # 5.7: phase (moon - 1) / 255
+        phase = (moon - 1) / 255
+        lines.append(("moon", f"{MOON[round(phase * 8) % 8]} "
+                              f"{round(100 * (1 - math.cos(2 * math.pi * phase)) / 2)}"))
+    if f["next_update"] is not None:
+        lines.append(("next_update_s", str(f["next_update"])))
     return lines
 
 
