@@ -44,13 +44,20 @@ public struct GatewayClock: Sendable {
     return unixTime(atReading: MonotonicNanoseconds.now())
   }
 
-  /// `unixTime()` at a `MonotonicNanoseconds.now()` reading taken just now: for the system clock
-  /// worked out from the reading (one clock read serves a request's timing and its Unix time),
-  /// for any other clock read from it.
+  /// A reading in nanoseconds, for durations and for `unixTime(atReading:)`: the system clock's
+  /// is one `clock_gettime` (read for every request, so no closure and no 128-bit arithmetic);
+  /// any other clock's is its time since it was made, so a test's clock drives it.
+  func reading() -> Int64 {
+    if startReading != nil { return MonotonicNanoseconds.now() }
+    let (seconds, attoseconds) = elapsed().components
+    return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+  }
+
+  /// `unixTime()` at a `reading()` taken just now: one clock read serves a request's timing and
+  /// its Unix time.
   func unixTime(atReading nanoseconds: Int64) -> Int64 {
-    guard let startReading else { return unixTime() }
     // Whole seconds elapsed, as `components.seconds` of the elapsed duration would say.
-    return unixTimeAtStart + max(nanoseconds - startReading, 0) / 1_000_000_000
+    unixTimeAtStart + max(nanoseconds - (startReading ?? 0), 0) / 1_000_000_000
   }
 
   public func sleep(for duration: Duration) async throws {
@@ -69,8 +76,9 @@ public struct GatewayClock: Sendable {
 }
 
 /// Nanoseconds on `CLOCK_BOOTTIME` (the system `GatewayClock`'s) as a plain integer: request
-/// durations, measured on the hit path, without `Duration`'s 128-bit arithmetic.
-enum MonotonicNanoseconds {
+/// durations, measured on the hit path, without `Duration`'s 128-bit arithmetic. Read through
+/// `GatewayClock.reading()` only.
+private enum MonotonicNanoseconds {
   static func now() -> Int64 {
     var time = timespec()
     clock_gettime(CLOCK_BOOTTIME, &time)

@@ -116,15 +116,14 @@ import Testing
     let (lane, _) = Self.lane(offering: ["well-1"])
     Self.flood(lane, at: Self.start)
     var now = Self.start + 1_000
-    // Sent before the device was on the lane: only in the stream, which is behind (busy with
-    // the flood). Answered, and not kept: the device's next request, the same text, is answered
-    // from the lane.
-    for index in 0..<FastLane.busyCopies {
+    // The stream busy with the flood's requests (refused quickly) can still be ahead: its copy
+    // first is answered and kept, and the lane's twin a moment later is dropped. (Seen in a
+    // running gateway: both copies were answered while the stream was busy.)
+    for index in 0..<100 {
       _ = Self.copy(lane, "1,1", from: "flood-\(index)", on: 0, at: now)
     }
     #expect(!Self.copy(lane, "52.52,13.41", on: 0, at: now))
-    #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now + 1_000_000))
-    #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now + Self.second))
+    #expect(Self.copy(lane, "52.52,13.41", on: Self.fast, at: now + 300_000))
     now += 2 * Self.second
     // Flooded stream: the fast-lane copy first, its twin up to a minute later.
     #expect(!Self.copy(lane, "52.52,13.41", on: Self.fast, at: now))
@@ -133,11 +132,8 @@ import Testing
     #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now))
     #expect(Self.copy(lane, "52.52,13.41", on: 0, at: now))
     #expect(!Self.copy(lane, "52.52,13.41", on: 0, at: now), "a third copy is a new request")
-    // The stream caught up (a twin within `caughtUpNanoseconds`): its copy may come first, and
-    // the fast lane's twin a moment later.
+    // The stream's copy may come first, and the fast lane's twin a moment later.
     now += Self.second
-    #expect(!Self.copy(lane, "sync", on: Self.fast, at: now))
-    #expect(Self.copy(lane, "sync", on: 0, at: now + FastLane.caughtUpNanoseconds))
     #expect(!Self.copy(lane, "refresh", on: 0, at: now))
     #expect(Self.copy(lane, "refresh", on: Self.fast, at: now + 1_000_000))
     // ...but not after `mainFirstNanoseconds`: then it is a request of its own.

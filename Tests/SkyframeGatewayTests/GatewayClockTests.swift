@@ -12,7 +12,7 @@ import Testing
     let clock = GatewayClock.system
     for _ in 0..<1_000 {
       let wall = Int64(Date().timeIntervalSince1970)
-      let reading = MonotonicNanoseconds.now()
+      let reading = clock.reading()
       let (direct, fromReading) = (clock.unixTime(), clock.unixTime(atReading: reading))
       // Read within microseconds of each other: at most a second boundary apart.
       #expect(abs(direct - wall) <= 1)
@@ -22,12 +22,15 @@ import Testing
     // Anchored elsewhere, the same arithmetic from the given Unix time.
     let anchored = GatewayClock.system(unixTimeAtStart: 1_000)
     #expect((1_000...1_001).contains(anchored.unixTime()))
-    #expect(anchored.unixTime(atReading: MonotonicNanoseconds.now() + 90_000_000_000) >= 1_090)
-    // Any other clock: the reading is not its own, so it is read instead.
+    #expect(anchored.unixTime(atReading: anchored.reading() + 90_000_000_000) >= 1_090)
+    // Any other clock: its reading is its own time since it was made, so a test's clock drives
+    // durations and the Unix time read from them alike.
     let manual = ManualClock()
     let other = GatewayClock(manual, unixTimeAtStart: 1_000)
-    manual.advance(by: .seconds(90))
-    #expect(other.unixTime(atReading: MonotonicNanoseconds.now()) == 1_090)
+    #expect(other.reading() == 0)
+    manual.advance(by: .milliseconds(90_250))
+    #expect(other.reading() == 90_250_000_000)
+    #expect(other.unixTime(atReading: other.reading()) == 1_090)
   }
 
   @Test func aBatchWindowEndsWhenTheGatewayClockSaysSo() async throws {

@@ -15,12 +15,11 @@ import Synchronization
 ///
 /// The twins are told apart by a hash of payload and correlation data: a copy on the fast lane
 /// waits up to `twinSeconds` for its twin in the flooded stream; a copy that came first in the
-/// stream waits `mainFirstNanoseconds` for its twin on the fast lane. The stream can only be
-/// ahead when it has caught up: its twins came within `caughtUpNanoseconds` of the lane's, or it
-/// brought fewer than `busyCopies` requests in the last `busyWindowNanoseconds`. While it is
-/// behind, a copy in it with no twin on the lane was sent before the device was on the lane, and
-/// is answered without waiting for a twin that will not come (kept, it would take the place of
-/// the twin of the device's next request, which asks for the same, and hold that one up).
+/// stream waits `mainFirstNanoseconds` for its twin on the fast lane. A stream that is busy can
+/// still be ahead of the lane (the flood's requests are refused quickly), so a stream copy is
+/// always kept for its twin: one sent before the device was on the lane has none, and the only
+/// cost of keeping it is that the device's next request, the same text on the lane within
+/// `mainFirstNanoseconds`, is answered from the stream instead — late, never twice, never lost.
 final class FastLane: Sendable {
   /// Refusals in one second (`rate_limited` for a device over its limit or for a new cell, or a
   /// full queue) that mean a flood.
@@ -31,11 +30,6 @@ final class FastLane: Sendable {
   static let twinSeconds: Int64 = 60
   /// How long a copy that came first in the stream waits for its twin on the fast lane.
   static let mainFirstNanoseconds: Int64 = 100_000_000
-  /// The stream is caught up when its copies come this soon after their twins on the lane...
-  static let caughtUpNanoseconds: Int64 = 50_000_000
-  /// ...or when it brings fewer requests than this in this long (a backlog drains faster).
-  static let busyCopies = 100
-  static let busyWindowNanoseconds: Int64 = 10_000_000
   /// How long before a flood a device must have been first seen to be taken on the lane (more
   /// than this, counted in whole seconds): those that came with the flood may be part of it.
   static let knownSeconds: Int64 = 1
@@ -74,14 +68,15 @@ final class FastLane: Sendable {
     /// and go during a long flood.
     var devices: [String: Copies] = [:]
     var subscribed = 0
-    /// How far the stream was behind the lane at the last twin it brought (nanoseconds); as far
-    /// as can be when the lane opens.
-    var streamLag: Int64 = .max
-    /// Requests the stream brought in the window that began at `streamWindow`, and in the one
-    /// before it.
-    var streamWindow: Int64 = 0
-    var streamCount = 0
-    var lastStreamCount = 0
+    /// Subscriptions and unsubscriptions decided under the lock, made after it in the order
+    /// decided (`sendPending`): no libmosquitto call is made while the lock is held.
+    var pending: [Change] = []
+    var sending = false
+  }
+
+  enum Change {
+    case subscribe(String)
+    case unsubscribe(String)
   }
 
   let capacity: Int
@@ -89,9 +84,13 @@ final class FastLane: Sendable {
   let lane: Int
   private let connection: Connection
   private let gauge: (@Sendable (Int) -> Void)?
-  /// Runs the opening off the thread that saw the flood (a thread of its own in the gateway, at
-  /// once in tests).
-  private let run: @Sendable (@escaping @Sendable () -> Void) -> Void
+  /// Runs the opening at once on the thread that saw the flood (in tests); nil: the opening is
+  /// handed to `openings`, which the fast lane's Service drains.
+  private let run: (@Sendable (@escaping @Sendable () -> Void) -> Void)?
+  /// The seconds in which the lane opened, for the Service to open it in (the newest only: one
+  /// opening covers any before it).
+  let openings: AsyncStream<Int64>
+  private let opening: AsyncStream<Int64>.Continuation
   /// Copies are compared while this is set: while any device is on the lane or left it lately.
   private let active = Atomic<Bool>(false)
   /// Refusals in `refusalSecond`, counted without a lock.
@@ -101,13 +100,14 @@ final class FastLane: Sendable {
 
   init(
     capacity: Int, lane: Int, connection: Connection, gauge: (@Sendable (Int) -> Void)? = nil,
-    run: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void
+    run: (@Sendable (@escaping @Sendable () -> Void) -> Void)? = nil
   ) {
     self.capacity = capacity
     self.lane = lane
     self.connection = connection
     self.gauge = gauge
     self.run = run
+    (openings, opening) = AsyncStream.makeStream(bufferingPolicy: .bufferingNewest(1))
   }
 
   var isActive: Bool { active.load(ordering: .relaxed) }
@@ -136,17 +136,47 @@ final class FastLane: Sendable {
       defer { state.flooded = true }
       if !state.flooded {
         state.floodBegan = now
-        state.streamLag = .max
       }
       return !state.flooded
     }
     guard opening else { return }
     // Off the network thread: the look through the device table and the SUBSCRIBEs take a while.
-    run {
-      self.scan(second: second)
-      self.connection.log(
-        "flooded: \(Self.floodRefusals) requests refused within a second; fast lane open for \(self.subscribedDevices) devices that behave"
-      )
+    if let run {
+      run { self.open(second: second) }
+    } else {
+      self.opening.yield(second)
+    }
+  }
+
+  /// Takes the devices that behave onto the lane: in the fast lane's Service, after a flood's
+  /// refusals opened it.
+  func open(second: Int64) {
+    scan(second: second)
+    connection.log(
+      "flooded: \(Self.floodRefusals) requests refused within a second; fast lane open for \(subscribedDevices) devices that behave"
+    )
+  }
+
+  /// Makes the subscriptions and unsubscriptions decided under the lock, in order, outside it.
+  /// One caller sends at a time; one that finds another sending leaves its changes to it.
+  private func sendPending() {
+    let first = state.withLock { state -> Bool in
+      guard !state.sending, !state.pending.isEmpty else { return false }
+      state.sending = true
+      return true
+    }
+    guard first else { return }
+    while let change = state.withLock({ state -> Change? in
+      guard !state.pending.isEmpty else {
+        state.sending = false
+        return nil
+      }
+      return state.pending.removeFirst()
+    }) {
+      switch change {
+      case .subscribe(let device): connection.subscribe(device)
+      case .unsubscribe(let device): connection.unsubscribe(device)
+      }
     }
   }
 
@@ -154,7 +184,6 @@ final class FastLane: Sendable {
   /// of a request whose first was answered: then it is dropped. `now` is monotonic nanoseconds.
   func isSecondCopy(of message: MQTTIncoming, from device: String, lane: Int, now: Int64) -> Bool {
     state.withLock { state -> Bool in
-      if lane != self.lane { Self.countStream(&state, now: now) }
       guard var copies = state.devices[device] else { return false }
       defer { state.devices[device] = copies }
       let hash = Self.hash(message)
@@ -164,28 +193,10 @@ final class FastLane: Sendable {
         return Self.take(hash, from: &copies.main, within: Self.mainFirstNanoseconds, now: now)
           != nil || Self.keep((hash, now), in: &copies.fast)
       }
-      if let twin = Self.take(
-        hash, from: &copies.fast, within: Self.twinSeconds * 1_000_000_000, now: now)
-      {
-        state.streamLag = now - twin
-        return true
-      }
-      let busy = max(state.streamCount, state.lastStreamCount) >= Self.busyCopies
-      guard !busy || state.streamLag <= Self.caughtUpNanoseconds else { return false }
-      return Self.keep((hash, now), in: &copies.main)
+      return Self.take(
+        hash, from: &copies.fast, within: Self.twinSeconds * 1_000_000_000, now: now) != nil
+        || Self.keep((hash, now), in: &copies.main)
     }
-  }
-
-  /// Counts a request the stream brought, in windows of `busyWindowNanoseconds`.
-  private static func countStream(_ state: inout State, now: Int64) {
-    if now - state.streamWindow >= busyWindowNanoseconds {
-      state.lastStreamCount =
-        now - state.streamWindow < 2 * busyWindowNanoseconds
-        ? state.streamCount : 0
-      state.streamWindow = now
-      state.streamCount = 0
-    }
-    state.streamCount += 1
   }
 
   /// Takes a copy with `hash` seen in the last `nanoseconds` out of `copies`: when it came, or
@@ -209,15 +220,16 @@ final class FastLane: Sendable {
   /// A device that went over its requests a minute leaves the fast lane (its copies stay, for
   /// the twins still to come).
   func demote(_ device: String, now: Int64) {
-    // The connection is told under the lock, so that a scan cannot subscribe it in between.
+    // Decided under the lock, in order with a scan's subscriptions; sent after it.
     let left = state.withLock { state -> Bool in
       guard state.devices[device]?.subscribed == true else { return false }
       state.devices[device]?.subscribed = false
       state.devices[device]?.leftAt = now
       state.subscribed -= 1
-      connection.unsubscribe(device)
+      state.pending.append(.unsubscribe(device))
       return true
     }
+    sendPending()
     if left { gauge?(subscribedDevices) }
   }
 
@@ -239,7 +251,7 @@ final class FastLane: Sendable {
           for device in devices {
             state.devices[device]?.subscribed = false
             state.devices[device]?.leftAt = now
-            connection.unsubscribe(device)
+            state.pending.append(.unsubscribe(device))
           }
           state.subscribed = 0
           return .closed(devices.count)
@@ -249,6 +261,7 @@ final class FastLane: Sendable {
       if state.devices.isEmpty { active.store(false, ordering: .relaxed) }
       return .none
     }
+    sendPending()
     switch step {
     case .none: break
     case .scan: scan(second: second)
@@ -286,11 +299,12 @@ final class FastLane: Sendable {
         state.devices[device, default: Copies(subscribed: false)].subscribed = true
         state.subscribed += 1
         joined += 1
-        connection.subscribe(device)
+        state.pending.append(.subscribe(device))
       }
       if joined > 0 { active.store(true, ordering: .relaxed) }
       return joined
     }
+    sendPending()
     if joined > 0 { gauge?(subscribedDevices) }
   }
 

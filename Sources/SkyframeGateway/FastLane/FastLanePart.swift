@@ -5,8 +5,9 @@ import Synchronization
 
 /// The fast lane as a part (`mqtt.fast-lane-devices`): its connection, opened once the main
 /// connection is up (a broker that refuses the gateway, for TLS or a password, is reported once,
-/// by the main connection), and its clock: every half second it closes the lane when the flood
-/// is over, and rescans. Both run in this part's Service.
+/// by the main connection); its openings (a flood seen on a network thread is answered here:
+/// the look through the device table and the subscriptions); and its clock: every half second
+/// it closes the lane when the flood is over, and rescans. All run in this part's Service.
 final class FastLanePart: GatewayPart, Service {
   private let lane: FastLane
   private let client: MQTTClient
@@ -31,13 +32,17 @@ final class FastLanePart: GatewayPart, Service {
     await cancelWhenGracefulShutdown { await self.firstConnect.wait() }
     guard !Task.isShuttingDownGracefully, !Task.isCancelled else { return }
     await withDiscardingTaskGroup { group in
+      group.addTask { [lane] in
+        await cancelWhenGracefulShutdown {
+          for await second in lane.openings { lane.open(second: second) }
+        }
+      }
       group.addTask { [lane, clock] in
-        // The lane opens on the thread that sees a flood; it closes (and rescans) here.
         while true {
           do {
             try await cancelWhenGracefulShutdown { try await clock.sleep(for: Self.tick) }
           } catch { return }
-          lane.tick(now: MonotonicNanoseconds.now())
+          lane.tick(now: clock.reading())
         }
       }
       await client.follow(name: "fast lane connection", logger: logger)

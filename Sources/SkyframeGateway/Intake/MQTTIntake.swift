@@ -105,10 +105,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
               knownBy: clock.unixTime(atReading: floodBegan) - FastLane.knownSeconds - 1,
               walking: limit * 16)
           }, log: { logger.warning("\($0)") }),
-        gauge: { metrics.fastLaneDevices.record($0) },
-        // A thread of its own: a task could wait behind the workers, and every moment the lane
-        // is not open, requests of devices that behave go into the flooded stream.
-        run: { work in Thread.detachNewThread { work() } })
+        gauge: { metrics.fastLaneDevices.record($0) })
     }
     self.queue = queue
     self.metrics = metrics
@@ -129,7 +126,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
   /// On the network thread of request connection `lane`: answers `message` now if it can, else
   /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
-    let arrived = MonotonicNanoseconds.now()
+    let arrived = clock.reading()
     guard !isSecondCopy(message, from: device, lane: lane, now: arrived) else { return }
     let now = clock.unixTime(atReading: arrived)
     let perDevicePerMinute = hot.perDevicePerMinute.load(ordering: .relaxed)
@@ -208,7 +205,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
     _ logger: @autoclosure () -> DeviceLog
   ) {
     if answerNow(places, requestID: requestID, answering, to: reply, now: now, logger: logger()) {
-      metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - arrived)
+      metrics.requestDuration.recordNanoseconds(clock.reading() - arrived)
       return
     }
     if let refusal = resolver.refusedAsNew(places, from: device, account: self) {
@@ -267,7 +264,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
       metrics.queueDepth.record(queue.depth)
     case .failure(let refusal):
       metrics.dropped()
-      refused(job.device, at: MonotonicNanoseconds.now())
+      refused(job.device, at: clock.reading())
       let (status, text): (FrameStatus, String) =
         refusal == .full
         ? (.rateLimited, "gateway busy") : (.upstreamUnavailable, "gateway stopping")
@@ -346,7 +343,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
         outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,
         answering: job.answering, logger: logger)
     }
-    metrics.requestDuration.recordNanoseconds(MonotonicNanoseconds.now() - job.arrived)
+    metrics.requestDuration.recordNanoseconds(clock.reading() - job.arrived)
     logger.debug("answered request \(job.requestID) with \(outcomes.count) frame(s)")
   }
 
@@ -361,6 +358,6 @@ final class MQTTIntake: NewCellAccount, Sendable {
   }
 
   func refusedNewCell(_ device: String) {
-    refused(device, at: MonotonicNanoseconds.now())
+    refused(device, at: clock.reading())
   }
 }
