@@ -80,4 +80,29 @@ import Testing
     #expect(text.contains(#"skyframe_request_duration_seconds_bucket{le="0.0001"} 1"#))
     #expect(text.contains("skyframe_request_duration_seconds_count 1\n"))
   }
+
+  /// Each event is counted once, and the Prometheus text and the totals read that one count:
+  /// every counted series appears once, under one `# TYPE` line per name.
+  @Test func eachEventIsCountedOnceAndShownFromThatCount() {
+    let metrics = GatewayMetrics()
+    let first = metrics.upstream(service: "one")
+    let second = metrics.upstream(service: "two")
+    metrics.upstreamCall(first, result: "ok", duration: .milliseconds(3))
+    metrics.upstreamCall(second, result: "rejected", duration: nil)
+    metrics.upstreamCall(second, result: "rejected", duration: nil)
+    metrics.answered(.ok)
+    metrics.droppedSecondCopy()
+    let text = String(decoding: metrics.exposition(), as: UTF8.self)
+    let lines = text.split(separator: "\n").map(String.init)
+    #expect(lines.contains(#"skyframe_upstream_calls_total{service="one",result="ok"} 1"#))
+    #expect(lines.contains(#"skyframe_upstream_calls_total{service="two",result="rejected"} 2"#))
+    #expect(lines.contains(#"skyframe_requests_total{status="ok"} 1"#))
+    #expect(lines.contains(#"skyframe_requests_unanswered_total{reason="second-copy"} 1"#))
+    let types = lines.filter { $0.hasPrefix("# TYPE ") }
+    #expect(Set(types).count == types.count, "one TYPE line per name: \(types)")
+    let series = lines.filter { !$0.hasPrefix("#") }.map { $0.split(separator: " ")[0] }
+    #expect(Set(series).count == series.count, "each series once")
+    let totals = metrics.snapshot
+    #expect(totals.upstreamCalls == 3 && totals.upstreamFailures == 2)
+  }
 }

@@ -1,14 +1,18 @@
 import CoreMetrics
 import Metrics
 import SkyframeCodec
+import Synchronization
 
 import class Prometheus.PrometheusCollectorRegistry
 import struct Prometheus.PrometheusMetricsFactory
 
-/// What the gateway records about itself, through swift-metrics into its own Prometheus registry
-/// (one per gateway, so several can run in one process), plus the running totals the stats
-/// message and `/health` summarize. Every handle is made once, here: recording on a request's
-/// path is an atomic add, never a lookup by label.
+/// What the gateway records about itself. Each event is counted once: the counters that the
+/// stats message and `/health` also sum are single relaxed atomics (`AtomicCounters`), written
+/// into the Prometheus text beside the registry's own metrics (as the request histogram is);
+/// the rest (gauges, the upstream call timer, the profile counters) go through swift-metrics into
+/// the gateway's own Prometheus registry (one per gateway, so several can run in one process).
+/// Every handle is made once, here: recording on a request's path is an atomic add, never a
+/// lookup by label.
 final class GatewayMetrics: Sendable {
   /// Running totals, for the stats message.
   struct Totals: Sendable, Equatable {
@@ -30,38 +34,42 @@ final class GatewayMetrics: Sendable {
 
   let registry = PrometheusCollectorRegistry()
   private let factory: PrometheusMetricsFactory
-  private let answers: [Counter]
-  private let answersOther: Counter
   /// Answers in `large` and `tiny` (standard is the rest), and `unchanged` answers per profile.
   private let profileAnswers: [Counter]
   private let unchangedAnswers: [Counter]
   /// Recorded for every request, on the hit path: our own lock-free histogram (see there).
   let requestDuration: NanosecondHistogram
   let queueDepth: Gauge
-  let queueDropped: Counter
-  let cacheHits: Counter
-  let cacheMisses: Counter
-  let cacheStale: Counter
   let brokerConnected: Gauge
-  let reconnects: Counter
-  let publishFailures: Counter
-  let upstreamRefused: Counter
-  let responseTopicsRefused: Counter
-  let unansweredOverLimit: Counter
-  /// Second copies of requests that came on the fast lane and in the stream (`FastLane`).
-  let unansweredSecondCopies: Counter
   /// Devices on the fast lane now.
   let fastLaneDevices: Gauge
-  /// The running totals, counted without a lock: the named ones, then one per answer status.
+  /// The counters counted once: the named ones, then one per answer status.
   private let totals = AtomicCounters(count: Total.answers.rawValue + Totals().answers.count)
+  /// Every weather service's handles, as they are made (one per service, at assembly).
+  private let upstreams = Mutex<[Upstream]>([])
 
-  private enum Total: Int {
-    case queueDropped, cacheHits, cacheMisses, cacheStale, upstreamCalls, upstreamFailures
-    case upstreamRefused, upstreamPaused, responseTopicsRefused, unansweredOverLimit
-    case publishFailures, reconnects
+  private enum Total: Int, CaseIterable {
+    case queueDropped, cacheHits, cacheMisses, cacheStale, upstreamRefused
+    case responseTopicsRefused, unansweredOverLimit, unansweredSecondCopies, publishFailures
+    case reconnects
     /// The first of the answers by status.
     case answers
   }
+
+  /// How each counter is shown in the Prometheus text: its name and labels, in order (one
+  /// `# TYPE` line per name, before its first series).
+  private static let exposed: [(Total, String, String)] = [
+    (.queueDropped, "skyframe_queue_dropped_total", ""),
+    (.cacheHits, "skyframe_cache_lookups_total", "{result=\"hit\"}"),
+    (.cacheMisses, "skyframe_cache_lookups_total", "{result=\"miss\"}"),
+    (.cacheStale, "skyframe_cache_lookups_total", "{result=\"stale\"}"),
+    (.upstreamRefused, "skyframe_upstream_refused_total", "{reason=\"new-cell-limit\"}"),
+    (.responseTopicsRefused, "skyframe_response_topics_refused_total", ""),
+    (.unansweredOverLimit, "skyframe_requests_unanswered_total", "{reason=\"over-limit\"}"),
+    (.unansweredSecondCopies, "skyframe_requests_unanswered_total", "{reason=\"second-copy\"}"),
+    (.publishFailures, "skyframe_publish_failures_total", ""),
+    (.reconnects, "skyframe_broker_reconnects_total", ""),
+  ]
 
   private func count(_ total: Total) { totals.add(at: total.rawValue) }
 
@@ -75,13 +83,6 @@ final class GatewayMetrics: Sendable {
     ]
     factory.durationHistogramBuckets["skyframe_upstream_duration_seconds"] = fine
     self.factory = factory
-    answers = FrameStatus.allKnown.map { status in
-      Counter(
-        label: "skyframe_requests_total", dimensions: [("status", "\(status.name!)")],
-        factory: factory)
-    }
-    answersOther = Counter(
-      label: "skyframe_requests_total", dimensions: [("status", "other")], factory: factory)
     profileAnswers = FrameProfile.allCases.map { profile in
       Counter(
         label: "skyframe_answers_by_profile_total", dimensions: [("profile", "\(profile.name)")],
@@ -95,27 +96,7 @@ final class GatewayMetrics: Sendable {
     requestDuration = NanosecondHistogram(
       name: "skyframe_request_duration_seconds", bounds: fine)
     queueDepth = Gauge(label: "skyframe_queue_depth", factory: factory)
-    queueDropped = Counter(label: "skyframe_queue_dropped_total", factory: factory)
-    cacheHits = Counter(
-      label: "skyframe_cache_lookups_total", dimensions: [("result", "hit")], factory: factory)
-    cacheMisses = Counter(
-      label: "skyframe_cache_lookups_total", dimensions: [("result", "miss")], factory: factory)
-    cacheStale = Counter(
-      label: "skyframe_cache_lookups_total", dimensions: [("result", "stale")], factory: factory)
     brokerConnected = Gauge(label: "skyframe_broker_connected", factory: factory)
-    reconnects = Counter(label: "skyframe_broker_reconnects_total", factory: factory)
-    publishFailures = Counter(label: "skyframe_publish_failures_total", factory: factory)
-    upstreamRefused = Counter(
-      label: "skyframe_upstream_refused_total", dimensions: [("reason", "new-cell-limit")],
-      factory: factory)
-    responseTopicsRefused = Counter(
-      label: "skyframe_response_topics_refused_total", factory: factory)
-    unansweredOverLimit = Counter(
-      label: "skyframe_requests_unanswered_total", dimensions: [("reason", "over-limit")],
-      factory: factory)
-    unansweredSecondCopies = Counter(
-      label: "skyframe_requests_unanswered_total", dimensions: [("reason", "second-copy")],
-      factory: factory)
     fastLaneDevices = Gauge(label: "skyframe_fast_lane_devices", factory: factory)
   }
 
@@ -123,56 +104,47 @@ final class GatewayMetrics: Sendable {
 
   /// One frame sent in answer to a request (a request for several places counts once per place).
   func answered(_ status: FrameStatus, profile: FrameProfile = .standard, unchanged: Bool = false) {
-    let index = min(Int(status.rawValue), answers.count)
-    if index < answers.count { answers[index].increment() } else { answersOther.increment() }
-    totals.add(at: Total.answers.rawValue + index)
+    totals.add(at: Total.answers.rawValue + min(Int(status.rawValue), FrameStatus.allKnown.count))
     // Standard answers without a check, the hot path, touch nothing more.
     if profile != .standard { profileAnswers[Int(profile.rawValue)].increment() }
     if unchanged { unchangedAnswers[Int(profile.rawValue)].increment() }
   }
 
   func dropped() {
-    queueDropped.increment()
     count(.queueDropped)
   }
 
   /// A request whose MQTT v5 response topic was not the device's own: answered `bad_request` on
   /// its frame topic.
   func refusedResponseTopic() {
-    responseTopicsRefused.increment()
     count(.responseTopicsRefused)
   }
 
   /// A request from a device already told `rate_limited` this minute: dropped unparsed.
   func leftUnanswered() {
-    unansweredOverLimit.increment()
     count(.unansweredOverLimit)
   }
 
   /// The second copy of a request that came both on the fast lane and in the stream: dropped.
   func droppedSecondCopy() {
-    unansweredSecondCopies.increment()
+    count(.unansweredSecondCopies)
   }
 
   func refusedNewCell() {
-    upstreamRefused.increment()
     count(.upstreamRefused)
   }
 
   // MARK: Cache
 
   func cacheHit() {
-    cacheHits.increment()
     count(.cacheHits)
   }
 
   func cacheMiss() {
-    cacheMisses.increment()
     count(.cacheMisses)
   }
 
   func servedStale() {
-    cacheStale.increment()
     count(.cacheStale)
   }
 
@@ -184,7 +156,9 @@ final class GatewayMetrics: Sendable {
 
   /// The handles for one weather service's calls, made when the service is assembled.
   struct Upstream: Sendable {
-    let results: [String: Counter]
+    let service: String
+    /// Calls by result, in `upstreamResults` order: counted once, here.
+    let results = AtomicCounters(count: GatewayMetrics.upstreamResults.count)
     let duration: CoreMetrics.Timer
     let remainingMinute: Gauge
     let remainingDay: Gauge
@@ -202,16 +176,8 @@ final class GatewayMetrics: Sendable {
   ]
 
   func upstream(service: String) -> Upstream {
-    Upstream(
-      results: Dictionary(
-        uniqueKeysWithValues: Self.upstreamResults.map { result in
-          (
-            result,
-            Counter(
-              label: "skyframe_upstream_calls_total",
-              dimensions: [("service", service), ("result", result)], factory: factory)
-          )
-        }),
+    let upstream = Upstream(
+      service: service,
       duration: CoreMetrics.Timer(
         label: "skyframe_upstream_duration_seconds", dimensions: [("service", service)],
         factory: factory),
@@ -231,19 +197,13 @@ final class GatewayMetrics: Sendable {
       breakerOpenings: Counter(
         label: "skyframe_upstream_breaker_openings_total", dimensions: [("service", service)],
         factory: factory))
+    upstreams.withLock { $0.append(upstream) }
+    return upstream
   }
 
   func upstreamCall(_ upstream: Upstream, result: String, duration: Duration?) {
-    upstream.results[result]?.increment()
+    if let slot = Self.upstreamResults.firstIndex(of: result) { upstream.results.add(at: slot) }
     if let duration { upstream.duration.recordNanoseconds(duration.nanoseconds) }
-    if result == "ok" {
-      count(.upstreamCalls)
-    } else if result == "paused" {
-      count(.upstreamPaused)
-    } else if result != "over_budget" {
-      count(.upstreamCalls)
-      count(.upstreamFailures)
-    }
   }
 
   // MARK: Broker
@@ -254,21 +214,18 @@ final class GatewayMetrics: Sendable {
 
   func disconnected() {
     brokerConnected.record(0)
-    reconnects.increment()
     count(.reconnects)
   }
 
   func publishFailed() {
-    publishFailures.increment()
     count(.publishFailures)
   }
 
   /// Where each named total goes in a snapshot.
   private static let snapshotFields: [(Total, any WritableKeyPath<Totals, Int> & Sendable)] = [
     (.queueDropped, \.queueDropped), (.cacheHits, \.cacheHits), (.cacheMisses, \.cacheMisses),
-    (.cacheStale, \.cacheStale), (.upstreamCalls, \.upstreamCalls),
-    (.upstreamFailures, \.upstreamFailures), (.upstreamRefused, \.upstreamRefused),
-    (.upstreamPaused, \.upstreamPaused), (.responseTopicsRefused, \.responseTopicsRefused),
+    (.cacheStale, \.cacheStale), (.upstreamRefused, \.upstreamRefused),
+    (.responseTopicsRefused, \.responseTopicsRefused),
     (.unansweredOverLimit, \.unansweredOverLimit), (.publishFailures, \.publishFailures),
     (.reconnects, \.reconnects),
   ]
@@ -279,6 +236,21 @@ final class GatewayMetrics: Sendable {
       snapshot.answers[index] = totals[Total.answers.rawValue + index]
     }
     for (total, field) in Self.snapshotFields { snapshot[keyPath: field] = totals[total.rawValue] }
+    // The upstream totals are sums of the per-service counts: `paused` and `over_budget` were
+    // not sent; every other result but `ok` is a failed call.
+    for upstream in upstreams.withLock({ $0 }) {
+      for (slot, result) in Self.upstreamResults.enumerated() {
+        let calls = upstream.results[slot]
+        switch result {
+        case "ok": snapshot.upstreamCalls += calls
+        case "paused": snapshot.upstreamPaused += calls
+        case "over_budget": break
+        default:
+          snapshot.upstreamCalls += calls
+          snapshot.upstreamFailures += calls
+        }
+      }
+    }
     return snapshot
   }
 
@@ -294,9 +266,34 @@ final class GatewayMetrics: Sendable {
     return named
   }
 
-  /// The Prometheus text exposition of everything above.
+  /// The Prometheus text exposition of everything above: the registry's metrics, then the
+  /// counters counted here and the request histogram.
   func exposition() -> [UInt8] {
     var buffer = registry.emitToBuffer()
+    var named: String?
+    func series(_ name: String, _ labels: String, _ value: Int) {
+      if name != named {
+        buffer.append(contentsOf: "# TYPE \(name) counter\n".utf8)
+        named = name
+      }
+      buffer.append(contentsOf: "\(name)\(labels) \(value)\n".utf8)
+    }
+    for (slot, status) in FrameStatus.allKnown.enumerated() {
+      series(
+        "skyframe_requests_total", "{status=\"\(status.name!)\"}",
+        totals[Total.answers.rawValue + slot])
+    }
+    series(
+      "skyframe_requests_total", "{status=\"other\"}",
+      totals[Total.answers.rawValue + FrameStatus.allKnown.count])
+    for (total, name, labels) in Self.exposed { series(name, labels, totals[total.rawValue]) }
+    for upstream in upstreams.withLock({ $0 }) {
+      for (slot, result) in Self.upstreamResults.enumerated() {
+        series(
+          "skyframe_upstream_calls_total",
+          "{service=\"\(upstream.service)\",result=\"\(result)\"}", upstream.results[slot])
+      }
+    }
     requestDuration.emit(into: &buffer)
     return buffer
   }
