@@ -127,18 +127,21 @@ final class ConnectionState: Sendable {
   /// Returns `true` once the network thread has exited, `false` if it still runs after `limit`.
   func waitForNetworkThread(upTo limit: Duration) async -> Bool {
     let id = state.withLock { $0.makeWaiterID() }
-    let timer = Task {
-      try? await Task.sleep(for: limit)
-      let waiter = state.withLock { $0.exitWaiters.removeValue(forKey: id) }
-      waiter?.resume()
-    }
-    defer { timer.cancel() }
-    await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
-      let running = state.withLock { state in
-        if state.networkThreadRunning { state.exitWaiters[id] = waiter }
-        return state.networkThreadRunning
+    // The timer is a child of this call: it ends with it, and no task outlives the wait.
+    await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        try? await Task.sleep(for: limit)
+        let waiter = self.state.withLock { $0.exitWaiters.removeValue(forKey: id) }
+        waiter?.resume()
       }
-      if !running { waiter.resume() }
+      await withCheckedContinuation { (waiter: CheckedContinuation<Void, Never>) in
+        let running = state.withLock { state in
+          if state.networkThreadRunning { state.exitWaiters[id] = waiter }
+          return state.networkThreadRunning
+        }
+        if !running { waiter.resume() }
+      }
+      group.cancelAll()
     }
     return state.withLock { !$0.networkThreadRunning }
   }
@@ -149,12 +152,20 @@ final class ConnectionState: Sendable {
   /// the last reason an attempt failed, or when the client stops or the task is cancelled.
   func waitUntilConnected(timeout: Duration) async -> Result<Void, MQTTError> {
     let id = state.withLock { $0.makeWaiterID() }
-    let timer = Task {
-      try? await Task.sleep(for: timeout)
-      resumeConnectWaiter(id, with: .failure(timeoutError(after: timeout)))
+    // The timer is a child of this call: it ends with it, and no task outlives the wait.
+    return await withTaskGroup(of: Void.self) { group in
+      group.addTask {
+        guard (try? await Task.sleep(for: timeout)) != nil else { return }
+        self.resumeConnectWaiter(id, with: .failure(self.timeoutError(after: timeout)))
+      }
+      let result = await waitForConnectWaiter(id)
+      group.cancelAll()
+      return result
     }
-    defer { timer.cancel() }
-    return await withTaskCancellationHandler {
+  }
+
+  private func waitForConnectWaiter(_ id: UInt64) async -> Result<Void, MQTTError> {
+    await withTaskCancellationHandler {
       await withCheckedContinuation { waiter in
         let immediate: Result<Void, MQTTError>? = state.withLock { state in
           if state.connected { return .success(()) }
