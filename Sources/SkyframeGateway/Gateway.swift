@@ -105,7 +105,11 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       logger: logger, limiter: logLimiter)
     intake = MQTTIntake(
       configuration: configuration, resolver: resolver, outbox: outbox, fastLane: link,
-      lane: lanes.count + 1, queue: queue, metrics: metrics, clock: clock, logger: logger)
+      lane: lanes.count + 1, queue: queue, members: members, metrics: metrics, clock: clock,
+      logger: logger)
+    let intake = intake
+    members?.onRelease { dropIfOthersLive in intake.releaseHeld(dropIfOthersLive: dropIfOthersLive)
+    }
     workers = RequestWorkers(queue: queue, intake: intake, count: configuration.requests.workers)
     let own = OwnMessages(
       sink: client, metrics: metrics, logger: logger, limiter: logLimiter)
@@ -257,6 +261,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
         logger.info("connected to the broker", metadata: ["session-present": "\(sessionPresent)"])
         connected.set(true)
         metrics.connected()
+        intake.connected(sessionPresent: sessionPresent)
         for part in parts { part.connected(sessionPresent: sessionPresent) }
         publishInfo()
         // The status document at once, not a stats interval after the start: a subscriber
@@ -265,6 +270,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       case .disconnected(let code):
         connected.set(false)
         metrics.disconnected()
+        intake.disconnected()
+        for part in parts { part.disconnected() }
         logger.warning(
           "disconnected from the broker, reconnecting", metadata: ["code": "\(code)"])
       case .message:

@@ -43,6 +43,9 @@ extension GatewayConfiguration.Requests: KeyedSection {
       .integer(
         "deadline-ms", \.deadlineMilliseconds, 0...600_000,
         "milliseconds, 0 (wait for the fetch) to 600000"),
+      .integer(
+        "replay-window-seconds", \.replayWindowSeconds, 0...86_400,
+        "seconds, 0 (answer every copy) to 86400"),
     ]
   }
 }

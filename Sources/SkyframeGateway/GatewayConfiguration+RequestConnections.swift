@@ -4,26 +4,30 @@ import SkyframeMQTT
 // its own network thread: the broker deals the requests out among them.
 
 extension GatewayConfiguration {
-  /// The request subscription of every request connection: shared in the cluster's group; with
-  /// several connections and no cluster, shared in a group named after the client id (so another
-  /// gateway on the broker still gets every request); plain otherwise.
+  /// The request subscription of every request connection: with several connections, shared in
+  /// a group named after the client id (so another gateway on the broker still gets every
+  /// request); plain otherwise — in a cluster too, where every member's session gets every
+  /// request and each member answers the devices it owns (`ClusterMembers.answers`): mosquitto
+  /// keeps a plain subscription's messages for an offline session across its own restart, and
+  /// stores nothing for a `$share` one.
   public var requestFilter: String {
-    if let group = cluster.group { return "$share/\(group)/\(topics.requests)" }
     if mqtt.requestConnections > 1 { return "$share/\(mqtt.clientID)/\(topics.requests)" }
     return topics.requests
   }
 
-  /// The request subscriptions this client id had with the other number of connections. The
-  /// first connection's session is persistent: one of these left in it would bring every request
-  /// a second time, so they are unsubscribed whenever the session is found present.
+  /// The request subscriptions this client id may have had before: with the other number of
+  /// connections, or in the cluster's shared group (before 0.13). The first connection's session
+  /// is persistent: one of these left in it would bring requests a second time, so they are
+  /// unsubscribed whenever the session is found present.
   public var otherRequestFilters: [String] {
-    [topics.requests, "$share/\(mqtt.clientID)/\(topics.requests)"].filter { $0 != requestFilter }
+    var filters = [topics.requests, "$share/\(mqtt.clientID)/\(topics.requests)"]
+    if let group = cluster.group { filters.append("$share/\(group)/\(topics.requests)") }
+    return filters.filter { $0 != requestFilter }
   }
 
   /// The fast lane's connection (`FastLane`): the first's settings with its own client id
   /// (`{client id}-f`), a clean session and no will; nil when `mqtt.fast-lane-devices` is 0 or
-  /// in a cluster (a twin in the shared stream may go to another member, which would answer it
-  /// again).
+  /// in a cluster (the lane's twins are told apart within one member only).
   public var fastLaneConfiguration: MQTTConfiguration? {
     guard mqtt.fastLaneDevices > 0, cluster.group == nil else { return nil }
     var configuration = mqttConfiguration

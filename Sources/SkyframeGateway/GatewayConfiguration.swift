@@ -242,6 +242,11 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// still being fetched is answered `stale` from the cache (when the cache has a frame within
     /// `cache.stale-seconds`); the fetch goes on for the next asker. 0: wait for the fetch.
     public var deadlineMilliseconds = 3_000
+    /// A QoS 1 request with an id that the broker delivers again within this many seconds of
+    /// the first, in the first 30 s after a reconnect that found the gateway's session (the
+    /// broker's replay of its last saved database after a restart), is not answered again.
+    /// Cover the broker's `autosave_interval`; 0: every copy is answered.
+    public var replayWindowSeconds = 1_800
 
     public init() {}
   }

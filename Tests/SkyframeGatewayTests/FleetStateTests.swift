@@ -101,35 +101,39 @@ import Testing
     let second = try await member("gw-b")
     // Both have settled and know each other.
     try await Task.sleep(for: .seconds(1.5))
-    let device = try await Device.frames(port: broker.port)
+    // Each member answers the devices it owns: one device of each.
+    func device(ownedBy owner: String) async throws -> Device {
+      let id = (0..<200).map { "stale-\($0)" }.first {
+        ClusterMembers.owner(of: "device:" + $0, among: Self.members) == owner
+      }
+      return try await Device.frames(port: broker.port, id: try #require(id))
+    }
+    let ofA = try await device(ownedBy: "gw-a")
+    let ofB = try await device(ownedBy: "gw-b")
     let (latitude, longitude) = Self.position(ownedBy: "gw-b", startingAt: 0)
     #expect(latitude != 0)
-    // Whichever member the shared subscription picks: an owner (gw-b) fetches, shares, answers.
-    try device.ask("#1 \(latitude),\(longitude)")
-    #expect(try await device.frames(1)[0].status == .ok)
-    // The service fails on both; a fetch of another cell opens each member's breaker.
+    // gw-b owns the cell: it fetches and shares it; gw-a takes the shared entry.
+    try ofB.ask("#1 \(latitude),\(longitude)")
+    #expect(try await ofB.frames(1)[0].status == .ok)
+    // The service fails on both; a fetch of a cell of its own opens each member's breaker.
     first.set(.status(500, "down"))
     second.set(.status(500, "down"))
     try await Task.sleep(for: .seconds(1.2))  // the frame above is expired now
-    var others = 1
-    while first.logs.all.filter({ $0.contains("paused") }).isEmpty
-      || second.logs.all.filter({ $0.contains("paused") }).isEmpty
-    {
-      let (otherLatitude, _) = Self.position(
-        ownedBy: others % 2 == 0 ? "gw-a" : "gw-b", startingAt: 100 + others * 3)
-      try device.ask("#\(others + 1) \(otherLatitude),\(longitude)")
-      _ = try await device.frames(1)
-      others += 1
-      guard others < 20 else { break }
+    for (harness, device, owner) in [(first, ofA, "gw-a"), (second, ofB, "gw-b")] {
+      var asked = 1
+      while harness.logs.all.filter({ $0.contains("paused") }).isEmpty, asked < 20 {
+        let (otherLatitude, _) = Self.position(ownedBy: owner, startingAt: 100 + asked * 3)
+        try device.ask("#\(asked + 1) \(otherLatitude),\(longitude)")
+        _ = try await device.frames(1)
+        asked += 1
+      }
     }
-    // Both paused: the expired cell is answered stale from the cache, whichever member takes
-    // each request (the broker hands them out in turn, so gw-a, which does not own the cell,
-    // takes some of them).
-    // An owner wait would hold each request until the request deadline (3 s, then `stale`); the
-    // answers come at once instead.
+    // Both paused. gw-a, which does not own the expired cell, answers it stale from its cache at
+    // once; an owner wait would hold each request until the request deadline (3 s, then
+    // `stale`).
     let asked = ContinuousClock.now
-    for id in 95..<99 { try device.ask("#\(id) \(latitude),\(longitude)") }
-    let answers = try await device.frames(4, timeout: .seconds(10))
+    for id in 95..<99 { try ofA.ask("#\(id) \(latitude),\(longitude)") }
+    let answers = try await ofA.frames(4, timeout: .seconds(10))
     #expect(ContinuousClock.now - asked < .seconds(2), "an answer waited for the owner")
     #expect(answers.map(\.status) == [.stale, .stale, .stale, .stale])
     await first.shutdown()

@@ -24,20 +24,128 @@ public final class ClusterMembers: Sendable {
   /// When this member first connected to the broker (gateway clock, nanoseconds), -1 before.
   private let firstConnected = Atomic<Int64>(-1)
 
+  /// After a reconnect (a broker restart sends every member's will while nobody listens), the
+  /// members that have not announced themselves again yet: the requests of the devices they own
+  /// are held until they do (then they answer them from their own sessions) or until
+  /// `reconfirming` is over (then they are gone, and their devices move). Empty otherwise.
+  private let unconfirmed = Mutex<Set<String>>([])
+  /// Members that left lately and when (gateway clock): a broker that shuts down sends every
+  /// member's will to the others still connected, so a member that reconnects counts those that
+  /// left in the last `recentlyGone` as members to confirm again. At most `maximumMembers`.
+  private let gone = Mutex<[String: Duration]>([:])
+  static let recentlyGone = Duration.seconds(30)
+  /// Whether a reconfirming has begun (at the disconnect) and not ended.
+  private let reconfirming = Atomic<Bool>(false)
+
+  var isReconfirming: Bool { reconfirming.load(ordering: .relaxed) }
+  /// What the intake does with the requests it held, once the live set can be trusted: `true`
+  /// to drop them when other members live (after this process's first connect, while it was not
+  /// yet announced, they answered them).
+  private let release = Mutex<(@Sendable (_ dropIfOthersLive: Bool) -> Void)?>(nil)
+
   /// How long after its first connect a member trusts its live set: the retained presence of
   /// the others arrives right after the subscription.
   static let settling = Duration.seconds(1)
+
+  /// How long after a reconnect the members have to announce themselves again: they reconnect
+  /// within about a second of the broker's return.
+  static let reconfirming = Duration.seconds(10)
+
+  /// What the intake does with a request from a device (`answers(device:at:)`).
+  enum Answering: Equatable {
+    /// This member owns the device: it answers.
+    case answer
+    /// Another live member owns it and answers it (every member's session gets every request).
+    case otherMember
+    /// The live set is not settled yet, or the owner has not announced itself again since a
+    /// reconnect: held until then.
+    case hold
+  }
+
+  /// Who answers `device`'s requests: the member the rendezvous over the live set picks, once
+  /// that set can be trusted.
+  func answers(device: String, at now: Duration) -> Answering {
+    guard isSettled(at: now) else { return .hold }
+    let members = members.withLock { $0 }
+    guard members.count > 1 else { return .answer }
+    var best: (weight: UInt64, id: String)?
+    for member in members {
+      let weight = Self.weight(member, Self.devicePrefix, device)
+      if let current = best,
+        current.weight > weight || (current.weight == weight && current.id < member)
+      {
+        continue
+      }
+      best = (weight, member)
+    }
+    guard let owner = best?.id, owner != own else { return .answer }
+    // A member leaving moves only its own devices: this member's stay its own meanwhile.
+    return unconfirmed.withLock { $0.contains(owner) } ? .hold : .otherMember
+  }
+
+  static let devicePrefix = "device:"
 
   init(own: String) {
     self.own = own
     members.withLock { _ = $0.insert(own) }
   }
 
-  /// The first connect to the broker, at `now` on the gateway clock.
-  func connected(at now: Duration) {
+  /// Where the requests held go when the live set can be trusted (set once, by the gateway).
+  func onRelease(_ handler: @escaping @Sendable (_ dropIfOthersLive: Bool) -> Void) {
+    release.withLock { $0 = handler }
+  }
+
+  /// This process's first connect has settled and it is announced: the held requests were
+  /// answered by the others, if any live (it was not one of them yet), else they are answered.
+  func settledFirstConnect() {
+    release.withLock { $0 }?(true)
+  }
+
+  /// The connection is lost at `now` (or found again without that being seen): at the
+  /// reconnect, the others and those that left in the last `recentlyGone` must announce
+  /// themselves again within `reconfirming`; until then their devices' requests wait. Begun at
+  /// the disconnect, so that what the broker delivers at once on the reconnect waits too.
+  func beginReconfirming(at now: Duration) {
+    let recent = gone.withLock { gone in
+      gone = gone.filter { now - $0.value <= Self.recentlyGone }
+      return Set(gone.keys)
+    }
+    let others = members.withLock { members in
+      for id in recent where members.count < ClusterSettings.maximumMembers {
+        members.insert(id)
+      }
+      return members.subtracting([own])
+    }
+    unconfirmed.withLock { $0 = others }
+    reconfirming.store(true, ordering: .relaxed)
+  }
+
+  /// The reconnect's time to confirm is over: who did not announce itself again is gone, and the
+  /// requests held for its devices go to their new owners. Returns whether the live set changed.
+  @discardableResult
+  func endReconfirming() -> Bool {
+    let gone = unconfirmed.withLock { unconfirmed in
+      defer { unconfirmed = [] }
+      return unconfirmed
+    }
+    let changed = members.withLock { members in
+      let before = members.count
+      members.subtract(gone)
+      return members.count != before
+    }
+    reconfirming.store(false, ordering: .relaxed)
+    release.withLock { $0 }?(false)
+    return changed
+  }
+
+  /// A connect to the broker, at `now` on the gateway clock; returns whether it is this
+  /// process's first.
+  @discardableResult
+  func connected(at now: Duration) -> Bool {
     let nanoseconds =
       now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
-    _ = firstConnected.compareExchange(expected: -1, desired: nanoseconds, ordering: .relaxed)
+    return firstConnected.compareExchange(expected: -1, desired: nanoseconds, ordering: .relaxed)
+      .exchanged
   }
 
   /// Whether the live set can be trusted at `now`: a while after the first connect. Before it, a
@@ -81,9 +189,15 @@ public final class ClusterMembers: Sendable {
   /// FNV-1a over member, a 0 byte and key, then a 64-bit finalizer (splitmix64) to spread the
   /// bits: the same in every process, unlike Swift's seeded `Hasher`.
   static func weight(_ member: String, _ key: String) -> UInt64 {
+    weight(member, "", key)
+  }
+
+  /// `weight(member, prefix + key)`, without making the joined string (a request's path).
+  static func weight(_ member: String, _ prefix: String, _ key: String) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in member.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
+    for byte in prefix.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     for byte in key.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     hash = (hash ^ (hash >> 30)) &* 0xBF58_476D_1CE4_E5B9
     hash = (hash ^ (hash >> 27)) &* 0x94D0_49BB_1331_11EB
@@ -94,11 +208,24 @@ public final class ClusterMembers: Sendable {
 
   /// Applies one presence message; returns whether the set changed.
   @discardableResult
-  func receive(id: String, payload: some Collection<UInt8>) -> Bool {
-    members.withLock { members in
+  func receive(id: String, payload: some Collection<UInt8>, at now: Duration = .zero) -> Bool {
+    // A member announced again after a reconnect: the requests held for it are its own.
+    if !payload.isEmpty, unconfirmed.withLock({ $0.remove(id) }) != nil {
+      release.withLock { $0 }?(false)
+    }
+    return members.withLock { members in
       if payload.isEmpty {
+        // After a reconnect a member to confirm stays until it does or its time is over: the
+        // wills and clears a broker's shutdown and restart bring say nothing of it now.
+        if reconfirming.load(ordering: .relaxed), unconfirmed.withLock({ $0.contains(id) }) {
+          return false
+        }
         // Our own presence is cleared only when we stop; a stale clear does not remove us.
-        return id != own && members.remove(id) != nil
+        guard id != own, members.remove(id) != nil else { return false }
+        gone.withLock { gone in
+          if gone.count < ClusterSettings.maximumMembers || gone[id] != nil { gone[id] = now }
+        }
+        return true
       }
       guard members.count < ClusterSettings.maximumMembers || members.contains(id) else {
         return false

@@ -94,21 +94,48 @@ final class ClusterRole: GatewayPart, Sendable {
     return filters
   }
 
-  /// Connected: this member lives, and the fleet is online with the members it knows.
+  /// Connected. At this process's first connect the member waits `settling` unannounced, the
+  /// others' retained presence arriving meanwhile, while the others go on answering its devices;
+  /// then it says it lives and answers its share. At a reconnect (a broker restart clears every
+  /// member's presence by its last will) it says at once that it lives again, and the others
+  /// have `reconfirming` to do the same; requests for their devices are held until they have
+  /// (`ClusterMembers.answers`).
+  /// The fleet state is written once the live set is known: a state naming fewer members than
+  /// live would be wrong.
   func connected(sessionPresent: Bool) {
-    members.connected(at: clock.now)
-    own.send(topics.instance(members.own), Gateway.online)
-    // The fleet state is written once the live set has settled (the others' retained presence
-    // arrives right after the subscription): a member that (re)starts knows only itself at this
-    // moment, and a state naming it alone would be wrong while others live.
-    let (members, clock) = (members, clock)
+    let first = members.connected(at: clock.now)
+    if !first {
+      own.send(topics.instance(members.own), Gateway.online)
+      // Begun at the disconnect; a loss not seen as such begins it here.
+      if !members.isReconfirming { members.beginReconfirming(at: clock.now) }
+      let started = background.start { [self] in
+        try? await clock.sleep(for: ClusterMembers.reconfirming)
+        if members.endReconfirming() { membersChanged() }
+      }
+      if !started { members.endReconfirming() }
+    }
     let started = background.start { [self] in
       try? await clock.sleep(for: ClusterMembers.settling)
-      guard members.owns("state"), isConnected() else { return }
-      own.send(topics.state, FleetState.online(members.live))
+      settled(first: first)
     }
-    // The background work is full (or stopping): the state goes now, as it did before.
-    if !started, members.owns("state") { own.send(topics.state, FleetState.online(members.live)) }
+    // The background work is full (or stopping): at once.
+    if !started { settled(first: first) }
+  }
+
+  /// The live set can be trusted: announced (at the first connect), the held requests go on,
+  /// the fleet state is written.
+  private func settled(first: Bool) {
+    if first {
+      own.send(topics.instance(members.own), Gateway.online)
+      members.settledFirstConnect()
+    }
+    guard members.owns("state"), isConnected() else { return }
+    own.send(topics.state, FleetState.online(members.live))
+  }
+
+  /// The connection is lost: at the reconnect the others must announce themselves again.
+  func disconnected() {
+    members.beginReconfirming(at: clock.now)
   }
 
   /// Leaving: this member's presence goes, and the others write the fleet state when they see it
@@ -133,7 +160,7 @@ final class ClusterRole: GatewayPart, Sendable {
       // The same rule as cluster.instance-id: 1-23 characters, no '/'.
       guard (1...23).contains(rest.utf8.count), !rest.contains("/") else { return }
       let id = rest
-      if members.receive(id: id, payload: message.payload) {
+      if members.receive(id: id, payload: message.payload, at: clock.now) {
         membersChanged()
       } else if id == members.own, message.payload.isEmpty, isConnected() {
         // Cleared by a member that took an earlier incarnation of this one for dead: say again
@@ -141,12 +168,22 @@ final class ClusterRole: GatewayPart, Sendable {
         own.send(topics.instance(id), Gateway.online)
       }
     case 1:
-      // A member's last will: it is gone. The owner of the fleet state clears its presence.
-      guard let gone = FleetState.offlineInstance(in: message.payload), gone != members.own
+      // A member's last will: it is gone. The owner of the fleet state clears its presence. A
+      // retained one is history (a broker restart sends every member's will): it may be back.
+      guard !message.retain, let gone = FleetState.offlineInstance(in: message.payload),
+        gone != members.own
       else { return }
-      _ = members.receive(id: gone, payload: [])
-      membersChanged()
-      if members.owns("state") { own.send(topics.instance(gone), []) }
+      // Written again only when it changes: its presence cleared first, the set is as it was.
+      if members.receive(id: gone, payload: [], at: clock.now) { membersChanged() }
+      // Its retained presence is cleared a moment later, if it is still gone and this member is
+      // still connected: a broker that shuts down sends every member's will to the others, and
+      // a clear queued then would go out after the restart, when the member is back.
+      let started = background.start { [self] in
+        try? await clock.sleep(for: ClusterMembers.settling)
+        guard isConnected(), members.owns("state"), !members.live.contains(gone) else { return }
+        own.send(topics.instance(gone), [])
+      }
+      if !started, members.owns("state") { own.send(topics.instance(gone), []) }
     case 2:
       wanted(owner: Substring(rest), payload: message.payload)
     case 3:

@@ -3,22 +3,22 @@ import SkyframeProviders
 
 /// Several gateways on one broker (`cluster` section). Without a group the gateway runs alone,
 /// exactly as before. With one, every instance:
-/// - takes requests through the shared subscription `$share/{group}/{base}/v1/req/+`, so the
-///   broker hands each request to exactly one member (MQTT 5, mosquitto 2.0 or newer);
+/// - subscribes to `{base}/v1/req/+` in its own persistent MQTT 5 session (a plain subscription,
+///   which mosquitto keeps for an offline session across its own restart), so every member gets
+///   every request, and answers the devices it owns among the live members (rendezvous hashing,
+///   `ClusterMembers.answers`);
 /// - connects with its own client id (`instanceID`, derived from the group, the host and the
 ///   process when not set), so instances never take each other's session;
-/// - keeps its MQTT 5 session for `sessionExpirySeconds` after it disappears. The broker goes on
-///   routing that member's share of requests into its session until the session expires: the
-///   expiry is the failover time. Requests routed to a dead member inside that window are
-///   answered only if it comes back in time;
+/// - keeps its MQTT 5 session for `sessionExpirySeconds` after it disappears;
 /// - announces itself retained under `{base}/v1/gateway/instances/{id}`, cleared by its last
-///   will when it dies and by itself when it stops, and watches the others there.
+///   will when it dies and by itself when it stops, and watches the others there: a member gone
+///   is a member whose devices the others answer from then on.
 public struct ClusterSettings: Sendable, Equatable {
-  /// The shared-subscription group: 1-32 characters of a-z, A-Z, 0-9, '-', '_'. nil: alone.
+  /// The fleet's name: 1-32 characters of a-z, A-Z, 0-9, '-', '_'. nil: alone.
   public var group: String?
   /// This instance's id: its MQTT client id and the last level of its presence topic.
   public var instanceID: String?
-  /// How long the broker keeps a vanished member's session (and routes requests into it).
+  /// How long the broker keeps a vanished member's session (and queues requests in it).
   public var sessionExpirySeconds = 30
   /// The key that signs the shared cache's entries (HMAC-SHA256), the same on every member; nil:
   /// no shared cache, each member fetches for itself. At least 16 bytes.

@@ -50,7 +50,8 @@ final class GatewayMetrics: Sendable {
 
   private enum Total: Int, CaseIterable {
     case queueDropped, cacheHits, cacheMisses, cacheStale, upstreamRefused
-    case responseTopicsRefused, unansweredOverLimit, unansweredSecondCopies, publishFailures
+    case responseTopicsRefused, unansweredOverLimit, unansweredSecondCopies, unansweredReplayed
+    case unansweredTakenOver, publishFailures
     case reconnects
     /// The first of the answers by status.
     case answers
@@ -67,6 +68,8 @@ final class GatewayMetrics: Sendable {
     (.responseTopicsRefused, "skyframe_response_topics_refused_total", ""),
     (.unansweredOverLimit, "skyframe_requests_unanswered_total", "{reason=\"over-limit\"}"),
     (.unansweredSecondCopies, "skyframe_requests_unanswered_total", "{reason=\"second-copy\"}"),
+    (.unansweredReplayed, "skyframe_requests_unanswered_total", "{reason=\"replayed\"}"),
+    (.unansweredTakenOver, "skyframe_requests_unanswered_total", "{reason=\"taken-over\"}"),
     (.publishFailures, "skyframe_publish_failures_total", ""),
     (.reconnects, "skyframe_broker_reconnects_total", ""),
   ]
@@ -128,6 +131,17 @@ final class GatewayMetrics: Sendable {
   /// The second copy of a request that came both on the fast lane and in the stream: dropped.
   func droppedSecondCopy() {
     count(.unansweredSecondCopies)
+  }
+
+  /// A QoS 1 request taken before, delivered again by the broker after a restart: dropped.
+  func droppedReplay() {
+    count(.unansweredReplayed)
+  }
+
+  /// A request a member's session held from before it started, answered meanwhile by the
+  /// members that took its devices over: dropped.
+  func droppedTakenOver() {
+    count(.unansweredTakenOver)
   }
 
   func refusedNewCell() {

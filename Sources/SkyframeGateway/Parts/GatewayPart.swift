@@ -17,6 +17,8 @@ protocol GatewayPart: Sendable {
   /// after a reconnect means the broker kept nothing of the gateway (and maybe no retained
   /// message either: restarted without persistence).
   func connected(sessionPresent: Bool)
+  /// The main connection was lost (it is tried again).
+  func disconnected()
   /// The gateway stops (gracefully): the last word while still connected.
   func leaving()
   /// A reloaded configuration: the part swaps its settings whole.
@@ -37,6 +39,7 @@ extension GatewayPart {
   var claims: [TopicClaim] { [] }
   func receive(claim: Int, rest: String, _ message: MQTTIncoming) {}
   func connected(sessionPresent: Bool) {}
+  func disconnected() {}
   func leaving() {}
   func apply(_ configuration: GatewayConfiguration) {}
   var services: [any Service] { [] }
