@@ -7,12 +7,23 @@ final class KnownKeys {
   private(set) var keys: Set<String> = []
   /// The keys read as lists; every other key takes a single value.
   private(set) var lists: Set<String> = []
+  /// What each key takes and its default, as the reader asked for it: the configuration
+  /// reference (`skyframe config describe`), in the order the keys are read.
+  private(set) var described: [(key: String, takes: String, default: String?)] = []
+  private var describedKeys: Set<String> = []
 
   func insert(_ key: String) { keys.insert(key) }
 
   func insertList(_ key: String) {
     keys.insert(key)
     lists.insert(key)
+    describe(key, takes: "a list", default: nil)
+  }
+
+  /// Notes what `key` takes; the first description of a key stays.
+  func describe(_ key: String, takes: String, default value: String?) {
+    guard describedKeys.insert(key).inserted else { return }
+    described.append((key, takes, value))
   }
 }
 

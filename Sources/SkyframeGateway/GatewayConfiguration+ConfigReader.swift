@@ -148,6 +148,7 @@ final class KeyReader: SectionReader {
   /// The value, or nil when the key is absent or empty (YAML `~` and `""` count as absent).
   func text(_ key: String, secret: Bool) -> String? {
     known.insert(key)
+    known.describe(key, takes: secret ? "text, secret" : "text", default: nil)
     guard let value = reader.string(forKey: ConfigKey(key), isSecret: secret),
       !value.isEmpty, value != "~"
     else { return nil }
@@ -157,6 +158,7 @@ final class KeyReader: SectionReader {
   func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String)
     -> Int
   {
+    known.describe(key, takes: allowed, default: "\(current)")
     guard let text = text(key) else { return current }
     guard let value = Int(text), range.contains(value) else {
       fail(key, text, allowed)
@@ -168,12 +170,14 @@ final class KeyReader: SectionReader {
   func number(
     _ key: String, _ current: Double, _ range: ClosedRange<Double>, _ allowed: String
   ) -> Double {
-    optionalNumber(key, range, allowed) ?? current
+    known.describe(key, takes: allowed, default: "\(current)")
+    return optionalNumber(key, range, allowed) ?? current
   }
 
   func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String)
     -> Double?
   {
+    known.describe(key, takes: allowed, default: nil)
     guard let text = text(key) else { return nil }
     guard let value = Double(text), value.isFinite, range.contains(value) else {
       fail(key, text, allowed)
@@ -183,6 +187,7 @@ final class KeyReader: SectionReader {
   }
 
   func flag(_ key: String, _ current: Bool) -> Bool {
+    known.describe(key, takes: "true or false", default: "\(current)")
     guard let text = text(key) else { return current }
     switch text.lowercased() {
     case "true", "yes", "on", "1": return true
@@ -194,6 +199,7 @@ final class KeyReader: SectionReader {
   }
 
   func choice(_ key: String, _ current: String, _ allowed: [String]) -> String {
+    known.describe(key, takes: "one of " + allowed.joined(separator: ", "), default: current)
     guard let text = text(key) else { return current }
     guard allowed.contains(text) else {
       fail(key, text, "one of " + allowed.joined(separator: ", "))
@@ -203,6 +209,7 @@ final class KeyReader: SectionReader {
   }
 
   func url(_ key: String) -> String? {
+    known.describe(key, takes: "an http:// or https:// URL", default: nil)
     guard let text = text(key) else { return nil }
     guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
       url.host != nil
@@ -221,6 +228,8 @@ final class KeyReader: SectionReader {
   /// A secret given inline (`KEY`) or in a file (`KEY-file`).
   func secretFromValueOrFile(_ key: String) -> String? {
     known.insert(key + "-file")
+    known.describe(key, takes: "text, secret (or \(key)-file)", default: nil)
+    known.describe(key + "-file", takes: "a readable file holding \(key)", default: nil)
     if let value = text(key, secret: true) { return value }
     guard let path = text(key + "-file") else { return nil }
     do {
@@ -243,6 +252,7 @@ final class KeyReader: SectionReader {
   }
 
   func existingFile(_ key: String) -> String? {
+    known.describe(key, takes: "a readable file", default: nil)
     guard let path = text(key) else { return nil }
     if let problem = Self.unreadable(path) {
       fail(key, path, problem: problem)

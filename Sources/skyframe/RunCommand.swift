@@ -40,7 +40,19 @@ struct RunCommand: AsyncParsableCommand {
 
 struct ConfigCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    commandName: "config", abstract: "Work with the configuration file.", subcommands: [Check.self])
+    commandName: "config", abstract: "Work with the configuration file.",
+    subcommands: [Check.self, Describe.self])
+
+  struct Describe: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+      abstract:
+        "Print every configuration key the gateway reads, what it takes and its default (the page docs/operators/configuration-reference.md)."
+    )
+
+    func run() async throws {
+      print(try await GatewayConfiguration.referenceMarkdown(), terminator: "")
+    }
+  }
 
   struct Check: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

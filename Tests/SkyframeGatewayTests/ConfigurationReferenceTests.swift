@@ -34,4 +34,33 @@ import Testing
       missing.isEmpty, "keys read but not in config/skyframe.example.yaml: \(missing.sorted())")
     #expect(!known.keys.isEmpty)
   }
+
+  /// docs/operators/configuration-reference.md is what `skyframe config describe` writes from
+  /// the sections' own readers: a key added, removed or changed in the code and not in the page
+  /// (or the other way round) fails here.
+  @Test func theReferencePageIsWhatTheReadersRead() async throws {
+    let page = Self.example.deletingLastPathComponent().deletingLastPathComponent()
+      .appendingPathComponent("docs/operators/configuration-reference.md")
+    let written = try String(contentsOf: page, encoding: .utf8)
+    let generated = try await GatewayConfiguration.referenceMarkdown()
+    #expect(
+      written == generated,
+      "docs/operators/configuration-reference.md is out of date: skyframe config describe > docs/operators/configuration-reference.md"
+    )
+    // Every key the example configuration is read for is on the page (named entries as
+    // {name} and {eui}).
+    let keys = Set(try await GatewayConfiguration.reference().map(\.key))
+    let file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(Self.example.path))
+    let known = KnownKeys()
+    _ = try GatewayConfiguration(reading: ConfigReader(providers: [file]), recording: known)
+    let names = ["berlin", "sydney"]
+    let missing = known.keys.filter { key in
+      var general = key
+      for name in names {
+        general = general.replacingOccurrences(of: ".\(name).", with: ".{name}.")
+      }
+      return !keys.contains(general)
+    }
+    #expect(missing.isEmpty, "read but not on the page: \(missing.sorted())")
+  }
 }
