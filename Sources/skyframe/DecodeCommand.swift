@@ -9,7 +9,8 @@ struct DecodeCommand: ParsableCommand {
     abstract: "Decode frames: hex lines as `mosquitto_sub -F %x` prints them, or raw bytes.",
     discussion: """
       Each input line is one frame in hexadecimal. A line with several words (such as
-      `mosquitto_sub -F '%t %x'` prints) is read as a label followed by the hex. A line that is not
+      `mosquitto_sub -F '%t %x'` prints) is read as a label followed by the hex; a label followed
+      by nothing is an empty message (a retained frame cleared), said as such. A line that is not
       a frame is reported on standard error with what is wrong, and the next line is still read;
       the exit status is 1 if any line failed.
       """
@@ -48,6 +49,12 @@ struct DecodeCommand: ParsableCommand {
       while let line = input.readLine() {
         number += 1
         let words = line.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\r" })
+        // `mosquitto_sub -F '%t %x'` of an empty message (a retained frame cleared, as when a
+        // watch is removed) is the topic and a blank: said, not an error.
+        if words.count == 1, line.last == " " || line.last == "\t" {
+          if !json { print("[\(words[0])] empty message: a retained frame cleared") }
+          continue
+        }
         guard let hexWord = words.last else {
           Diagnostics.report("line \(number): empty line, expected a frame in hexadecimal")
           failures += 1

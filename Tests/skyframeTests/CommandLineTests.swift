@@ -248,6 +248,20 @@ struct Tool {
     }
   }
 
+  /// What `mosquitto_sub -F '%t %x'` prints for an empty message (the README's watch removal
+  /// clears its retained frames): the topic and a blank. Said, not an error.
+  @Test func anEmptyMessageIsSaidNotAnError() async throws {
+    let hex = try Tool.vectorHex("01-ok-berlin")
+    let input = "skyframe/v1/frame/demo \nskyframe/v1/frame/demo " + hex + "\n"
+    let text = try await Tool.run(["decode"], input: Data(input.utf8))
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(
+      text.stdout.contains("[skyframe/v1/frame/demo] empty message: a retained frame cleared"))
+    #expect(text.stdout.contains("Berlin"))
+    let json = try await Tool.run(["decode", "--json"], input: Data(input.utf8))
+    #expect(json.status == 0 && json.stdout.split(separator: "\n").count == 1)
+  }
+
   @Test func jsonRoundTripsThroughEncode() async throws {
     for name in ["02-stale-sydney", "10-ok-missing-values", "19-unknown-status-from-v1x"] {
       let hex = try Tool.vectorHex(name)
