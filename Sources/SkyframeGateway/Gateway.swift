@@ -58,9 +58,20 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   static let offline = Array(#"{"state":"offline"}"#.utf8)
 
   /// Builds the gateway from a checked configuration. Nothing connects until `run()`.
-  public init(
+  public convenience init(
     configuration: GatewayConfiguration, httpClient: HTTPClient, logger: Logger,
     clock: GatewayClock = .system
+  ) throws(MQTTError) {
+    try self.init(
+      configuration: configuration, httpClient: httpClient, logger: logger, clock: clock,
+      extraParts: [])
+  }
+
+  /// The gateway with `extraParts` after the listed ones: a part a test brings (a way in or a
+  /// feature that exists only there), made from the same context.
+  init(
+    configuration: GatewayConfiguration, httpClient: HTTPClient, logger: Logger,
+    clock: GatewayClock, extraParts: [@Sendable (PartContext) -> (any GatewayPart)?]
   ) throws(MQTTError) {
     self.configuration = Mutex(configuration)
     self.httpClient = httpClient
@@ -116,15 +127,15 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     self.own = own
     board = DisplayBoard(capacity: Self.boardCapacity(configuration))
     let (connected, services) = (connected, services)
-    parts = try Self.makeParts(
-      PartContext(
-        configuration: configuration, resolver: resolver, outbox: outbox, desk: desk,
-        client: client, own: own, board: board, members: members, fleet: fleet,
-        background: background, scheduled: services.scheduled,
-        serviceNames: { services.status.map(\.name) }, servicesPaused: { services.allPaused },
-        fastLane: intake.fastLane.flatMap { lane in fastLaneClient.map { (lane, $0) } },
-        metrics: metrics,
-        clock: clock, logger: logger, logLimiter: logLimiter, isConnected: { connected.isSet }))
+    let context = PartContext(
+      configuration: configuration, resolver: resolver, outbox: outbox, desk: desk,
+      client: client, own: own, board: board, members: members, fleet: fleet,
+      background: background, scheduled: services.scheduled,
+      serviceNames: { services.status.map(\.name) }, servicesPaused: { services.allPaused },
+      fastLane: intake.fastLane.flatMap { lane in fastLaneClient.map { (lane, $0) } },
+      metrics: metrics,
+      clock: clock, logger: logger, logLimiter: logLimiter, isConnected: { connected.isSet })
+    parts = try Self.makeParts(context) + extraParts.compactMap { $0(context) }
     router = Router(topics: configuration.topics, claims: parts.map(\.claims))
   }
 

@@ -15,6 +15,18 @@ public enum SkyframeApplication {
     signals: Bool = true, clock: GatewayClock = .system,
     started: (@Sendable (ServiceGroup) -> Void)? = nil
   ) async throws {
+    try await run(
+      configuration: configuration, configurationPath: configurationPath, logger: logger,
+      signals: signals, clock: clock, extraParts: [], started: started)
+  }
+
+  /// `run` with parts a test brings besides the listed ones (`Gateway.init(extraParts:)`).
+  static func run(
+    configuration: GatewayConfiguration, configurationPath: String?, logger: Logger,
+    signals: Bool = true, clock: GatewayClock = .system,
+    extraParts: [@Sendable (PartContext) -> (any GatewayPart)?],
+    started: (@Sendable (ServiceGroup) -> Void)? = nil
+  ) async throws {
     var http = HTTPClient.Configuration()
     // A refused connection fails the call at once (and the answer is stale from the cache at
     // once) instead of being retried until the request's whole timeout has passed.
@@ -25,7 +37,8 @@ public enum SkyframeApplication {
     let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: http)
     do {
       let gateway = try Gateway(
-        configuration: configuration, httpClient: httpClient, logger: logger, clock: clock)
+        configuration: configuration, httpClient: httpClient, logger: logger, clock: clock,
+        extraParts: extraParts)
       // Started in this order, stopped in reverse: the connection outlives the workers that
       // publish through it.
       // The metrics listener opens first: a taken port stops the gateway before it connects to

@@ -2,12 +2,13 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SkyframeCodec
-import SkyframeGateway
 import SkyframeMQTT
 import SkyframeProviders
 import SkyframeTestSupport
 import Synchronization
 import Testing
+
+@testable import SkyframeGateway
 
 /// A gateway running in-process against a real mosquitto and a local HTTP server that answers in
 /// Open-Meteo's shape. Tests switch how the "service" behaves through `mode`.
@@ -182,7 +183,10 @@ final class GatewayHarness: Sendable {
   /// Releases the calls held in `.held` mode, and any made later.
   func release() { service.release() }
 
-  func start(logLevel: Logger.Level = .warning) async throws {
+  func start(
+    logLevel: Logger.Level = .warning,
+    extraParts: [@Sendable (PartContext) -> (any GatewayPart)?] = []
+  ) async throws {
     let logs = logs
     var logger = Logger(label: "gateway-test") { _ in CapturingLogHandler(lines: logs) }
     logger.logLevel = logLevel
@@ -191,7 +195,8 @@ final class GatewayHarness: Sendable {
     let task = Task {
       try await SkyframeApplication.run(
         configuration: configuration, configurationPath: nil, logger: logger, signals: false,
-        clock: clock, started: { started in self.group.withLock { $0 = started } })
+        clock: clock, extraParts: extraParts,
+        started: { started in self.group.withLock { $0 = started } })
     }
     runner.withLock { $0 = task }
     // Online means subscribed: the gateway subscribes before it connects.
