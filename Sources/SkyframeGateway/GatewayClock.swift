@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeProviders
 
 /// The gateway's one notion of time: schedules sleep on it, budgets, limits and caches read the
 /// Unix time from it, and frames carry that time as `fetched_at`. In production it is the
@@ -58,6 +59,14 @@ public struct GatewayClock: Sendable {
   func unixTime(atReading nanoseconds: Int64) -> Int64 {
     // Whole seconds elapsed, as `components.seconds` of the elapsed duration would say.
     unixTimeAtStart + max(nanoseconds - (startReading ?? 0), 0) / 1_000_000_000
+  }
+
+  /// This clock for the weather services' calls (their deadlines and durations).
+  public var providerClock: ProviderClock {
+    let clock = self
+    return ProviderClock(
+      now: { clock.now }, sleep: { try await clock.sleep(for: $0) },
+      unixTime: { clock.unixTime() })
   }
 
   public func sleep(for duration: Duration) async throws {

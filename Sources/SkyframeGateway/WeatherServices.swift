@@ -113,7 +113,7 @@ final class WeatherServices: Sendable {
     let provider = NWSAlertsProvider(
       configuration: .init(
         baseURL: nws.url, userAgent: userAgent, timeout: .seconds(nws.timeoutSeconds)),
-      httpClient: httpClient, logger: logger)
+      httpClient: httpClient, logger: logger, clock: clock.providerClock)
     let guarded = alertsGuard
     let batcher = PointBatcher<[Forecast.Alert]>(maximumBatchSize: 1, window: .zero) {
       points async throws(ProviderError) in
@@ -140,7 +140,8 @@ final class WeatherServices: Sendable {
       return
     }
     let provider = OpenMeteoProvider(
-      configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger)
+      configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger,
+      clock: clock.providerClock)
     let guarded = airQualityGuard
     let batcher = PointBatcher<AirQualityReading>(
       maximumBatchSize: provider.maximumBatchSize,
@@ -189,7 +190,7 @@ final class WeatherServices: Sendable {
     let clock = clock
     let context = ProviderContext(
       httpClient: httpClient, logger: logger, alerts: configuration.alerts.enabled,
-      now: { clock.unixTime() })
+      now: { clock.unixTime() }, clock: clock.providerClock)
     func provider(_ name: String) -> (any WeatherProvider)? {
       guard let inner = configuration.services[name]?.provider(context) else { return nil }
       return BudgetedProvider(inner: inner, guarded: guarded(name))

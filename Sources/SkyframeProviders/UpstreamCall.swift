@@ -24,6 +24,8 @@ struct UpstreamCall {
   var userAgent = "Skyframe"
   /// Headers beyond `Accept` and `User-Agent` (MET Norway's `If-Modified-Since`).
   var headers: [(name: String, value: String)] = []
+  /// The deadline, the duration logged and `Retry-After`'s "now" keep this clock.
+  var clock = ProviderClock.system
 
   struct Response {
     var status: Int
@@ -45,7 +47,7 @@ struct UpstreamCall {
   /// The answer, whatever its status; throws only when there is none (timeout, connection
   /// failure, body too large).
   func run(client: HTTPClient, logger: Logger) async throws(ProviderError) -> Response {
-    let started = ContinuousClock.now
+    let started = clock.now()
     /// The debug line of the call, with `outcome` (`status` or `error`) and its duration.
     func log(_ message: Logger.Message, _ outcome: String, _ value: @autoclosure () -> String) {
       logger.debug(
@@ -80,25 +82,42 @@ struct UpstreamCall {
     return response.body
   }
 
-  private func exchange(client: HTTPClient, logger: Logger, started: ContinuousClock.Instant)
-    async throws -> Response
+  /// The whole exchange, head and body, within `timeout` of `started` on the provider's clock:
+  /// the request is cancelled when the deadline comes first.
+  private func exchange(client: HTTPClient, logger: Logger, started: Duration) async throws
+    -> Response
   {
+    let deadline = started + timeout
+    return try await withThrowingTaskGroup(of: Response?.self) { group in
+      group.addTask { try await self.exchange(client: client, logger: logger) }
+      group.addTask {
+        try await clock.sleep(until: deadline)
+        return nil
+      }
+      defer { group.cancelAll() }
+      guard let first = try await group.next(), let response = first else {
+        throw HTTPClientError.deadlineExceeded
+      }
+      return response
+    }
+  }
+
+  private func exchange(client: HTTPClient, logger: Logger) async throws -> Response {
     var request = HTTPClientRequest(url: url)
     request.method = .GET
     request.headers.add(name: "Accept", value: "application/json")
     request.headers.add(name: "User-Agent", value: userAgent)
     for header in headers { request.headers.add(name: header.name, value: header.value) }
-    // The client's deadline ends at the response head; the body gets what is left of it.
-    let response = try await client.execute(
-      request, deadline: .now() + TimeAmount(timeout), logger: logger)
+    // The deadline is the provider clock's (above); the client's own is never the one that ends
+    // a call.
+    let response = try await client.execute(request, deadline: .distantFuture, logger: logger)
     let isSuccess = response.status.code / 100 == 2
     let retryAfter = response.headers.first(name: "Retry-After").flatMap {
-      Self.retryAfterSeconds($0, now: Date())
+      Self.retryAfterSeconds($0, now: clock.unixTime())
     }
     do {
-      let body = try await collect(
-        response.body, upTo: isSuccess ? Self.maximumBodyBytes : Self.maximumErrorBodyBytes,
-        before: started + timeout)
+      let body = try await response.body.collect(
+        upTo: isSuccess ? Self.maximumBodyBytes : Self.maximumErrorBodyBytes)
       return Response(
         status: Int(response.status.code), reasonPhrase: response.status.reasonPhrase, body: body,
         retryAfterSeconds: retryAfter, headers: response.headers)
@@ -112,11 +131,11 @@ struct UpstreamCall {
 
   /// RFC 9110 `Retry-After`: a number of seconds, or an IMF-fixdate (`Sun, 06 Nov 1994 08:49:37
   /// GMT`) turned into seconds from `now` (0 when it has passed); nil when it is neither.
-  static func retryAfterSeconds(_ value: String, now: Date) -> Int? {
+  static func retryAfterSeconds(_ value: String, now: Int64) -> Int? {
     let text = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(text) { return seconds >= 0 ? seconds : nil }
     guard let date = httpDate(text) else { return nil }
-    return max(0, Int((Double(date) - now.timeIntervalSince1970).rounded(.up)))
+    return max(0, Int(date - now))
   }
 
   /// An IMF-fixdate (RFC 9110 §5.6.7, `Sun, 06 Nov 1994 08:49:37 GMT`) as Unix seconds; nil for
@@ -130,23 +149,6 @@ struct UpstreamCall {
       return nil
     }
     return Int64(date.timeIntervalSince1970.rounded(.down))
-  }
-
-  private func collect(
-    _ body: HTTPClientResponse.Body, upTo limit: Int, before deadline: ContinuousClock.Instant
-  ) async throws -> ByteBuffer {
-    try await withThrowingTaskGroup(of: ByteBuffer?.self) { group in
-      group.addTask { try await body.collect(upTo: limit) }
-      group.addTask {
-        try await Task.sleep(until: deadline, clock: .continuous)
-        return nil
-      }
-      defer { group.cancelAll() }
-      guard let first = try await group.next(), let buffer = first else {
-        throw HTTPClientError.deadlineExceeded
-      }
-      return buffer
-    }
   }
 
   private func providerError(for error: any Error) -> ProviderError {
@@ -166,8 +168,8 @@ struct UpstreamCall {
     }
   }
 
-  private func milliseconds(since start: ContinuousClock.Instant) -> Int64 {
-    let elapsed = ContinuousClock.now - start
+  private func milliseconds(since start: Duration) -> Int64 {
+    let elapsed = clock.now() - start
     return elapsed.components.seconds * 1_000 + elapsed.components.attoseconds
       / 1_000_000_000_000_000
   }

@@ -50,14 +50,16 @@ public struct METNorwayProvider: WeatherProvider {
   public let configuration: Configuration
   private let httpClient: HTTPClient
   private let logger: Logger
+  private let clock: ProviderClock
   private let now: @Sendable () -> Int64
   private let memory: Memory
   private let geocoder: OpenMeteoProvider
 
   public init(
     configuration: Configuration, httpClient: HTTPClient, logger: Logger,
-    now: @escaping @Sendable () -> Int64
+    now: @escaping @Sendable () -> Int64, clock: ProviderClock = .system
   ) {
+    self.clock = clock
     self.configuration = configuration
     self.httpClient = httpClient
     self.logger = logger
@@ -66,7 +68,8 @@ public struct METNorwayProvider: WeatherProvider {
     var geocoding = OpenMeteoConfiguration()
     geocoding.geocodingURL = configuration.geocodingURL
     geocoding.timeout = configuration.timeout
-    geocoder = OpenMeteoProvider(configuration: geocoding, httpClient: httpClient, logger: logger)
+    geocoder = OpenMeteoProvider(
+      configuration: geocoding, httpClient: httpClient, logger: logger, clock: clock)
   }
 
   public var service: WeatherService { .metNorway }
@@ -114,6 +117,7 @@ public struct METNorwayProvider: WeatherProvider {
       service: METNorwayService.name, endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base), timeout: configuration.timeout)
     call.userAgent = configuration.userAgent
+    call.clock = clock
     if let lastModified = remembered?.lastModified {
       call.headers.append((name: "If-Modified-Since", value: lastModified))
     }

@@ -60,6 +60,7 @@ public struct METNorwayService: ServiceDescriptor {
       configuration: METNorwayProvider.Configuration(
         baseURL: baseURL, userAgent: userAgent, timeout: .seconds(timeoutSeconds),
         rememberedPoints: rememberedPoints, geocodingURL: geocodingURL),
-      httpClient: context.httpClient, logger: context.logger, now: context.now)
+      httpClient: context.httpClient, logger: context.logger, now: context.now, clock: context.clock
+    )
   }
 }

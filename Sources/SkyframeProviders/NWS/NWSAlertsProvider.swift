@@ -25,9 +25,14 @@ public struct NWSAlertsProvider: Sendable {
   public let configuration: Configuration
   private let httpClient: HTTPClient
   private let logger: Logger
+  private let clock: ProviderClock
   public static let name = "nws-alerts"
 
-  public init(configuration: Configuration, httpClient: HTTPClient, logger: Logger) {
+  public init(
+    configuration: Configuration, httpClient: HTTPClient, logger: Logger,
+    clock: ProviderClock = .system
+  ) {
+    self.clock = clock
     self.configuration = configuration
     self.httpClient = httpClient
     self.logger = logger
@@ -62,6 +67,7 @@ public struct NWSAlertsProvider: Sendable {
     var call = UpstreamCall(
       service: Self.name, endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base), timeout: configuration.timeout)
+    call.clock = clock
     call.userAgent = configuration.userAgent
     let body = try await call.body(client: httpClient, logger: logger) { body in
       let problem = try? JSONDecoder().decode(Problem.self, from: body)

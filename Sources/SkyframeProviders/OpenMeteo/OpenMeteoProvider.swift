@@ -17,8 +17,13 @@ public struct OpenMeteoProvider: WeatherProvider {
   public let configuration: OpenMeteoConfiguration
   private let httpClient: HTTPClient
   private let logger: Logger
+  private let clock: ProviderClock
 
-  public init(configuration: OpenMeteoConfiguration, httpClient: HTTPClient, logger: Logger) {
+  public init(
+    configuration: OpenMeteoConfiguration, httpClient: HTTPClient, logger: Logger,
+    clock: ProviderClock = .system
+  ) {
+    self.clock = clock
     self.configuration = configuration
     self.httpClient = httpClient
     self.logger = logger
@@ -133,10 +138,11 @@ public struct OpenMeteoProvider: WeatherProvider {
   private func get(_ base: String, _ query: QueryString) async throws(ProviderError) -> ByteBuffer {
     var query = query
     if let apiKey = configuration.apiKey { query.append("apikey", apiKey) }
-    let call = UpstreamCall(
+    var call = UpstreamCall(
       service: "open-meteo", endpoint: String(base.prefix { $0 != "?" }),
       url: query.url(base: base),
       loggedURL: query.url(base: base, hiding: ["apikey"]), timeout: configuration.timeout)
+    call.clock = clock
     return try await call.body(client: httpClient, logger: logger) {
       (try? JSONDecoder().decode(ErrorBody.self, from: $0))?.reason
     }

@@ -54,6 +54,7 @@ public struct OpenMeteoService: ServiceDescriptor {
 
   public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {
     OpenMeteoProvider(
-      configuration: configuration(), httpClient: context.httpClient, logger: context.logger)
+      configuration: configuration(), httpClient: context.httpClient, logger: context.logger,
+      clock: context.clock)
   }
 }

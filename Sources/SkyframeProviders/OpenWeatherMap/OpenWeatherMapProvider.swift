@@ -18,8 +18,13 @@ public struct OpenWeatherMapProvider: WeatherProvider {
   public let configuration: OpenWeatherMapConfiguration
   private let httpClient: HTTPClient
   private let logger: Logger
+  private let clock: ProviderClock
 
-  public init(configuration: OpenWeatherMapConfiguration, httpClient: HTTPClient, logger: Logger) {
+  public init(
+    configuration: OpenWeatherMapConfiguration, httpClient: HTTPClient, logger: Logger,
+    clock: ProviderClock = .system
+  ) {
+    self.clock = clock
     self.configuration = configuration
     self.httpClient = httpClient
     self.logger = logger
@@ -119,9 +124,10 @@ public struct OpenWeatherMapProvider: WeatherProvider {
     var query = query
     query.append("appid", configuration.apiKey)
     let base = joinedURL(configuration.baseURL, path)
-    let call = UpstreamCall(
+    var call = UpstreamCall(
       service: "openweathermap", endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base, hiding: ["appid"]), timeout: configuration.timeout)
+    call.clock = clock
     return try await call.body(client: httpClient, logger: logger) {
       (try? JSONDecoder().decode(ErrorBody.self, from: $0))?.message
     }

@@ -34,6 +34,7 @@ public struct OpenWeatherMapService: ServiceDescriptor, APIKeyService {
       apiKey: apiKey, baseURL: baseURL, timeout: .seconds(timeoutSeconds), useOneCall: oneCall)
     settings.alerts = context.alerts
     return OpenWeatherMapProvider(
-      configuration: settings, httpClient: context.httpClient, logger: context.logger)
+      configuration: settings, httpClient: context.httpClient, logger: context.logger,
+      clock: context.clock)
   }
 }

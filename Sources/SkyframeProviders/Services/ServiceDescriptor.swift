@@ -53,14 +53,18 @@ public struct ProviderContext: Sendable {
   public var alerts: Bool
   /// Unix seconds on the gateway's clock (for services that say when to ask again).
   public var now: @Sendable () -> Int64
+  /// The gateway's clock, for the calls' deadlines and durations.
+  public var clock: ProviderClock
 
   public init(
-    httpClient: HTTPClient, logger: Logger, alerts: Bool, now: @escaping @Sendable () -> Int64
+    httpClient: HTTPClient, logger: Logger, alerts: Bool, now: @escaping @Sendable () -> Int64,
+    clock: ProviderClock = .system
   ) {
     self.httpClient = httpClient
     self.logger = logger
     self.alerts = alerts
     self.now = now
+    self.clock = clock
   }
 }
 

@@ -18,8 +18,13 @@ public struct WeatherAPIProvider: WeatherProvider {
   public let configuration: WeatherAPIConfiguration
   private let httpClient: HTTPClient
   private let logger: Logger
+  private let clock: ProviderClock
 
-  public init(configuration: WeatherAPIConfiguration, httpClient: HTTPClient, logger: Logger) {
+  public init(
+    configuration: WeatherAPIConfiguration, httpClient: HTTPClient, logger: Logger,
+    clock: ProviderClock = .system
+  ) {
+    self.clock = clock
     self.configuration = configuration
     self.httpClient = httpClient
     self.logger = logger
@@ -76,9 +81,10 @@ public struct WeatherAPIProvider: WeatherProvider {
     var query = query
     query.append("key", configuration.apiKey)
     let base = joinedURL(configuration.baseURL, path)
-    let call = UpstreamCall(
+    var call = UpstreamCall(
       service: "weatherapi", endpoint: base, url: query.url(base: base),
       loggedURL: query.url(base: base, hiding: ["key"]), timeout: configuration.timeout)
+    call.clock = clock
     let response = try await call.run(client: httpClient, logger: logger)
     guard (200..<300).contains(response.status) else {
       let detail = try? JSONDecoder().decode(ErrorBody.self, from: response.body).error

@@ -35,6 +35,7 @@ public struct WeatherAPIService: ServiceDescriptor, APIKeyService {
       apiKey: apiKey, baseURL: baseURL, timeout: .seconds(timeoutSeconds), days: days)
     settings.alerts = context.alerts
     return WeatherAPIProvider(
-      configuration: settings, httpClient: context.httpClient, logger: context.logger)
+      configuration: settings, httpClient: context.httpClient, logger: context.logger,
+      clock: context.clock)
   }
 }
