@@ -133,6 +133,9 @@ final class WeatherDesk: Sendable {
   private let settings: Mutex<Settings>
   /// Told of every frame fetched upstream (the cluster's shared cache publishes it).
   private let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
+  /// Told of every name looked up upstream (found or not), after it is cached: the cluster
+  /// shares it.
+  private let geocodedListener = Mutex<(@Sendable (GeocodeKey, CachedPlace) -> Void)?>(nil)
   /// Asked first on a miss, once per cell however many wait: a frame from elsewhere (the cell's
   /// owner in a cluster), or nil to fetch it here.
   private let missListener = Mutex<(@Sendable (Cell) async -> CachedFrame?)?>(nil)
@@ -273,6 +276,26 @@ final class WeatherDesk: Sendable {
   /// Calls `listener` with every frame fetched upstream, after it is cached.
   func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame) -> Void) {
     fetchedListener.withLock { $0 = listener }
+  }
+
+  /// Calls `listener` with every name looked up upstream, after it is cached.
+  func onGeocoded(_ listener: @escaping @Sendable (GeocodeKey, CachedPlace) -> Void) {
+    geocodedListener.withLock { $0 = listener }
+  }
+
+  /// Takes a name another member looked up, unless this cache knows it for longer already or
+  /// the entry has expired. Returns whether it was taken.
+  @discardableResult
+  func adopt(_ entry: CachedPlace, for key: GeocodeKey) -> Bool {
+    guard entry.expiresAt > now() else { return false }
+    let count = places.withLock { places -> Int? in
+      if let current = places.peek(key), current.expiresAt >= entry.expiresAt { return nil }
+      places.set(entry, forKey: key)
+      return places.count
+    }
+    guard let count else { return false }
+    placeEntries?.record(count)
+    return true
   }
 
   /// Calls `listener` first on every miss (see `missListener`).
@@ -479,11 +502,13 @@ final class WeatherDesk: Sendable {
           let place = try await batcher.provider.geocode(name: name, countryCode: countryCode)
           // A miss is cached for an hour at most, so a typo fixed upstream is not stuck for a day.
           let lifetime = place == nil ? min(ttl, 3_600) : ttl
+          let entry = CachedPlace(place: place, expiresAt: now() + lifetime)
           let count = places.withLock { places in
-            places.set(CachedPlace(place: place, expiresAt: now() + lifetime), forKey: key)
+            places.set(entry, forKey: key)
             return places.count
           }
           placeEntries?.record(count)
+          geocodedListener.withLock { $0 }?(key, entry)
           return .success(place)
         } catch {
           if firstError == nil { firstError = error }

@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import SkyframeCodec
 import SkyframeProviders
+import SkyframeWeather
 import Testing
 
 @testable import SkyframeGateway
@@ -167,6 +168,41 @@ struct SharedFrameCacheTests {
     for junk in ["", "5", "5_", "_5", "5_6_7", "a_b", "1_2 ", String(repeating: "9", count: 50)] {
       #expect(cache.cell(from: Array(junk.utf8)) == nil, "\(junk)")
     }
+  }
+
+  /// Shared place names: an entry comes back with its name and place; one signed with another
+  /// key, altered, or published under another name's topic is refused.
+  @Test func sharedNamesComeBackAndForgeriesAreRefused() throws {
+    let names = SharedNames(key: Array("a cluster key of 32 bytes, here!".utf8), topics: .init())
+    let key = WeatherDesk.GeocodeKey(name: "berlin", countryCode: "DE")
+    let place = WeatherDesk.CachedPlace(
+      place: Forecast.Place(name: "Berlin", countryCode: "DE", latitude: 52.52, longitude: 13.41),
+      expiresAt: 1_900_000_000)
+    let entry = names.entry(place, for: key)
+    let level = Substring(SharedNames.level(key))
+    guard case .success(let (back, found)) = names.verify(entry, level: level) else {
+      Issue.record("refused its own entry")
+      return
+    }
+    #expect(back == key && found.place == place.place && found.expiresAt == place.expiresAt)
+    let forger = SharedNames(key: Array("not the cluster's key, 32 bytes!".utf8), topics: .init())
+    guard case .failure(.signature) = names.verify(forger.entry(place, for: key), level: level)
+    else {
+      Issue.record("took a forged entry")
+      return
+    }
+    var altered = entry
+    altered[3] ^= 1
+    guard case .failure = names.verify(altered, level: level) else {
+      Issue.record("took an altered entry")
+      return
+    }
+    let other = Substring(SharedNames.level(.init(name: "paris", countryCode: "FR")))
+    guard case .failure(.topic) = names.verify(entry, level: other) else {
+      Issue.record("took an entry under another name's topic")
+      return
+    }
+    #expect(SharedNames.level(key).count == 16)
   }
 
   @Test func forgedAlteredOrMisplacedEntriesAreRefused() throws {

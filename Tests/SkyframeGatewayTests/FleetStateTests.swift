@@ -179,4 +179,40 @@ import Testing
     try? await second.http.stop()
     await first.shutdown()
   }
+
+  /// Names too: a place name one member looked up is the fleet's; a member that starts later
+  /// answers a device asking by that name without a look-up of its own (or a forecast call).
+  @Test func aStartingMemberKnowsTheNamesTheFleetLookedUp() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    func member(_ id: String) async throws -> GatewayHarness {
+      let harness = try await GatewayHarness.make(broker: broker) { configuration in
+        configuration.cluster.group = "fleet"
+        configuration.cluster.instanceID = id
+        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+      }
+      try await harness.start()
+      return harness
+    }
+    let first = try await member("gw-a")
+    let asking = try await Device.frames(port: broker.port, id: "names-a")
+    try asking.ask("#1 Berlin,DE")
+    #expect(try await asking.frames(1).first?.status == .ok)
+    #expect(first.searchCalls == 1)
+    // gw-b starts; a device it owns asks by the same name.
+    let second = try await member("gw-b")
+    try await Task.sleep(for: .seconds(1.5))
+    let id = (0..<200).map { "names-\($0)" }.first {
+      ClusterMembers.owner(of: "device:" + $0, among: ["gw-a", "gw-b"]) == "gw-b"
+    }!
+    let other = try await Device.frames(port: broker.port, id: id)
+    try other.ask("#2 Berlin,DE")
+    let frame = try #require(try await other.frames(1).first)
+    #expect(frame.status == .ok && frame.name.string == "Berlin")
+    #expect(second.searchCalls == 0, "gw-b looked up a name the fleet knew")
+    #expect(second.forecastCalls == 0, "gw-b fetched a cell the fleet had")
+    try await second.stop()
+    try? await second.http.stop()
+    await first.shutdown()
+  }
 }

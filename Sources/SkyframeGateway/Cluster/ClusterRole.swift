@@ -11,6 +11,8 @@ final class ClusterRole: GatewayPart, Sendable {
   let members: ClusterMembers
   private let fleet: FleetShare?
   let sharedCache: SharedFrameCache?
+  /// The fleet's place names (with `cluster.key`), so a name costs the fleet one call.
+  private let sharedNames: SharedNames?
   private let settings: ClusterSettings
   private let topics: GatewayConfiguration.Topics
   private let desk: WeatherDesk
@@ -53,7 +55,18 @@ final class ClusterRole: GatewayPart, Sendable {
       SharedFrameCache(
         key: key, topics: configuration.topics, staleSeconds: configuration.cache.staleSeconds)
     }
+    sharedNames = configuration.cluster.key.map {
+      SharedNames(key: $0, topics: configuration.topics)
+    }
     installSharedCache()
+    if let sharedNames {
+      let (client, logger) = (client, logger)
+      desk.onGeocoded { key, place in
+        if !sharedNames.share(place, for: key, with: client, now: clock.unixTime()) {
+          logger.debug("could not share a place name")
+        }
+      }
+    }
   }
 
   /// A miss for a cell another member owns asks that member and waits for its shared entry; a
@@ -89,6 +102,7 @@ final class ClusterRole: GatewayPart, Sendable {
     var filters = [topics.instances, topics.state]
     if sharedCache != nil {
       filters.append(topics.cacheEntries + "+")
+      filters.append(topics.nameEntries + "+")
       if settings.ownerWaitMilliseconds > 0 { filters.append(topics.wants(members.own)) }
     }
     return filters
@@ -149,7 +163,7 @@ final class ClusterRole: GatewayPart, Sendable {
   var claims: [TopicClaim] {
     [
       .prefix(topics.instance("")), .exact(topics.state), .prefix(topics.wants("")),
-      .prefix(topics.cacheEntries),
+      .prefix(topics.cacheEntries), .prefix(topics.nameEntries),
     ]
   }
 
@@ -197,6 +211,15 @@ final class ClusterRole: GatewayPart, Sendable {
       case .failure(let refused):
         refusals.warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
+      }
+    case 4:
+      guard let sharedNames, !message.payload.isEmpty, rest.utf8.count == 16 else { return }
+      switch sharedNames.verify(message.payload, level: Substring(rest)) {
+      case .success(let (key, place)):
+        desk.adopt(place, for: key)
+      case .failure(let refused):
+        refusals.warning(
+          "ignored a shared place name on \(message.topicString.prefix(80)): \(refused)")
       }
     default:
       break
