@@ -169,17 +169,19 @@ let benchmarks: @Sendable () -> Void = {
 
   // The gateway's request path on a cache hit: request bytes in → frame bytes handed to MQTT.
   // No network: the weather service is a fixed forecast, the broker a sink that drops the frame.
-  // The same for a device asking for the large and the tiny profile.
-  for (name, request) in [
-    ("Gateway_request_cache_hit", "#42 52.52,13.41"),
-    ("Gateway_request_cache_hit_large", "#42 ~large 52.52,13.41"),
-    ("Gateway_request_cache_hit_tiny", "#42 ~tiny 52.52,13.41"),
+  // The same for a device asking for the large and the tiny profile, and for one asking at QoS 1
+  // (its id noted against the broker's replay after a restart: `AnsweredMemory`).
+  for (name, request, qos) in [
+    ("Gateway_request_cache_hit", "#42 52.52,13.41", 0),
+    ("Gateway_request_cache_hit_large", "#42 ~large 52.52,13.41", 0),
+    ("Gateway_request_cache_hit_tiny", "#42 ~tiny 52.52,13.41", 0),
+    ("Gateway_request_cache_hit_qos1", "#42 52.52,13.41", 1),
   ] {
     Benchmark(name) { benchmark in
       let sink = DroppingSink()
       let path = Fixtures.requestPath(forecast: forecast, sink: sink)
       let message = MQTTMessage(
-        topic: "skyframe/v1/req/esp32-kitchen", payload: Array(request.utf8))
+        topic: "skyframe/v1/req/esp32-kitchen", payload: Array(request.utf8), qos: qos)
       await path.handle(message)  // fills the cache
       benchmark.startMeasurement()
       for _ in benchmark.scaledIterations {
