@@ -74,25 +74,25 @@ final class MQTTIntake: NewCellAccount, Sendable {
   private let devices: DeviceTable
   /// Lines about devices (refusals, bad requests) are rate limited per device.
   var logLimiter: DeviceLogLimiter { resolver.logLimiter }
-  private let queue: BoundedQueue<Job>
-  private let metrics: GatewayMetrics
-  private let clock: GatewayClock
+  let queue: BoundedQueue<Job>
+  let metrics: GatewayMetrics
+  let clock: GatewayClock
   /// The well-behaved devices' way past a flood; nil without its connection.
   let fastLane: FastLane?
   /// The cluster's live members: in a fleet every member's session gets every request (a plain
   /// subscription, which the broker keeps for an offline session across its own restart), and
   /// each member answers the devices it owns. nil alone.
-  private let members: ClusterMembers?
+  let members: ClusterMembers?
   /// Requests that came before the live set settled (a member's first second), answered by
   /// their owners when it has; at most `queueLimit`.
-  private let held = Mutex<[(message: MQTTMessage, device: String, lane: Int)]>([])
+  let held = Mutex<[(message: MQTTMessage, device: String, lane: Int)]>([])
   /// QoS 1 requests with an id taken lately, so that the broker's replay after a restart is not
   /// answered twice (`requests.replay-window-seconds`).
-  private let answered: AnsweredMemory
-  private let replayWindowSeconds = Atomic<Int64>(0)
+  let answered: AnsweredMemory
+  let replayWindowSeconds = Atomic<Int64>(0)
   /// Until when (a clock reading) messages may be the broker's replay: a while after a connect
   /// that found the session.
-  private let replayUntil = Atomic<Int64>(Int64.min)
+  let replayUntil = Atomic<Int64>(Int64.min)
   /// How long after a connect that found the session a request is checked against `answered`.
   static let replayNanoseconds: Int64 = 30_000_000_000
 
@@ -144,65 +144,6 @@ final class MQTTIntake: NewCellAccount, Sendable {
   }
 
   var rememberedDevices: Int { devices.count }
-
-  /// Disconnected: what comes first after the reconnect may be the broker's replay (it comes
-  /// before `connected` is told), so the check is on from now until the connect says.
-  func disconnected() {
-    replayUntil.store(Int64.max, ordering: .relaxed)
-  }
-
-  /// Connected: after a connect that found the session, the broker delivers what it kept for
-  /// it — after its own restart, what its last saved database held, some of it answered since.
-  func connected(sessionPresent: Bool) {
-    replayUntil.store(
-      sessionPresent ? clock.reading() + Self.replayNanoseconds : Int64.min, ordering: .relaxed)
-  }
-
-  /// Whether a QoS 1 request with an id was taken within the replay window (and this may be the
-  /// broker's replay); every one is noted.
-  private func isReplay(_ message: MQTTIncoming, from device: String, now: Int64, reading: Int64)
-    -> Bool
-  {
-    let window = replayWindowSeconds.load(ordering: .relaxed)
-    guard window > 0, DeviceRequest.requestID(in: message.payload) != 0 else { return false }
-    let correlation = message.correlationData()
-    let fingerprint = correlation.withUnsafeBytesOrNil { correlation in
-      AnsweredMemory.fingerprint(device: device, payload: message.payload, correlation: correlation)
-    }
-    // Outside the replay period a repeat is a device asking again (its retry): answered.
-    let since =
-      reading <= replayUntil.load(ordering: .relaxed) ? now - window : Int64.max
-    return answered.seenElseNote(fingerprint, since: since, now: now)
-  }
-
-  /// A request that came before the live set settled: kept (copied) until it has.
-  private func hold(_ message: MQTTIncoming, from device: String, lane: Int) {
-    let limit = queue.limit
-    let kept = held.withLock { held -> Bool in
-      guard held.count < limit else { return false }
-      held.append((message.copy(), device, lane))
-      return true
-    }
-    if !kept { metrics.dropped() }
-  }
-
-  /// The live set can be trusted: the held requests go on to their owners — or, when
-  /// `dropIfOthersLive` and other members live, are dropped: this process's first second, when
-  /// it was not announced yet and the others answered every device (what its session kept from
-  /// before it started, too).
-  func releaseHeld(dropIfOthersLive: Bool) {
-    let held = held.withLock { held in
-      defer { held = [] }
-      return held
-    }
-    if dropIfOthersLive, (members?.count ?? 1) > 1 {
-      for _ in held { metrics.droppedTakenOver() }
-      return
-    }
-    for entry in held {
-      MQTTIncoming.with(entry.message) { receive($0, from: entry.device, lane: entry.lane) }
-    }
-  }
 
   /// On the network thread of request connection `lane`: answers `message` now if it can, else
   /// queues it for a worker (or, when the queue is full, answers `rate_limited` at once).
@@ -458,7 +399,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
 
 extension [UInt8]? {
   /// `body` with the bytes, or with nil when there are none.
-  fileprivate func withUnsafeBytesOrNil<Result>(
+  func withUnsafeBytesOrNil<Result>(
     _ body: (UnsafeRawBufferPointer?) -> Result
   ) -> Result {
     guard let self else { return body(nil) }
