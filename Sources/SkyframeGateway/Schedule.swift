@@ -23,6 +23,14 @@ struct DueTimes {
   /// Makes `key` due at once.
   mutating func reset(_ key: String) { next[key] = nil }
 
+  /// `key` was done at `time` (by this member or another): it is next due `seconds` after it,
+  /// unless it is due later already.
+  mutating func noteDone(_ key: String, at time: Duration, seconds: Int) {
+    let due = time + .seconds(seconds)
+    if let current = next[key], current >= due { return }
+    next[key] = due
+  }
+
   /// Keeps the times of the keys for which `keep` holds; the others are due at once.
   mutating func keep(where keep: (String) -> Bool) { next = next.filter { keep($0.key) } }
 }

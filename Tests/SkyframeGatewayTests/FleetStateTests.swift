@@ -215,4 +215,39 @@ import Testing
     try? await second.http.stop()
     await first.shutdown()
   }
+
+  /// Scheduled work once: a member that starts and takes a named place over does not push it
+  /// again before its interval — the place's retained frame says when it was last pushed.
+  @Test func aStartingMemberDoesNotPushAPlaceBeforeItsTime() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    let name = (0..<200).map { "spot\($0)" }.first {
+      ClusterMembers.owner(of: $0, among: ["gw-a", "gw-b"]) == "gw-b"
+    }!
+    func member(_ id: String) async throws -> GatewayHarness {
+      let harness = try await GatewayHarness.make(broker: broker) { configuration in
+        configuration.cluster.group = "fleet"
+        configuration.cluster.instanceID = id
+        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+        configuration.locations = [
+          GatewayConfiguration.NamedLocation(
+            name: name, place: .coordinates(latitude: 52.52, longitude: 13.405),
+            refreshSeconds: 3_600)
+        ]
+      }
+      try await harness.start()
+      return harness
+    }
+    let first = try await member("gw-a")
+    let display = try await Device.connect(
+      port: broker.port, id: "display-o", subscribe: ["skyframe/v1/loc/\(name)"])
+    _ = try await display.next { !$0.payload.isEmpty }
+    // gw-b starts and now owns the place; gw-a pushed it a moment ago, its interval is an hour.
+    let second = try await member("gw-b")
+    let again = try? await display.next(timeout: .seconds(4)) { !$0.payload.isEmpty }
+    #expect(again == nil, "the place was pushed again at gw-b's start")
+    try await second.stop()
+    try? await second.http.stop()
+    await first.shutdown()
+  }
 }

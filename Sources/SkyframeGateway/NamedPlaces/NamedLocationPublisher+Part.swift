@@ -1,13 +1,36 @@
 import ServiceLifecycle
+import SkyframeCodec
+import SkyframeMQTT
 
-/// Named places as a part: published retained on their schedule by the publisher's own service,
-/// and all of them soon after every connect (a broker that lost its retained messages).
+/// Named places as a part: published retained on their schedule by the publisher's own service;
+/// all of them soon after a connect that found no session (a broker that lost its retained
+/// messages). It also reads the places' retained frames and every push of them, its own and
+/// other members': a place is next due an interval after its last push, so a member that starts
+/// or takes a place over does not push it again before its time.
 extension NamedLocationPublisher: GatewayPart {
-  func connected(sessionPresent: Bool) { publishAllSoon() }
+  func connected(sessionPresent: Bool) {
+    if !sessionPresent { publishAllSoon() }
+  }
 
   func apply(_ configuration: GatewayConfiguration) { update(configuration) }
 
   var services: [any Service] { [self] }
+
+  var subscriptions: [String] { [topics.location(name: "+")] }
+
+  var claims: [TopicClaim] { [.prefix(topics.location(name: ""))] }
+
+  /// A place's standard frame: pushed now (a live message), or at least as late as the weather
+  /// it carries was fetched (a retained one, from before this member subscribed).
+  func receive(claim: Int, rest: String, _ message: MQTTIncoming) {
+    guard !rest.contains("/"), message.payload.count == WeatherFrame.size else { return }
+    let fetchedAt = Int64(
+      UInt32(littleEndian: message.payload.loadUnaligned(fromByteOffset: 24, as: UInt32.self)))
+    let now = clock.now
+    let pushed: Duration =
+      message.retain ? now - .seconds(max(clock.unixTime() - fetchedAt, 0)) : now
+    notePushed(rest, at: pushed)
+  }
 }
 
 extension NamedLocationPublisher {

@@ -17,10 +17,10 @@ final class NamedLocationPublisher: Service, Sendable {
   private let state = Mutex(State())
   private let resolver: Resolver
   private let outbox: MQTTOutbox
-  private let topics: GatewayConfiguration.Topics
+  let topics: GatewayConfiguration.Topics
   private let logger: Logger
   private let tick: Duration
-  private let clock: GatewayClock
+  let clock: GatewayClock
   private let scheduled: ScheduledWork?
   /// In a cluster, only the places this instance owns are refreshed here.
   private let members: ClusterMembers?
@@ -77,6 +77,15 @@ final class NamedLocationPublisher: Service, Sendable {
     for gone in published(previous).subtracting(published(locations)).sorted() {
       clear(gone)
       clear(gone + "/json")
+    }
+  }
+
+  /// `name` was pushed at `time` (a reading of the gateway clock): it is next due an interval
+  /// later.
+  func notePushed(_ name: String, at time: Duration) {
+    state.withLock { state in
+      guard let location = state.locations.first(where: { $0.name == name }) else { return }
+      state.due.noteDone(name, at: time, seconds: location.refreshSeconds)
     }
   }
 
