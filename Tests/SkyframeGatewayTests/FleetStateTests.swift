@@ -250,4 +250,36 @@ import Testing
     try? await second.http.stop()
     await first.shutdown()
   }
+
+  /// The same for a watch: a member that starts and takes a watch over does not push it again
+  /// before its interval — it follows the watched device's frame topic and reads the last push.
+  @Test func aStartingMemberDoesNotPushAWatchBeforeItsTime() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    let device = (0..<200).map { "pin-\($0)" }.first {
+      ClusterMembers.owner(of: $0, among: ["gw-a", "gw-b"]) == "gw-b"
+    }!
+    func member(_ id: String) async throws -> GatewayHarness {
+      let harness = try await GatewayHarness.make(broker: broker) { configuration in
+        configuration.cluster.group = "fleet"
+        configuration.cluster.instanceID = id
+        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+      }
+      try await harness.start()
+      return harness
+    }
+    let first = try await member("gw-a")
+    let display = try await Device.connect(
+      port: broker.port, id: device, subscribe: ["skyframe/v1/frame/\(device)"])
+    try display.client.publish(
+      "skyframe/v1/watch/\(device)", payload: Array("52.52,13.41 @3600".utf8), qos: 1,
+      retain: true)
+    _ = try await display.next(timeout: .seconds(10)) { !$0.payload.isEmpty }
+    let second = try await member("gw-b")
+    let again = try? await display.next(timeout: .seconds(4)) { !$0.payload.isEmpty }
+    #expect(again == nil, "the watch was pushed again at gw-b's start")
+    try await second.stop()
+    try? await second.http.stop()
+    await first.shutdown()
+  }
 }

@@ -1,18 +1,39 @@
 import ServiceLifecycle
+import SkyframeCodec
 import SkyframeMQTT
 import Synchronization
 
 /// Watches as a part: retained watch messages on `{base}/v1/watch/{device}`, pushed on their
-/// schedule by the scheduler's own service.
+/// schedule by the scheduler's own service. In a cluster each member also follows the watched
+/// devices' frame topics: a watch is next due an interval after its last push, whoever made it,
+/// so a member that starts or takes a watch over does not push it again before its time.
 extension WatchScheduler: GatewayPart {
   var subscriptions: [String] { [settings.withLock { $0.topics.watches }] }
 
   var claims: [TopicClaim] {
-    [.device(under: settings.withLock { $0.topics.base } + "/v1/watch/")]
+    let base = settings.withLock { $0.topics.base }
+    var claims: [TopicClaim] = [.device(under: base + "/v1/watch/")]
+    if follow != nil { claims.append(.prefix(base + "/v1/frame/")) }
+    return claims
   }
 
   func receive(claim: Int, rest: String, _ message: MQTTIncoming) {
-    receive(device: rest, payload: [UInt8](message.payload), retained: message.retain)
+    guard claim == 1 else {
+      receive(device: rest, payload: [UInt8](message.payload), retained: message.retain)
+      return
+    }
+    // A frame of a followed device (`{device}` or `{device}/{slot}`): pushed now, or for a
+    // retained one from before this member subscribed, at least as late as its weather was
+    // fetched.
+    let device = String(rest.prefix { $0 != "/" })
+    guard let view = try? ProfileView(checking: message.payload),
+      let field = view.kind.fields.first(where: { "\($0.name)" == "fetched_at" }),
+      let fetchedAt = view.value(field, 0)
+    else { return }
+    let now = clock.now
+    notePushed(
+      device,
+      at: message.retain ? now - .seconds(max(clock.unixTime() - fetchedAt, 0)) : now)
   }
 
   func apply(_ configuration: GatewayConfiguration) { update(configuration) }
@@ -30,10 +51,20 @@ extension WatchScheduler: GatewayPart {
 
 extension WatchScheduler {
   static func part(_ context: PartContext) -> WatchScheduler {
-    WatchScheduler(
+    let client = context.client
+    let follow: @Sendable (String, Bool) -> Void = { topic, on in
+      if on {
+        try? client.subscribe(topic, qos: 0)
+        try? client.subscribe(topic + "/+", qos: 0)
+      } else {
+        client.unsubscribe(topic)
+        client.unsubscribe(topic + "/+")
+      }
+    }
+    return WatchScheduler(
       resolver: context.resolver, outbox: context.outbox, configuration: context.configuration,
       clock: context.clock, scheduled: context.scheduled, members: context.members,
       board: context.board, clear: { topic in _ = context.own.send(topic, []) },
-      logger: context.logger)
+      follow: context.members == nil ? nil : follow, logger: context.logger)
   }
 }

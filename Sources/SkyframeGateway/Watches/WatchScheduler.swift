@@ -53,7 +53,7 @@ final class WatchScheduler: Service, Sendable {
       )
     >
   private let logger: Logger
-  private let clock: GatewayClock
+  let clock: GatewayClock
   private let scheduled: ScheduledWork?
   /// In a cluster, only the watches this instance owns are pushed here.
   private let members: ClusterMembers?
@@ -62,13 +62,18 @@ final class WatchScheduler: Service, Sendable {
   /// Clears a retained message: a display that subscribes never finds a frame of a watch that
   /// no longer exists (or of a slot it no longer has).
   private let clear: (@Sendable (String) -> Void)?
+  /// In a cluster: follows (or stops following) a watched device's frame topics, so that every
+  /// member sees each push of the watch, whoever makes it (`notePushed`).
+  let follow: (@Sendable (_ frameTopic: String, _ on: Bool) -> Void)?
 
   init(
     resolver: Resolver, outbox: MQTTOutbox, configuration: GatewayConfiguration,
     clock: GatewayClock,
     scheduled: ScheduledWork? = nil, members: ClusterMembers? = nil, board: DisplayBoard? = nil,
-    clear: (@Sendable (String) -> Void)? = nil, logger: Logger
+    clear: (@Sendable (String) -> Void)? = nil,
+    follow: (@Sendable (_ frameTopic: String, _ on: Bool) -> Void)? = nil, logger: Logger
   ) {
+    self.follow = follow
     self.clear = clear
     self.board = board
     self.scheduled = scheduled
@@ -139,6 +144,7 @@ final class WatchScheduler: Service, Sendable {
       scheduled?.setWatches(count)
       board?.removeWatch(device)
       guard let removed else { return }
+      follow?(topics.frame(device: device), false)
       clearFrames(of: device, slots: removed.places.count, keeping: 0, topics: topics)
       log.info("watch removed")
       return
@@ -166,6 +172,7 @@ final class WatchScheduler: Service, Sendable {
           to: Reply(topic: topics.frame(device: device)), profile: watch.profile, logger: log)
         return
       }
+      if before == 0 { follow?(topics.frame(device: device), true) }
       let line = "watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s"
       if changed, !retained { log.info(line) } else { log.debug(line) }
     } catch {
@@ -180,6 +187,15 @@ final class WatchScheduler: Service, Sendable {
   }
 
   var count: Int { state.withLock { $0.watches.count } }
+
+  /// `device`'s watch was pushed at `time` (a reading of the gateway clock), by this member or
+  /// another: it is next due an interval later.
+  func notePushed(_ device: String, at time: Duration) {
+    state.withLock { state in
+      guard let watch = state.watches[device] else { return }
+      state.due.noteDone(device, at: time, seconds: watch.intervalSeconds)
+    }
+  }
 
   /// Every watch is pushed again at the next tick (their intervals go on from there).
   func pushAllSoon() {
