@@ -11,7 +11,7 @@ RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-conf
 TEST_PACKAGES := $(RUN_PACKAGES) curl openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run test bench load cluster-load abuse watches-load format
+.PHONY: deps test-deps build run test bench load cluster-load abuse watches-load faults format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -52,6 +52,12 @@ bench: deps
 load: deps
 	swift build -c release --product skyframe
 	Benchmarks/load/run.sh
+
+# The fleet under faults: two members, a broker with persistence killed and restarted, members
+# killed, reloads, the service failing; requests lost or answered twice, latency, early pushes.
+faults: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/faults.sh
 
 # Several gateways on one broker: requests per second, answered-twice count and upstream calls
 # for 1, 2 and 3 instances in one cluster.

@@ -7,7 +7,8 @@ GET /v1/forecast answers, for every latitude/longitude asked (comma-separated li
 array, as Open-Meteo does), a forecast shaped like Open-Meteo's with timeformat=unixtime:
 utc_offset_seconds, current{...}, hourly{time, temperature_2m, weather_code,
 precipitation_probability} for 48 h and daily{...} for 7 days, arrays of equal length.
-GET /v1/search answers one geocoding result. Anything else: 404. Every request is counted, and
+GET /v1/search answers one geocoding result. GET /control/fail/N makes every forecast and search
+answer 500 for the next N seconds (the fault run's service failure). Anything else: 404. Every request is counted, and
 so are the points forecasts were asked for, in all and as distinct 0.01° cells; the
 counts are printed to standard error on exit (the load benchmark expects a handful: cache hits do
 not call) and GET /stats answers them as one line of key=value pairs, uncounted (abuse.sh reads
@@ -27,6 +28,8 @@ UTC_OFFSET = 3600
 CALLS = {"forecast": 0, "search": 0, "other": 0}
 CELLS: set[tuple[int, int]] = set()
 CELLS_ASKED = 0
+# Until when (time.monotonic()) forecasts and searches fail with 500.
+FAILING_UNTIL = 0.0
 # The server answers each connection on its own thread.
 LOCK = threading.Lock()
 
@@ -90,11 +93,20 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
-        global CELLS_ASKED
+        global CELLS_ASKED, FAILING_UNTIL
         url = urlparse(self.path)
         query = parse_qs(url.query)
         if url.path == "/stats":
             self.answer_text(stats() + "\n")
+            return
+        if url.path.startswith("/control/fail/"):
+            FAILING_UNTIL = time.monotonic() + float(url.path.rsplit("/", 1)[1])
+            self.answer_text("failing\n")
+            return
+        if url.path in ("/v1/forecast", "/v1/search") and time.monotonic() < FAILING_UNTIL:
+            with LOCK:
+                CALLS["other"] += 1
+            self.answer(500, {"error": True, "reason": "the fault run's service failure"})
             return
         if url.path == "/v1/forecast":
             with LOCK:
