@@ -19,7 +19,19 @@ final class ForecastBatcher: Sendable {
   }
 
   func forecast(at point: GeoPoint) async -> Result<Forecast, ProviderError> {
-    await batcher.value(at: point)
+    // While the service's breaker refuses calls no call goes out: its refusal now (and the
+    // answer `stale` from the cache at once), not after the batch window.
+    if let budgeted = provider as? BudgetedProvider, budgeted.guarded.breaker.isRefusingCalls {
+      do throws(ProviderError) {
+        guard let forecast = try await provider.forecasts(for: [point]).first else {
+          return .failure(.malformed("no forecast for the point asked"))
+        }
+        return .success(forecast)
+      } catch {
+        return .failure(error)
+      }
+    }
+    return await batcher.value(at: point)
   }
 }
 

@@ -1,6 +1,7 @@
 import ServiceLifecycle
 import SkyframeCodec
 import SkyframeMQTT
+import Synchronization
 
 /// Named places as a part: published retained on their schedule by the publisher's own service;
 /// all of them soon after a connect that found no session (a broker that lost its retained
@@ -8,8 +9,10 @@ import SkyframeMQTT
 /// other members': a place is next due an interval after its last push, so a member that starts
 /// or takes a place over does not push it again before its time.
 extension NamedLocationPublisher: GatewayPart {
+  /// At a start nothing is due yet anyway; a reset then would also forget what the retained
+  /// frames, arriving meanwhile, said of the last pushes.
   func connected(sessionPresent: Bool) {
-    if !sessionPresent { publishAllSoon() }
+    if !sessionPresent, connects.add(1, ordering: .relaxed).newValue > 1 { publishAllSoon() }
   }
 
   func apply(_ configuration: GatewayConfiguration) { update(configuration) }

@@ -15,6 +15,8 @@ final class NamedLocationPublisher: Service, Sendable {
   }
 
   private let state = Mutex(State())
+  /// Connects so far: the first (the start) resets nothing.
+  let connects = Atomic<Int>(0)
   private let resolver: Resolver
   private let outbox: MQTTOutbox
   let topics: GatewayConfiguration.Topics

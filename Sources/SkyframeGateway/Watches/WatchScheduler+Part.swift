@@ -41,7 +41,9 @@ extension WatchScheduler: GatewayPart {
   /// A broker that kept nothing of the gateway may have lost the retained frames too
   /// (restarted without persistence): every watch is pushed again soon, at its interval after.
   func connected(sessionPresent: Bool) {
-    if !sessionPresent { pushAllSoon() }
+    // At a start nothing is due yet anyway; a reset then would also forget what the followed
+    // frame topics, arriving meanwhile, said of the last pushes.
+    if !sessionPresent, connects.add(1, ordering: .relaxed).newValue > 1 { pushAllSoon() }
   }
 
   var services: [any Service] { [self] }

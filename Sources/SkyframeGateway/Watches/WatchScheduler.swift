@@ -157,7 +157,15 @@ final class WatchScheduler: Service, Sendable {
           return (false, false, before)
         }
         let changed = state.watches[device] != watch
-        if changed { state.due.reset(device) }
+        if changed {
+          // In a cluster a watch found retained (at a start) waits a moment for the frame topic
+          // it is now followed on: its retained frame says when it was last pushed.
+          if retained, follow != nil, state.watches[device] == nil {
+            state.due.noteDone(device, at: clock.now + Self.followGrace, seconds: 0)
+          } else {
+            state.due.reset(device)
+          }
+        }
         state.watches[device] = watch
         return (true, changed, before)
       }
@@ -185,6 +193,12 @@ final class WatchScheduler: Service, Sendable {
         profile: profile, logger: log)
     }
   }
+
+  /// How long a watch found retained at a start waits, in a cluster, for its last push to be
+  /// seen on the frame topic it is followed on.
+  static let followGrace = Duration.seconds(3)
+  /// Connects so far: the first (the start) resets nothing.
+  let connects = Atomic<Int>(0)
 
   var count: Int { state.withLock { $0.watches.count } }
 
