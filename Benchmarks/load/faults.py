@@ -34,6 +34,7 @@ import sys
 import tempfile
 import threading
 import time
+import urllib.request
 
 import paho.mqtt.client as mqtt
 
@@ -159,9 +160,8 @@ class Run:
                 process.kill()
         stats = ""
         try:
-            with socket.create_connection(("127.0.0.1", self.stub_port)) as s:
-                s.sendall(b"GET /stats HTTP/1.0\r\nHost: x\r\n\r\n")
-                stats = s.recv(1000).decode().strip().splitlines()[-1]
+            with urllib.request.urlopen(f"http://127.0.0.1:{self.stub_port}/stats") as answer:
+                stats = answer.read().decode().strip()
         except OSError:
             pass
         self.stub.terminate()
