@@ -33,7 +33,7 @@ build: deps
 run: deps
 	swift build -c release --product skyframe
 	@if ! (exec 3<>/dev/tcp/127.0.0.1/1883) 2>/dev/null; then \
-	  mkdir -p /tmp/skyframe-mosquitto && mosquitto -c config/mosquitto.conf -d && sleep 0.5 && \
+	  mkdir -p /tmp/skyframe-mosquitto && chmod 1777 /tmp/skyframe-mosquitto && mosquitto -c config/mosquitto.conf -d && sleep 0.5 && \
 	  echo "started mosquitto on 127.0.0.1:1883 (config/mosquitto.conf)"; fi
 	.build/release/skyframe run --config $(CONFIG)
 
