@@ -8,9 +8,16 @@ import Synchronization
 final class ForecastBatcher: Sendable {
   let provider: any WeatherProvider
   private let batcher: PointBatcher<Forecast>
+  /// Whether the service's breaker refuses calls now: then no call can go out, and waiting for
+  /// the batch window would only delay the refusal.
+  private let refusingCalls: @Sendable () -> Bool
 
-  init(provider: any WeatherProvider, window: Duration, clock: GatewayClock = .system) {
+  init(
+    provider: any WeatherProvider, window: Duration, clock: GatewayClock = .system,
+    refusingCalls: @escaping @Sendable () -> Bool = { false }
+  ) {
     self.provider = provider
+    self.refusingCalls = refusingCalls
     batcher = PointBatcher(
       maximumBatchSize: provider.maximumBatchSize, window: window, clock: clock
     ) {
@@ -21,7 +28,7 @@ final class ForecastBatcher: Sendable {
   func forecast(at point: GeoPoint) async -> Result<Forecast, ProviderError> {
     // While the service's breaker refuses calls no call goes out: its refusal now (and the
     // answer `stale` from the cache at once), not after the batch window.
-    if let budgeted = provider as? BudgetedProvider, budgeted.guarded.breaker.isRefusingCalls {
+    if refusingCalls() {
       do throws(ProviderError) {
         guard let forecast = try await provider.forecasts(for: [point]).first else {
           return .failure(.malformed("no forecast for the point asked"))

@@ -130,28 +130,28 @@ final class WeatherDesk: Sendable {
     case unknown
   }
 
-  private let settings: Mutex<Settings>
+  let settings: Mutex<Settings>
   /// Told of every frame fetched upstream (the cluster's shared cache publishes it).
   private let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
   /// Told of every name looked up upstream (found or not), after it is cached: the cluster
   /// shares it.
-  private let geocodedListener = Mutex<(@Sendable (GeocodeKey, CachedPlace) -> Void)?>(nil)
+  let geocodedListener = Mutex<(@Sendable (GeocodeKey, CachedPlace) -> Void)?>(nil)
   /// Asked first on a miss, once per cell however many wait: a frame from elsewhere (the cell's
   /// owner in a cluster), or nil to fetch it here.
   private let missListener = Mutex<(@Sendable (Cell) async -> CachedFrame?)?>(nil)
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
   private let frames: Mutex<LRUTable<Cell, CachedFrame>>
-  private let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
+  let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
   private let names: Mutex<LRUTable<Cell, CachedPlace>>
   private let nameFetches = Coalescer<Cell, Forecast.Place?>()
   private let frameFetches: Coalescer<Cell, Result<CachedFrame, ProviderError>>
-  private let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
+  let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
   private let clock: GatewayClock
   /// Misses waiting for a frame another member fetches (`adopt`).
   private let arrivals = ArrivalWaiters<Cell, CachedFrame>()
   private let logger: Logger
   private let frameEntries: Gauge?
-  private let placeEntries: Gauge?
+  let placeEntries: Gauge?
   private let nameEntries: Gauge?
 
   /// - Parameter background: where a fetch goes on after the request that started it stopped
@@ -172,7 +172,7 @@ final class WeatherDesk: Sendable {
     self.logger = logger
   }
 
-  private func now() -> Int64 { clock.unixTime() }
+  func now() -> Int64 { clock.unixTime() }
 
   func update(_ settings: Settings) {
     self.settings.withLock { $0 = settings }
@@ -247,16 +247,6 @@ final class WeatherDesk: Sendable {
     }
   }
 
-  /// The place a name stands for, as far as it is known without a call.
-  func cachedPlace(named name: String, countryCode: String?) -> Lookup<Forecast.Place?> {
-    let key = GeocodeKey(name: name.lowercased(), countryCode: countryCode?.uppercased())
-    let time = now()
-    return places.withLock { places in
-      guard let cached = places.value(forKey: key) else { return .unknown }
-      return cached.expiresAt > time ? .known(cached.place) : .expired
-    }
-  }
-
   private static func nearest(in index: GeoNamesIndex, to point: GeoPoint, within metres: Double)
     -> Forecast.Place?
   {
@@ -276,26 +266,6 @@ final class WeatherDesk: Sendable {
   /// Calls `listener` with every frame fetched upstream, after it is cached.
   func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame) -> Void) {
     fetchedListener.withLock { $0 = listener }
-  }
-
-  /// Calls `listener` with every name looked up upstream, after it is cached.
-  func onGeocoded(_ listener: @escaping @Sendable (GeocodeKey, CachedPlace) -> Void) {
-    geocodedListener.withLock { $0 = listener }
-  }
-
-  /// Takes a name another member looked up, unless this cache knows it for longer already or
-  /// the entry has expired. Returns whether it was taken.
-  @discardableResult
-  func adopt(_ entry: CachedPlace, for key: GeocodeKey) -> Bool {
-    guard entry.expiresAt > now() else { return false }
-    let count = places.withLock { places -> Int? in
-      if let current = places.peek(key), current.expiresAt >= entry.expiresAt { return nil }
-      places.set(entry, forKey: key)
-      return places.count
-    }
-    guard let count else { return false }
-    placeEntries?.record(count)
-    return true
   }
 
   /// Calls `listener` first on every miss (see `missListener`).
@@ -486,36 +456,4 @@ final class WeatherDesk: Sendable {
     }
   }
 
-  /// The place a name stands for: cached (misses too) for the geocoding TTL, one call per name.
-  func place(named name: String, countryCode: String?) async -> Result<
-    Forecast.Place?, ProviderError
-  > {
-    let key = GeocodeKey(name: name.lowercased(), countryCode: countryCode?.uppercased())
-    if let cached = places.withLock({ $0.value(forKey: key) }), cached.expiresAt > now() {
-      return .success(cached.place)
-    }
-    return await placeFetches.run(key) { [self] in
-      let (services, ttl) = settings.withLock { ($0.services, $0.geocodingTTLSeconds) }
-      var firstError: ProviderError?
-      for batcher in services {
-        do throws(ProviderError) {
-          let place = try await batcher.provider.geocode(name: name, countryCode: countryCode)
-          // A miss is cached for an hour at most, so a typo fixed upstream is not stuck for a day.
-          let lifetime = place == nil ? min(ttl, 3_600) : ttl
-          let entry = CachedPlace(place: place, expiresAt: now() + lifetime)
-          let count = places.withLock { places in
-            places.set(entry, forKey: key)
-            return places.count
-          }
-          placeEntries?.record(count)
-          geocodedListener.withLock { $0 }?(key, entry)
-          return .success(place)
-        } catch {
-          if firstError == nil { firstError = error }
-          if case .rejected = error { break }
-        }
-      }
-      return .failure(firstError ?? .unavailable("no weather service configured"))
-    }
-  }
 }

@@ -195,15 +195,23 @@ final class WeatherServices: Sendable {
       guard let inner = configuration.services[name]?.provider(context) else { return nil }
       return BudgetedProvider(inner: inner, guarded: guarded(name))
     }
+    let breakers = breakers
+    func batcher(_ name: String) -> ForecastBatcher? {
+      provider(name).map { provider in
+        ForecastBatcher(
+          provider: provider, window: window, clock: clock,
+          refusingCalls: { breakers[name]?.isRefusingCalls ?? false })
+      }
+    }
     var names: [String] = []
     for name in configuration.weather.order {
-      if let provider = provider(name) {
-        services.append(ForecastBatcher(provider: provider, window: window, clock: clock))
+      if let batcher = batcher(name) {
+        services.append(batcher)
         names.append(name)
       }
     }
-    if services.isEmpty, let fallback = provider(OpenMeteoService.name) {
-      services.append(ForecastBatcher(provider: fallback, window: window, clock: clock))
+    if services.isEmpty, let fallback = batcher(OpenMeteoService.name) {
+      services.append(fallback)
       names.append(OpenMeteoService.name)
     }
     inUse.withLock { $0 = names }

@@ -83,10 +83,7 @@ import Testing
     let broker = try await MosquittoBroker.start()
     defer { Task { await broker.stop() } }
     func member(_ id: String) async throws -> GatewayHarness {
-      let harness = try await GatewayHarness.make(broker: broker) { configuration in
-        configuration.cluster.group = "fleet"
-        configuration.cluster.instanceID = id
-        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+      try await keyedMember(id, on: broker) { configuration in
         // Long enough that a wait for the owner would outlast the device's 10 s.
         configuration.cluster.ownerWaitMilliseconds = 30_000
         configuration.cache.ttlSeconds = 1
@@ -94,8 +91,6 @@ import Testing
         configuration.upstream.backoffInitialSeconds = 600
         configuration.upstream.backoffMaximumSeconds = 600
       }
-      try await harness.start()
-      return harness
     }
     let first = try await member("gw-a")
     let second = try await member("gw-b")
@@ -152,18 +147,13 @@ import Testing
       ClusterMembers.owner(of: $0, among: ["gw-a", "gw-b"]) == "gw-b"
     }!
     func member(_ id: String) async throws -> GatewayHarness {
-      let harness = try await GatewayHarness.make(broker: broker) { configuration in
-        configuration.cluster.group = "fleet"
-        configuration.cluster.instanceID = id
-        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+      try await keyedMember(id, on: broker) { configuration in
         configuration.locations = [
           GatewayConfiguration.NamedLocation(
             name: name, place: .coordinates(latitude: 52.52, longitude: 13.405),
             refreshSeconds: 3_600)
         ]
       }
-      try await harness.start()
-      return harness
     }
     // gw-a alone: it owns the place, fetches it and shares the frame (retained, signed).
     let first = try await member("gw-a")
@@ -186,13 +176,7 @@ import Testing
     let broker = try await MosquittoBroker.start()
     defer { Task { await broker.stop() } }
     func member(_ id: String) async throws -> GatewayHarness {
-      let harness = try await GatewayHarness.make(broker: broker) { configuration in
-        configuration.cluster.group = "fleet"
-        configuration.cluster.instanceID = id
-        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
-      }
-      try await harness.start()
-      return harness
+      try await keyedMember(id, on: broker)
     }
     let first = try await member("gw-a")
     let asking = try await Device.frames(port: broker.port, id: "names-a")
@@ -225,18 +209,13 @@ import Testing
       ClusterMembers.owner(of: $0, among: ["gw-a", "gw-b"]) == "gw-b"
     }!
     func member(_ id: String) async throws -> GatewayHarness {
-      let harness = try await GatewayHarness.make(broker: broker) { configuration in
-        configuration.cluster.group = "fleet"
-        configuration.cluster.instanceID = id
-        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+      try await keyedMember(id, on: broker) { configuration in
         configuration.locations = [
           GatewayConfiguration.NamedLocation(
             name: name, place: .coordinates(latitude: 52.52, longitude: 13.405),
             refreshSeconds: 3_600)
         ]
       }
-      try await harness.start()
-      return harness
     }
     let first = try await member("gw-a")
     let display = try await Device.connect(
@@ -260,13 +239,7 @@ import Testing
       ClusterMembers.owner(of: $0, among: ["gw-a", "gw-b"]) == "gw-b"
     }!
     func member(_ id: String) async throws -> GatewayHarness {
-      let harness = try await GatewayHarness.make(broker: broker) { configuration in
-        configuration.cluster.group = "fleet"
-        configuration.cluster.instanceID = id
-        configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
-      }
-      try await harness.start()
-      return harness
+      try await keyedMember(id, on: broker)
     }
     let first = try await member("gw-a")
     let display = try await Device.connect(
@@ -282,4 +255,20 @@ import Testing
     try? await second.http.stop()
     await first.shutdown()
   }
+}
+
+/// A member of cluster "fleet" on `broker` with the shared key, `id` its instance id and
+/// `adjust` applied, started.
+private func keyedMember(
+  _ id: String, on broker: MosquittoBroker,
+  adjust: (inout GatewayConfiguration) -> Void = { _ in }
+) async throws -> GatewayHarness {
+  let harness = try await GatewayHarness.make(broker: broker) { configuration in
+    configuration.cluster.group = "fleet"
+    configuration.cluster.instanceID = id
+    configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+    adjust(&configuration)
+  }
+  try await harness.start()
+  return harness
 }

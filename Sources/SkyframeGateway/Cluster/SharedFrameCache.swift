@@ -56,10 +56,17 @@ final class SharedFrameCache: Sendable {
     _ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell, with client: MQTTClient,
     now: Int64
   ) -> Bool {
+    Self.publishEntry(
+      entry(frame, for: cell), on: topic(cell), expiring: expiry(frame, now: now), with: client)
+  }
+
+  /// Publishes a signed entry of the fleet's shared state, retained at QoS 1 with an MQTT 5
+  /// message expiry; false when it could not.
+  static func publishEntry(
+    _ payload: [UInt8], on topic: String, expiring seconds: UInt32, with client: MQTTClient
+  ) -> Bool {
     do {
-      try client.publish(
-        topic(cell), payload: entry(frame, for: cell), qos: 1, retain: true,
-        expirySeconds: expiry(frame, now: now))
+      try client.publish(topic, payload: payload, qos: 1, retain: true, expirySeconds: seconds)
       return true
     } catch {
       return false

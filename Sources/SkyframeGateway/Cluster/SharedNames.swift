@@ -57,14 +57,9 @@ struct SharedNames: Sendable {
     _ place: WeatherDesk.CachedPlace, for key: WeatherDesk.GeocodeKey, with client: MQTTClient,
     now: Int64
   ) -> Bool {
-    do {
-      try client.publish(
-        topic(key), payload: entry(place, for: key), qos: 1, retain: true,
-        expirySeconds: UInt32(clamping: max(place.expiresAt - now, 1)))
-      return true
-    } catch {
-      return false
-    }
+    SharedFrameCache.publishEntry(
+      entry(place, for: key), on: topic(key),
+      expiring: UInt32(clamping: max(place.expiresAt - now, 1)), with: client)
   }
 
   enum Refused: Error, CustomStringConvertible {

@@ -6,6 +6,28 @@ import Synchronization
 /// (answered once, `AnsweredMemory`), and the requests held while a cluster member's live set
 /// settles (`ClusterMembers.answers`).
 extension MQTTIntake {
+  /// Whether this gateway answers `message` now: in a fleet only the device's owner does (and a
+  /// request that comes while the live set settles is held); a QoS 1 request the broker
+  /// delivers again after its restart is not answered twice.
+  func takes(
+    _ message: MQTTIncoming, from device: String, lane: Int, now: Int64, reading: Int64
+  ) -> Bool {
+    if let members {
+      switch members.answers(device: device, at: clock.now) {
+      case .answer: break
+      case .otherMember: return false
+      case .hold:
+        hold(message, from: device, lane: lane)
+        return false
+      }
+    }
+    if message.qos > 0, isReplay(message, from: device, now: now, reading: reading) {
+      metrics.droppedReplay()
+      return false
+    }
+    return true
+  }
+
   /// Disconnected: what comes first after the reconnect may be the broker's replay (it comes
   /// before `connected` is told), so the check is on from now until the connect says.
   func disconnected() {

@@ -150,20 +150,8 @@ final class MQTTIntake: NewCellAccount, Sendable {
   func receive(_ message: MQTTIncoming, from device: String, lane: Int = 0) {
     let arrived = clock.reading()
     guard !isSecondCopy(message, from: device, lane: lane, now: arrived) else { return }
-    if let members {
-      switch members.answers(device: device, at: clock.now) {
-      case .answer: break
-      case .otherMember: return
-      case .hold:
-        hold(message, from: device, lane: lane)
-        return
-      }
-    }
     let now = clock.unixTime(atReading: arrived)
-    if message.qos > 0, isReplay(message, from: device, now: now, reading: arrived) {
-      metrics.droppedReplay()
-      return
-    }
+    guard takes(message, from: device, lane: lane, now: now, reading: arrived) else { return }
     let perDevicePerMinute = hot.perDevicePerMinute.load(ordering: .relaxed)
     // Made only when a line is written: making it copies the logger (reference counting).
     func logger() -> DeviceLog {

@@ -189,8 +189,19 @@ final class GatewayMetrics: Sendable {
     "paused",
   ]
 
+  /// The handles of `service`: made once per name (a second call gets the same), so that its
+  /// series appear once in the exposition.
   func upstream(service: String) -> Upstream {
-    let upstream = Upstream(
+    upstreams.withLock { upstreams in
+      if let made = upstreams.first(where: { $0.service == service }) { return made }
+      let upstream = makeUpstream(service)
+      upstreams.append(upstream)
+      return upstream
+    }
+  }
+
+  private func makeUpstream(_ service: String) -> Upstream {
+    Upstream(
       service: service,
       duration: CoreMetrics.Timer(
         label: "skyframe_upstream_duration_seconds", dimensions: [("service", service)],
@@ -211,8 +222,6 @@ final class GatewayMetrics: Sendable {
       breakerOpenings: Counter(
         label: "skyframe_upstream_breaker_openings_total", dimensions: [("service", service)],
         factory: factory))
-    upstreams.withLock { $0.append(upstream) }
-    return upstream
   }
 
   func upstreamCall(_ upstream: Upstream, result: String, duration: Duration?) {
