@@ -60,6 +60,23 @@ struct ClusterTests {
     #expect(members.live.contains("me"))
   }
 
+  /// Members that left lately (kept to be confirmed again after a reconnect) stay within the
+  /// same bound however many ids come and go through the presence topics.
+  @Test func membersThatLeftLatelyStayWithinTheBound() {
+    let members = ClusterMembers(own: "gw-a")
+    for index in 0..<500 {
+      members.receive(id: "x\(index)", payload: Array("online".utf8), at: .seconds(index))
+      members.receive(id: "x\(index)", payload: [], at: .seconds(index))
+    }
+    members.beginReconfirming(at: .seconds(500))
+    #expect(members.count <= ClusterSettings.maximumMembers)
+    // The last to leave are kept; of them, those gone within `recentlyGone` (30 s: x470 to
+    // x499) come back to be confirmed.
+    #expect(members.count == 31)
+    members.endReconfirming()
+    #expect(members.live == ["gw-a"])
+  }
+
   @Test func eachInstanceSpendsItsShareOfTheBudget() {
     let fleet = FleetShare()
     let budget = CallBudget(

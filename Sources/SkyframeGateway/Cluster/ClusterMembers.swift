@@ -31,7 +31,8 @@ public final class ClusterMembers: Sendable {
   private let unconfirmed = Mutex<Set<String>>([])
   /// Members that left lately and when (gateway clock): a broker that shuts down sends every
   /// member's will to the others still connected, so a member that reconnects counts those that
-  /// left in the last `recentlyGone` as members to confirm again. At most `maximumMembers`.
+  /// left in the last `recentlyGone` as members to confirm again. At most `maximumMembers`, the
+  /// one that left longest ago giving way.
   private let gone = Mutex<[String: Duration]>([:])
   static let recentlyGone = Duration.seconds(30)
   /// Whether a reconfirming has begun (at the disconnect) and not ended.
@@ -223,7 +224,13 @@ public final class ClusterMembers: Sendable {
         // Our own presence is cleared only when we stop; a stale clear does not remove us.
         guard id != own, members.remove(id) != nil else { return false }
         gone.withLock { gone in
-          if gone.count < ClusterSettings.maximumMembers || gone[id] != nil { gone[id] = now }
+          // Full: the one that left longest ago gives way.
+          if gone[id] == nil, gone.count >= ClusterSettings.maximumMembers,
+            let oldest = gone.min(by: { $0.value < $1.value })
+          {
+            gone[oldest.key] = nil
+          }
+          gone[id] = now
         }
         return true
       }
