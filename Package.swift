@@ -19,6 +19,9 @@ let package = Package(
     .library(name: "SkyframeProviders", targets: ["SkyframeProviders"]),
     .library(name: "SkyframePlaces", targets: ["SkyframePlaces"]),
     .library(name: "SkyframeGateway", targets: ["SkyframeGateway"]),
+    .library(name: "SkyframeLoRaWAN", targets: ["SkyframeLoRaWAN"]),
+    .library(name: "SkyframeHomeAssistant", targets: ["SkyframeHomeAssistant"]),
+    .library(name: "SkyframeAssembly", targets: ["SkyframeAssembly"]),
     .executable(name: "skyframe", targets: ["skyframe"]),
   ],
   dependencies: [
@@ -80,7 +83,9 @@ let package = Package(
     .target(
       name: "SkyframeJSON", dependencies: ["SkyframeCodec", "SkyframeWeather"],
       swiftSettings: strict),
-    // The gateway: routing, cache and coalescing, named locations, configuration.
+    // The gateway's core: the answer path's rooms (intake, resolver, composer, outbox), the cache
+    // and the weather services' budgets, the clock, the configuration, and the parts that live in
+    // the answer path (the cluster, named places, watches, the fast lane).
     .target(
       name: "SkyframeGateway",
       dependencies: [
@@ -102,10 +107,33 @@ let package = Package(
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
       ],
       swiftSettings: strict),
+    // The parts that talk to outside systems, each depending only on the core among the
+    // gateway's modules: LoRaWAN network servers, and Home Assistant discovery.
+    .target(
+      name: "SkyframeLoRaWAN",
+      dependencies: [
+        "SkyframeGateway", "SkyframeCodec", "SkyframeMQTT", "SkyframeProviders", log,
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "Prometheus", package: "swift-prometheus"),
+      ],
+      swiftSettings: strict),
+    .target(
+      name: "SkyframeHomeAssistant",
+      dependencies: [
+        "SkyframeGateway", "SkyframeCodec", "SkyframeJSON", "SkyframeMQTT", "SkyframeProviders",
+        "SkyframeWeather", log,
+      ],
+      swiftSettings: strict),
+    // The gateway `skyframe` runs: the list of every part.
+    .target(
+      name: "SkyframeAssembly",
+      dependencies: ["SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant"],
+      swiftSettings: strict),
     .executableTarget(
       name: "skyframe",
       dependencies: [
-        "SkyframeCodec", "SkyframeWeather", "SkyframeJSON", "SkyframeMQTT", "SkyframeGateway", log,
+        "SkyframeCodec", "SkyframeWeather", "SkyframeJSON", "SkyframeMQTT", "SkyframeGateway",
+        "SkyframeAssembly", log,
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
@@ -140,13 +168,15 @@ let package = Package(
     .testTarget(
       name: "SkyframeGatewayTests",
       dependencies: [
-        "SkyframeGateway", "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON",
+        "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
+        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON",
       ],
       swiftSettings: strict),
     .testTarget(
       name: "skyframeTests",
       dependencies: [
-        "skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeGateway", "SkyframeTestSupport",
+        "skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeGateway", "SkyframeAssembly",
+        "SkyframeTestSupport",
       ],
       swiftSettings: strict),
   ],

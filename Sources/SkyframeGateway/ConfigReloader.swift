@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import Synchronization
 import UnixSignals
 
 /// Reloads the configuration file on SIGHUP and hands it to the gateway, without touching the
@@ -19,9 +20,13 @@ final class ConfigReloader: Service, Sendable {
   func run() async throws {
     for await _ in await UnixSignalsSequence(trapping: .sighup).cancelOnGracefulShutdown() {
       logger.info("SIGHUP: reloading the configuration", metadata: ["path": "\(path)"])
+      // The same parts as the running configuration, so that their sections are read again.
+      let parts = gateway.configuration.withLock(\.parts)
       do {
         gateway.apply(
-          try await GatewayConfiguration.load(path: path) { logger.warning("\($0)") })
+          try await GatewayConfiguration.load(path: path, parts: parts) {
+            logger.warning("\($0)")
+          })
       } catch {
         logger.error("reload refused, keeping the running configuration:\n\(error)")
       }

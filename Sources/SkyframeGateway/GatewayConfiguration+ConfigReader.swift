@@ -15,7 +15,7 @@ extension GatewayConfiguration {
   ///   unknown key.
   public static func load(
     path: String, environment: [String: String] = ProcessInfo.processInfo.environment,
-    warn: (String) -> Void = { _ in }
+    parts: [PartKind] = PartKind.core, warn: (String) -> Void = { _ in }
   ) async throws(ConfigurationErrors) -> GatewayConfiguration {
     if let problem = KeyReader.unreadable(path) {
       throw ConfigurationErrors(errors: [
@@ -63,7 +63,7 @@ extension GatewayConfiguration {
     var configuration: GatewayConfiguration?
     do {
       configuration = try GatewayConfiguration(
-        reading: ConfigReader(providers: [variables, file]), recording: known)
+        reading: ConfigReader(providers: [variables, file]), parts: parts, recording: known)
     } catch {
       errors = error.errors
     }
@@ -73,20 +73,28 @@ extension GatewayConfiguration {
     for line in ConfigurationKeys.unknownVariables(in: environment, known: known.keys) {
       warn(line)
     }
-    for line in configuration.lorawan.warnings { warn(line) }
+    for section in configuration.sections.ordered(parts) {
+      for line in section.warnings { warn(line) }
+    }
     return configuration
   }
 
-  /// Reads every key from `reader`; missing keys keep their defaults.
-  public init(reading reader: ConfigReader) throws(ConfigurationErrors) {
-    try self.init(reading: reader, recording: KnownKeys())
+  /// Reads every key from `reader` (the core's sections, then those of `parts`); missing keys
+  /// keep their defaults.
+  public init(reading reader: ConfigReader, parts: [PartKind] = PartKind.core)
+    throws(ConfigurationErrors)
+  {
+    try self.init(reading: reader, parts: parts, recording: KnownKeys())
   }
 
   /// Reads every key from `reader`, and notes in `known` every key it asked for. Each section
   /// reads and checks its own keys; problems are collected in the order the keys are read, so
   /// the order of the sections is the order of the messages.
-  init(reading reader: ConfigReader, recording known: KnownKeys) throws(ConfigurationErrors) {
+  init(reading reader: ConfigReader, parts: [PartKind], recording known: KnownKeys)
+    throws(ConfigurationErrors)
+  {
     self.init()
+    self.parts = parts
     let keys = KeyReader(reader: reader, known: known)
     mqtt = MQTT(reading: keys)
     topics = Topics(reading: keys)
@@ -111,13 +119,12 @@ extension GatewayConfiguration {
     }
     metrics = Metrics(reading: keys)
     logLevel = Self.readLogLevel(keys, logLevel)
-    lorawan = LoRaWANSettings(reading: keys)
-    homeAssistant = HomeAssistantSettings(reading: keys)
     locations = [NamedLocation](reading: keys)
+    sections.read(parts, from: keys)
     if !keys.errors.isEmpty { throw ConfigurationErrors(errors: keys.errors) }
   }
 
-  static func isIdentifierCharacter(_ character: Character) -> Bool {
+  package static func isIdentifierCharacter(_ character: Character) -> Bool {
     character.isASCII
       && (character.isLetter || character.isNumber || character == "-" || character == "_")
   }
@@ -125,28 +132,28 @@ extension GatewayConfiguration {
 
 /// Reads keys as text and checks them, collecting every problem instead of stopping at the first.
 /// The weather services read their sections through it (`SectionReader`).
-final class KeyReader: SectionReader {
-  let reader: ConfigReader
+package final class KeyReader: SectionReader {
+  package let reader: ConfigReader
   /// Every key asked for, so that the others can be called unknown.
   let known: KnownKeys
-  private(set) var errors: [ConfigurationError] = []
+  package private(set) var errors: [ConfigurationError] = []
 
   init(reader: ConfigReader, known: KnownKeys) {
     self.reader = reader
     self.known = known
   }
 
-  func fail(_ key: String, _ value: String?, _ allowed: String) {
+  package func fail(_ key: String, _ value: String?, _ allowed: String) {
     errors.append(ConfigurationError(key: key, value: value, allowed: allowed))
   }
 
   /// A value of the right kind that cannot be used: `'/x.pem' holds no certificate`.
-  func fail(_ key: String, _ value: String, problem: String) {
+  package func fail(_ key: String, _ value: String, problem: String) {
     errors.append(ConfigurationError(key: key, value: value, problem: problem))
   }
 
   /// The value, or nil when the key is absent or empty (YAML `~` and `""` count as absent).
-  func text(_ key: String, secret: Bool) -> String? {
+  package func text(_ key: String, secret: Bool) -> String? {
     known.insert(key)
     known.describe(key, takes: secret ? "text, secret" : "text", default: nil)
     guard let value = reader.string(forKey: ConfigKey(key), isSecret: secret),
@@ -155,7 +162,7 @@ final class KeyReader: SectionReader {
     return value
   }
 
-  func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String)
+  package func integer(_ key: String, _ current: Int, _ range: ClosedRange<Int>, _ allowed: String)
     -> Int
   {
     known.describe(key, takes: allowed, default: "\(current)")
@@ -167,14 +174,14 @@ final class KeyReader: SectionReader {
     return value
   }
 
-  func number(
+  package func number(
     _ key: String, _ current: Double, _ range: ClosedRange<Double>, _ allowed: String
   ) -> Double {
     known.describe(key, takes: allowed, default: "\(current)")
     return optionalNumber(key, range, allowed) ?? current
   }
 
-  func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String)
+  package func optionalNumber(_ key: String, _ range: ClosedRange<Double>, _ allowed: String)
     -> Double?
   {
     known.describe(key, takes: allowed, default: nil)
@@ -186,7 +193,7 @@ final class KeyReader: SectionReader {
     return value
   }
 
-  func flag(_ key: String, _ current: Bool) -> Bool {
+  package func flag(_ key: String, _ current: Bool) -> Bool {
     known.describe(key, takes: "true or false", default: "\(current)")
     guard let text = text(key) else { return current }
     switch text.lowercased() {
@@ -198,7 +205,7 @@ final class KeyReader: SectionReader {
     }
   }
 
-  func choice(_ key: String, _ current: String, _ allowed: [String]) -> String {
+  package func choice(_ key: String, _ current: String, _ allowed: [String]) -> String {
     known.describe(key, takes: "one of " + allowed.joined(separator: ", "), default: current)
     guard let text = text(key) else { return current }
     guard allowed.contains(text) else {
@@ -208,7 +215,7 @@ final class KeyReader: SectionReader {
     return text
   }
 
-  func url(_ key: String) -> String? {
+  package func url(_ key: String) -> String? {
     known.describe(key, takes: "an http:// or https:// URL", default: nil)
     guard let text = text(key) else { return nil }
     guard let url = URL(string: text), let scheme = url.scheme, ["http", "https"].contains(scheme),
@@ -220,13 +227,13 @@ final class KeyReader: SectionReader {
     return text
   }
 
-  func stringArray(_ key: String) -> [String]? {
+  package func stringArray(_ key: String) -> [String]? {
     known.insertList(key)
     return reader.stringArray(forKey: ConfigKey(key))
   }
 
   /// A secret given inline (`KEY`) or in a file (`KEY-file`).
-  func secretFromValueOrFile(_ key: String) -> String? {
+  package func secretFromValueOrFile(_ key: String) -> String? {
     known.insert(key + "-file")
     known.describe(key, takes: "text, secret (or \(key)-file)", default: nil)
     known.describe(key + "-file", takes: "a readable file holding \(key)", default: nil)
@@ -241,7 +248,7 @@ final class KeyReader: SectionReader {
     }
   }
 
-  func budget(_ service: String, _ current: ServiceBudget) -> ServiceBudget {
+  package func budget(_ service: String, _ current: ServiceBudget) -> ServiceBudget {
     ServiceBudget(
       perMinute: integer(
         "\(service).budget-per-minute", current.perMinute, 0...1_000_000,
@@ -251,7 +258,7 @@ final class KeyReader: SectionReader {
     )
   }
 
-  func existingFile(_ key: String) -> String? {
+  package func existingFile(_ key: String) -> String? {
     known.describe(key, takes: "a readable file", default: nil)
     guard let path = text(key) else { return nil }
     if let problem = Self.unreadable(path) {

@@ -18,10 +18,9 @@ extension GatewayConfiguration {
       metrics.describedLines,
       describedLogLines,
       locations.describedLines,
-      lorawan.describedLines,
-      homeAssistant.describedLines,
     ]
-    return sections.joined().joined(separator: "\n")
+    return (sections + self.sections.ordered(parts).map(\.describedLines)).joined().joined(
+      separator: "\n")
   }
 }
 

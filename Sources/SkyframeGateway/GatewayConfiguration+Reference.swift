@@ -14,19 +14,19 @@ extension GatewayConfiguration {
   /// Every key the sections read, in the order they read them, with what each takes and its
   /// default: the sections are read from a file that names one entry of each named section
   /// (`locations`, LoRaWAN servers and devices), whose keys are shown as `{name}` and `{eui}`.
-  public static func reference() async throws -> [KeyReference] {
-    let seeded = """
+  public static func reference(parts: [PartKind] = PartKind.core) async throws
+    -> [KeyReference]
+  {
+    let seeded =
+      """
       locations:
         names: [\(Self.seedName)]
         \(Self.seedName): { latitude: 0, longitude: 0 }
-      lorawan:
-        servers:
-          names: [\(Self.seedName)]
-          \(Self.seedName): { kind: things-stack, application: app }
-        devices:
-          euis: ["\(Self.seedEUI)"]
 
       """
+      + parts.compactMap(\.section).map {
+        $0.referenceSeed(name: Self.seedName, eui: Self.seedEUI)
+      }.joined()
     let url = FileManager.default.temporaryDirectory.appendingPathComponent(
       "skyframe-reference-\(UUID().uuidString).yaml")
     try seeded.write(to: url, atomically: true, encoding: .utf8)
@@ -34,10 +34,13 @@ extension GatewayConfiguration {
     let file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(url.path))
     let known = KnownKeys()
     // Problems with the seeded values do not matter here: every key was asked for.
-    _ = try? GatewayConfiguration(reading: ConfigReader(providers: [file]), recording: known)
+    _ = try? GatewayConfiguration(
+      reading: ConfigReader(providers: [file]), parts: parts, recording: known)
     // A key read as text names no default; the resolved defaults (`config check` of nothing)
     // say it.
-    let defaults = Self.scalars(inYAML: GatewayConfiguration().redactedDescription)
+    var resolved = GatewayConfiguration()
+    resolved.parts = parts
+    let defaults = Self.scalars(inYAML: resolved.redactedDescription)
     func placeholders(_ text: String) -> String {
       text.replacingOccurrences(of: ".\(Self.seedName).", with: ".{name}.")
         .replacingOccurrences(of: ".\(Self.seedEUI).", with: ".{eui}.")
@@ -72,11 +75,11 @@ extension GatewayConfiguration {
     return found
   }
 
-  static let seedName = "seeded-entry"
-  static let seedEUI = "00000000000000A1"
+  package static let seedName = "seeded-entry"
+  package static let seedEUI = "00000000000000A1"
 
   /// `reference()` as the Markdown page `docs/operators/configuration-reference.md`.
-  public static func referenceMarkdown() async throws -> String {
+  public static func referenceMarkdown(parts: [PartKind] = PartKind.core) async throws -> String {
     func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
     var lines = [
       "# Configuration reference",
@@ -91,7 +94,7 @@ extension GatewayConfiguration {
       "| Key | Takes | Default |",
       "|---|---|---|",
     ]
-    for entry in try await reference() {
+    for entry in try await reference(parts: parts) {
       let value = entry.defaultValue.map { "`\(cell($0))`" } ?? ""
       lines.append("| `\(entry.key)` | \(cell(entry.takes)) | \(value) |")
     }

@@ -21,10 +21,13 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var airQuality = AirQualitySettings()
   public var alerts = Alerts()
   public var cluster = ClusterSettings()
-  /// LoRaWAN displays through network servers' MQTT integrations (`lorawan` section).
-  public var lorawan = LoRaWANSettings()
-  /// Home Assistant MQTT discovery (`homeassistant` section).
-  public var homeAssistant = HomeAssistantSettings()
+  /// The parts the gateway is made of, in the order their routes are tried and their services
+  /// start: the core's unless the program that reads the file lists more (`skyframe` lists every
+  /// part in `SkyframeAssembly` (`PartKind.all`)). Their sections are read after the core's.
+  public var parts = PartKind.core
+  /// The sections of the parts that have one (LoRaWAN's `lorawan`, Home Assistant's
+  /// `homeassistant`), each read, described and typed by its own module.
+  public var sections = PartSections()
 
   /// Weather alerts in frames (v1.1): from the weather service's own answer where it has them
   /// (WeatherAPI.com `alerts=yes`, OpenWeatherMap One Call), in the same call; for places in the

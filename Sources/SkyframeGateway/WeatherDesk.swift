@@ -8,7 +8,7 @@ import Synchronization
 
 /// Weather fetched: forecasts by weather cell, cached as encoded frames, and place names resolved,
 /// each with one upstream call per key however many devices ask at once.
-final class WeatherDesk: Sendable {
+package final class WeatherDesk: Sendable {
   struct Settings: Sendable {
     /// The weather services in the order they are tried, each with its batcher.
     var services: [ForecastBatcher]
@@ -76,7 +76,7 @@ final class WeatherDesk: Sendable {
     var column: Int64
   }
 
-  struct CachedFrame: Sendable {
+  package struct CachedFrame: Sendable {
     /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. `tiny` answers
     /// are made from it. When a request, watch or named location asked for the cell in the
     /// `large` profile, the large frame compacted from the same forecast follows it in the same

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Logging
+import SkyframeAssembly
 import SkyframeGateway
 
 struct RunCommand: AsyncParsableCommand {
@@ -50,7 +51,7 @@ struct ConfigCommand: AsyncParsableCommand {
     )
 
     func run() async throws {
-      print(try await GatewayConfiguration.referenceMarkdown(), terminator: "")
+      print(try await GatewayConfiguration.referenceMarkdown(parts: PartKind.all), terminator: "")
     }
   }
 
@@ -73,7 +74,7 @@ enum ConfigLoading {
   /// The checked configuration, or every problem on standard error and exit status 1.
   static func load(_ path: String) async throws -> GatewayConfiguration {
     do {
-      return try await GatewayConfiguration.load(path: path) { warning in
+      return try await GatewayConfiguration.load(path: path, parts: PartKind.all) { warning in
         Diagnostics.report("configuration: warning: \(warning)")
       }
     } catch {

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeAssembly
 import SkyframeCodec
 import SkyframeProviders
 import SkyframeTestSupport
@@ -137,7 +138,8 @@ struct BreakerTests {
     defer { try? FileManager.default.removeItem(at: file) }
     var problems: [String] = []
     do {
-      _ = try await GatewayConfiguration.load(path: file.path, environment: [:])
+      _ = try await GatewayConfiguration.load(
+        path: file.path, environment: [:], parts: PartKind.all)
     } catch {
       problems = error.errors.filter(\.isUnknownKey).map {
         $0.description.replacingOccurrences(of: file.path, with: "x.yaml")

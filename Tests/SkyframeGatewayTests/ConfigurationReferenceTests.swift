@@ -1,5 +1,6 @@
 import Configuration
 import Foundation
+import SkyframeAssembly
 import SystemPackage
 import Testing
 
@@ -17,7 +18,8 @@ import Testing
     let text = try String(contentsOf: Self.example, encoding: .utf8)
     let file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(Self.example.path))
     let known = KnownKeys()
-    _ = try GatewayConfiguration(reading: ConfigReader(providers: [file]), recording: known)
+    _ = try GatewayConfiguration(
+      reading: ConfigReader(providers: [file]), parts: PartKind.all, recording: known)
     let written = Set(try ConfigurationKeys.keys(inYAML: text).map(\.path))
     // A key of a named entry (`locations.{name}.country`) may be shown for another entry of the
     // same section only (the example gives Berlin by name and Sydney by coordinates): the same
@@ -42,17 +44,18 @@ import Testing
     let page = Self.example.deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("docs/operators/configuration-reference.md")
     let written = try String(contentsOf: page, encoding: .utf8)
-    let generated = try await GatewayConfiguration.referenceMarkdown()
+    let generated = try await GatewayConfiguration.referenceMarkdown(parts: PartKind.all)
     #expect(
       written == generated,
       "docs/operators/configuration-reference.md is out of date: skyframe config describe > docs/operators/configuration-reference.md"
     )
     // Every key the example configuration is read for is on the page (named entries as
     // {name} and {eui}).
-    let keys = Set(try await GatewayConfiguration.reference().map(\.key))
+    let keys = Set(try await GatewayConfiguration.reference(parts: PartKind.all).map(\.key))
     let file = try await FileProvider<YAMLSnapshot>(filePath: FilePath(Self.example.path))
     let known = KnownKeys()
-    _ = try GatewayConfiguration(reading: ConfigReader(providers: [file]), recording: known)
+    _ = try GatewayConfiguration(
+      reading: ConfigReader(providers: [file]), parts: PartKind.all, recording: known)
     let names = ["berlin", "sydney"]
     let missing = known.keys.filter { key in
       var general = key

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeAssembly
 import Testing
 
 @testable import SkyframeGateway
@@ -15,7 +16,8 @@ import Testing
     try yaml.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     do {
-      _ = try await GatewayConfiguration.load(path: file.path, environment: environment)
+      _ = try await GatewayConfiguration.load(
+        path: file.path, environment: environment, parts: PartKind.all)
       return []
     } catch {
       return error.errors.map { $0.description.replacingOccurrences(of: file.path, with: "F") }
@@ -89,12 +91,14 @@ import Testing
   @Test func aMissingFileADirectoryAndAnEmptyFileAreNamedAsSuch() async throws {
     let directory = FileManager.default.temporaryDirectory.path
     await #expect {
-      _ = try await GatewayConfiguration.load(path: directory, environment: [:])
+      _ = try await GatewayConfiguration.load(
+        path: directory, environment: [:], parts: PartKind.all)
     } throws: { error in
       "\(error)" == "--config: '\(directory)' is a directory, not a file"
     }
     await #expect {
-      _ = try await GatewayConfiguration.load(path: "/nonexistent/skyframe.yaml", environment: [:])
+      _ = try await GatewayConfiguration.load(
+        path: "/nonexistent/skyframe.yaml", environment: [:], parts: PartKind.all)
     } throws: { error in
       "\(error)" == "--config: '/nonexistent/skyframe.yaml' does not exist"
     }

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import ServiceLifecycle
+import SkyframeAssembly
 import SkyframeCodec
 import SkyframeMQTT
 import SkyframeProviders
@@ -158,6 +159,8 @@ final class GatewayHarness: Sendable {
     }
     let clientID = "gw-\(UInt32.random(in: 0...UInt32.max))"
     var configuration = GatewayConfiguration()
+    // The whole gateway, as `skyframe run` builds it.
+    configuration.parts = PartKind.all
     configuration.mqtt.port = broker.port
     configuration.mqtt.clientID = clientID
     configuration.services[OpenMeteoService.self].forecastURL = http.baseURL + "/v1/forecast"

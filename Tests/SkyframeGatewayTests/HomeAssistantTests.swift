@@ -5,6 +5,7 @@ import SkyframeTestSupport
 import Testing
 
 @testable import SkyframeGateway
+@testable import SkyframeHomeAssistant
 
 /// Home Assistant MQTT discovery as the gateway publishes it, read from a real mosquitto (the
 /// real Home Assistant reads the same messages in `Tests/HomeAssistant/test.sh`).

@@ -1,8 +1,10 @@
 import Foundation
+import SkyframeAssembly
 import SkyframeCodec
 import Testing
 
 @testable import SkyframeGateway
+@testable import SkyframeLoRaWAN
 
 /// The `lorawan` section and the downlink size rule (RP002-1.0.4's data rates).
 @Suite struct LoRaWANConfigurationTests {
@@ -15,7 +17,8 @@ import Testing
     defer { try? FileManager.default.removeItem(at: file) }
     do {
       return .success(
-        try await GatewayConfiguration.load(path: file.path, environment: environment))
+        try await GatewayConfiguration.load(
+          path: file.path, environment: environment, parts: PartKind.all))
     } catch {
       return .failure(error)
     }
@@ -199,7 +202,8 @@ import Testing
     """.write(to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     var warnings: [String] = []
-    _ = try await GatewayConfiguration.load(path: file.path, environment: [:]) {
+    _ = try await GatewayConfiguration.load(path: file.path, environment: [:], parts: PartKind.all)
+    {
       warnings.append($0)
     }
     #expect(

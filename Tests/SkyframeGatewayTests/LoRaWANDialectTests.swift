@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SkyframeGateway
+@testable import SkyframeLoRaWAN
 
 /// The two network servers' JSON, read and written without a broker.
 @Suite struct LoRaWANDialectTests {

@@ -1,6 +1,8 @@
 import Foundation
 import SkyframeCodec
 
+@testable import SkyframeLoRaWAN
+
 /// Uplink messages in the shapes the two network servers publish on their MQTT integrations.
 ///
 /// ChirpStack v4 (4.11+): the protobuf JSON mapping of `integration.UplinkEvent`, camelCase, every

@@ -6,6 +6,8 @@ import SkyframeMQTT
 import SkyframeTestSupport
 import Testing
 
+@testable import SkyframeLoRaWAN
+
 /// Two members of one cluster with the same LoRaWAN configuration, on one broker that plays the
 /// network servers' MQTT side too: each connection is held by exactly one member at a time
 /// (under a client id of its own), every uplink is answered once across the fleet, and the

@@ -6,6 +6,8 @@ import SkyframeMQTT
 import SkyframeTestSupport
 import Testing
 
+@testable import SkyframeLoRaWAN
+
 /// LoRaWAN displays through a real mosquitto playing each network server's MQTT side: the test
 /// publishes uplinks in the servers' exact shapes on their topics and reads the downlinks the
 /// gateway queues (`schemas/lorawan-uplink-v1.md` §6).

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeAssembly
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeProviders
@@ -135,7 +136,8 @@ import Testing
       try yaml.write(to: file, atomically: true, encoding: .utf8)
       defer { try? FileManager.default.removeItem(at: file) }
       do {
-        _ = try await GatewayConfiguration.load(path: file.path, environment: [:])
+        _ = try await GatewayConfiguration.load(
+          path: file.path, environment: [:], parts: PartKind.all)
         return []
       } catch {
         return error.errors.map(\.key)

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import SkyframeAssembly
 import SkyframeCodec
 import SkyframeGateway
 import SkyframeMQTT
@@ -87,7 +88,8 @@ import Testing
       to: file, atomically: true, encoding: .utf8)
     defer { try? FileManager.default.removeItem(at: file) }
     await #expect {
-      _ = try await GatewayConfiguration.load(path: file.path, environment: [:])
+      _ = try await GatewayConfiguration.load(
+        path: file.path, environment: [:], parts: PartKind.all)
     } throws: { error in
       "\(error)".contains("mqtt.request-connections") && "\(error)".contains("MQTT 5")
     }

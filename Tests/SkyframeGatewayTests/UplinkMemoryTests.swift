@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SkyframeGateway
+@testable import SkyframeLoRaWAN
 
 /// The memory of uplinks is bounded by `requests.max-devices` (least recently heard devices go
 /// first) and by four uplinks a device; a copy counts only within the window.

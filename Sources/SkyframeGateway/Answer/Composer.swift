@@ -6,7 +6,7 @@ import Synchronization
 /// asked for. The standard frame is written first on the stack; `tiny` and `large` are made from
 /// it (and from the cached large frame), and replaced by `unchanged` when the device's check says
 /// it shows the same weather. Nothing here publishes: the way out is the outbox's.
-final class Composer: Sendable {
+package final class Composer: Sendable {
   private let cacheTTLSeconds = Atomic<Int64>(0)
   private let clock: GatewayClock
 
@@ -21,7 +21,7 @@ final class Composer: Sendable {
 
   /// Writes the answer for `outcome` in slot `slot` of `count` and hands it to `send` with
   /// whether it is `unchanged`. A cache hit allocates nothing here: every buffer is on the stack.
-  func compose(
+  package func compose(
     _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, answering: Answering,
     time: Int64? = nil, _ send: (UnsafeRawBufferPointer, _ unchanged: Bool) -> Void
   ) {

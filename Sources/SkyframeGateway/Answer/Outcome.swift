@@ -4,13 +4,13 @@ import SkyframeWeather
 
 /// What the resolver makes of one place: weather (fresh or stale) or a failure with its status.
 /// Every way in hands outcomes to the composer; none looks inside the resolver.
-enum Outcome: Sendable {
+package enum Outcome: Sendable {
   case weather(WeatherDesk.CachedFrame, stale: Bool, place: ResolvedPlace)
   /// `retryAfter`: seconds until the service may be asked again, when known (a paused or rate
   /// limited service): the frame's next-update hint.
   case failure(FrameStatus, name: FrameName, retryAfter: Int? = nil)
 
-  var status: FrameStatus {
+  package var status: FrameStatus {
     switch self {
     case .weather(_, let stale, _): stale ? .stale : .ok
     case .failure(let status, _, _): status
@@ -25,16 +25,21 @@ enum Outcome: Sendable {
   }
 
   /// An error answer with `text` (the reason) as its name.
-  static func refusal(_ status: FrameStatus, _ text: String) -> Outcome {
+  package static func refusal(_ status: FrameStatus, _ text: String) -> Outcome {
     .failure(status, name: FrameName(truncating: text))
   }
 }
 
 /// The form of every answer to one request: the profile, and the content checks of what the
 /// device shows (`schemas/frame-profiles.md`). Errors come in the same profile as weather.
-struct Answering: Sendable {
+package struct Answering: Sendable {
   var profile: FrameProfile = .standard
   var checks = ContentChecks()
+
+  package init(profile: FrameProfile = .standard, checks: ContentChecks = ContentChecks()) {
+    self.profile = profile
+    self.checks = checks
+  }
 }
 
 /// Where an MQTT answer goes: the device's frame topic, or a v5 response topic with its
@@ -49,7 +54,7 @@ struct Reply: Sendable {
 }
 
 /// A place as the frame shows it.
-struct ResolvedPlace: Sendable {
+package struct ResolvedPlace: Sendable {
   var point: GeoPoint
   var latitude: Int32
   var longitude: Int32

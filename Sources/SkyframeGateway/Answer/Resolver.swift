@@ -6,14 +6,14 @@ import Synchronization
 
 /// Who a place is resolved for: a device, whose new cells count against the limits of the way it
 /// came in by, or a schedule (watches, named places), which may always fetch.
-enum Requester: Sendable {
+package enum Requester: Sendable {
   case device(String, any NewCellAccount)
   case scheduled
 }
 
 /// Where a way in keeps its devices' new-cell allowance (`upstream.new-cells-per-device-per-
 /// minute`) and hears of a device refused for it.
-protocol NewCellAccount: Sendable {
+package protocol NewCellAccount: Sendable {
   func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool
   func hasSpentNewCells(_ device: String, minute: Int64, perMinute: Int) -> Bool
   /// A device's request was refused for a new cell past the limits.
@@ -23,7 +23,7 @@ protocol NewCellAccount: Sendable {
 /// Places to outcomes: from the caches alone on the network thread (`resolveNow`), or through
 /// the desk's bounded fetches (`resolve`). It knows nothing of transports: every way in (MQTT
 /// requests, LoRaWAN uplinks, schedules) shares the one resolver and its limits.
-final class Resolver: Sendable {
+package final class Resolver: Sendable {
   private struct Settings: Sendable {
     var newCellsPerMinute: Int
     var newCellsPerDevicePerMinute: Int
@@ -41,7 +41,7 @@ final class Resolver: Sendable {
   private let metrics: GatewayMetrics
   private let clock: GatewayClock
   private let logger: Logger
-  let logLimiter: DeviceLogLimiter
+  package let logLimiter: DeviceLogLimiter
 
   init(
     configuration: GatewayConfiguration, desk: WeatherDesk, metrics: GatewayMetrics,
@@ -83,7 +83,9 @@ final class Resolver: Sendable {
 
   /// The outcome from the caches alone, without waiting; nil when a place or its weather is not
   /// cached (or is expired).
-  func resolveNow(_ query: LocationQuery, large: Bool = false, time: Int64? = nil) -> Outcome? {
+  package func resolveNow(_ query: LocationQuery, large: Bool = false, time: Int64? = nil)
+    -> Outcome?
+  {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
@@ -105,7 +107,7 @@ final class Resolver: Sendable {
     return .weather(frame, stale: false, place: place)
   }
 
-  func resolve(
+  package func resolve(
     _ query: LocationQuery, for requester: Requester,
     answerBy deadline: Duration? = nil, large: Bool = false
   ) async -> Outcome {

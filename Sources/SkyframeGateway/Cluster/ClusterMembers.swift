@@ -20,7 +20,7 @@ final class FleetShare: Sendable {
 /// it. At most `ClusterSettings.maximumMembers` are kept; further ids are ignored.
 public final class ClusterMembers: Sendable {
   private let members = Mutex<Set<String>>([])
-  let own: String
+  package let own: String
   /// When this member first connected to the broker (gateway clock, nanoseconds), -1 before.
   private let firstConnected = Atomic<Int64>(-1)
 
@@ -151,7 +151,7 @@ public final class ClusterMembers: Sendable {
 
   /// Whether the live set can be trusted at `now`: a while after the first connect. Before it, a
   /// starting member knows only itself and would take every lease.
-  func isSettled(at now: Duration) -> Bool {
+  package func isSettled(at now: Duration) -> Bool {
     let first = firstConnected.load(ordering: .relaxed)
     guard first >= 0 else { return false }
     return now - .nanoseconds(first) >= Self.settling

@@ -7,14 +7,14 @@ import Synchronization
 /// Bounded: named places come from the configuration, and watch places are kept only while
 /// fewer than `capacity` entries are held (`watches.maximum` plus the named places); a watch
 /// place past that is published to its displays as always but not shown here.
-final class DisplayBoard: Sendable {
+package final class DisplayBoard: Sendable {
   /// One display's source: a named place, or one place of a watch (`slot` nil when the watch
   /// names one place).
-  enum Key: Hashable, Sendable, Comparable {
+  package enum Key: Hashable, Sendable, Comparable {
     case place(String)
     case watch(device: String, slot: Int?)
 
-    static func < (lhs: Key, rhs: Key) -> Bool { lhs.sortText < rhs.sortText }
+    package static func < (lhs: Key, rhs: Key) -> Bool { lhs.sortText < rhs.sortText }
 
     private var sortText: String {
       switch self {
@@ -25,7 +25,7 @@ final class DisplayBoard: Sendable {
 
     /// `loc/berlin`, `watch/kitchen`, `watch/kitchen/1`: the path below `{base}/v1/state/` and
     /// the status page's name for it.
-    var path: String {
+    package var path: String {
       switch self {
       case .place(let name): "loc/\(name)"
       case .watch(let device, nil): "watch/\(device)"
@@ -38,16 +38,16 @@ final class DisplayBoard: Sendable {
     }
   }
 
-  struct Entry: Sendable {
-    var key: Key
+  package struct Entry: Sendable {
+    package var key: Key
     /// The standard frame (`WeatherFrame.size` bytes) as published.
-    var frame: [UInt8]
+    package var frame: [UInt8]
     /// Unix seconds of the publish.
     var publishedAt: Int64
   }
 
   /// Told of every change, outside the board's lock.
-  protocol Listener: Sendable {
+  package protocol Listener: Sendable {
     func displayChanged(_ entry: Entry)
     func displayRemoved(_ key: Key)
   }
@@ -66,7 +66,7 @@ final class DisplayBoard: Sendable {
     if let listener { listen(listener) }
   }
 
-  func listen(_ listener: any Listener) {
+  package func listen(_ listener: any Listener) {
     listeners.withLock { $0.append(listener) }
   }
 
@@ -115,7 +115,7 @@ final class DisplayBoard: Sendable {
   }
 
   /// Every entry, named places first, then watches, each in name order.
-  var entries: [Entry] {
+  package var entries: [Entry] {
     state.withLock { Array($0.entries.values) }.sorted { $0.key < $1.key }
   }
 

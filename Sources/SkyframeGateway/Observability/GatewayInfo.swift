@@ -4,7 +4,7 @@ import SkyframeProviders
 
 /// What a display may want to show about where its weather comes from: retained on
 /// `{base}/v1/gateway/info` (JSON) on every connect and after every reload.
-struct GatewayInfo: Codable, Sendable, Equatable {
+package struct GatewayInfo: Codable, Sendable, Equatable {
   struct Source: Codable, Sendable, Equatable {
     var name: String
     /// `weather`, `fallback`, `air-quality` or `alerts`.
@@ -21,7 +21,7 @@ struct GatewayInfo: Codable, Sendable, Equatable {
   var frameVersion: String
   var services: [Source]
 
-  static var softwareVersion: String { SkyframeVersion.current }
+  package static var softwareVersion: String { SkyframeVersion.current }
 
   init(_ configuration: GatewayConfiguration) {
     version = Self.softwareVersion

@@ -13,7 +13,7 @@ import struct Prometheus.PrometheusMetricsFactory
 /// the gateway's own Prometheus registry (one per gateway, so several can run in one process).
 /// Every handle is made once, here: recording on a request's path is an atomic add, never a
 /// lookup by label.
-final class GatewayMetrics: Sendable {
+package final class GatewayMetrics: Sendable {
   /// Running totals, for the stats message.
   struct Totals: Sendable, Equatable {
     /// By status byte; the last slot counts statuses this version does not know.
@@ -32,7 +32,7 @@ final class GatewayMetrics: Sendable {
     var reconnects = 0
   }
 
-  let registry = PrometheusCollectorRegistry()
+  package let registry = PrometheusCollectorRegistry()
   private let factory: PrometheusMetricsFactory
   /// Answers in `large` and `tiny` (standard is the rest), and `unchanged` answers per profile.
   private let profileAnswers: [Counter]
@@ -106,7 +106,9 @@ final class GatewayMetrics: Sendable {
   // MARK: Requests
 
   /// One frame sent in answer to a request (a request for several places counts once per place).
-  func answered(_ status: FrameStatus, profile: FrameProfile = .standard, unchanged: Bool = false) {
+  package func answered(
+    _ status: FrameStatus, profile: FrameProfile = .standard, unchanged: Bool = false
+  ) {
     totals.add(at: Total.answers.rawValue + min(Int(status.rawValue), FrameStatus.allKnown.count))
     // Standard answers without a check, the hot path, touch nothing more.
     if profile != .standard { profileAnswers[Int(profile.rawValue)].increment() }
@@ -150,7 +152,7 @@ final class GatewayMetrics: Sendable {
 
   // MARK: Cache
 
-  func cacheHit() {
+  package func cacheHit() {
     count(.cacheHits)
   }
 

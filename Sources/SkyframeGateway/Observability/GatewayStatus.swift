@@ -5,7 +5,7 @@ import Synchronization
 
 /// How the gateway is doing, in one document: what `/health` answers and what goes retained to
 /// `{base}/v1/gateway/stats`. Times are Unix seconds.
-struct GatewayStatus: Codable, Sendable {
+package struct GatewayStatus: Codable, Sendable {
   struct Broker: Codable, Sendable {
     var connected: Bool
     var reconnects: Int
@@ -44,7 +44,7 @@ struct GatewayStatus: Codable, Sendable {
   }
 
   /// A LoRaWAN network server connection (`lorawan.servers`).
-  struct NetworkServer: Codable, Sendable {
+  package struct NetworkServer: Codable, Sendable {
     var name: String
     var kind: String
     var connected: Bool
@@ -52,6 +52,16 @@ struct GatewayStatus: Codable, Sendable {
     var lastError: String?
     /// In a cluster, the member that holds the connection (one at a time).
     var heldBy: String?
+
+    package init(
+      name: String, kind: String, connected: Bool, lastError: String?, heldBy: String?
+    ) {
+      self.name = name
+      self.kind = kind
+      self.connected = connected
+      self.lastError = lastError
+      self.heldBy = heldBy
+    }
   }
 
   struct Upstream: Codable, Sendable {
@@ -83,7 +93,7 @@ struct GatewayStatus: Codable, Sendable {
   /// Requests left unanswered: their device was over its limit and already told so this minute.
   var unansweredOverLimit: Int
   /// The LoRaWAN network server connections; absent without any.
-  var lorawan: [NetworkServer]?
+  package var lorawan: [NetworkServer]?
 
   func json() -> [UInt8] {
     let encoder = JSONEncoder()

@@ -6,7 +6,7 @@ import SkyframeMQTT
 /// publish that fails is counted (`skyframe_publish_failures_total`) and logged, at most once a
 /// minute for all of them (the log line says how many were left out); the message is sent again
 /// with the next connect, reload, interval or announcement that carries it.
-struct OwnMessages: Sendable {
+package struct OwnMessages: Sendable {
   let sink: any FrameSink
   let metrics: GatewayMetrics
   let log: DeviceLog
@@ -20,7 +20,8 @@ struct OwnMessages: Sendable {
   /// Publishes `payload` on `topic` (QoS 1 and retained unless told otherwise); false when the
   /// publish failed.
   @discardableResult
-  func send(_ topic: String, _ payload: [UInt8], qos: Int = 1, retain: Bool = true) -> Bool {
+  package func send(_ topic: String, _ payload: [UInt8], qos: Int = 1, retain: Bool = true) -> Bool
+  {
     let failure = payload.withUnsafeBytes { bytes -> MQTTError? in
       do throws(MQTTError) {
         try sink.publish(topic, payload: bytes, qos: qos, retain: retain, correlationData: nil)

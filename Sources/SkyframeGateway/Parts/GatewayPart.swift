@@ -4,8 +4,9 @@ import SkyframeMQTT
 /// A feature plugged into the gateway (watches, named places, Home Assistant, the cluster,
 /// LoRaWAN, the fast lane, presence): everything the gateway needs to know of it, declared in
 /// one place, so that `Gateway` lists parts and routes messages without naming any feature.
-/// Adding one is its own folder and one line where `Gateway.makeParts` lists them.
-protocol GatewayPart: Sendable {
+/// Adding one is its own folder or module and one entry in the list of every part
+/// (`PartKind.all`, in `SkyframeAssembly`).
+package protocol GatewayPart: Sendable {
   /// Filters subscribed on the main connection before it connects (QoS 1).
   var subscriptions: [String] { get }
   /// The topics the part answers on the main connection, tried in order after requests.
@@ -35,16 +36,18 @@ protocol GatewayPart: Sendable {
 }
 
 extension GatewayPart {
-  var subscriptions: [String] { [] }
-  var claims: [TopicClaim] { [] }
-  func receive(claim: Int, rest: String, _ message: MQTTIncoming) {}
-  func connected(sessionPresent: Bool) {}
-  func disconnected() {}
-  func leaving() {}
-  func apply(_ configuration: GatewayConfiguration) {}
-  var services: [any Service] { [] }
-  func report(into status: inout GatewayStatus) {}
-  func keepRestartOnlyKeys(of running: GatewayConfiguration, in new: inout GatewayConfiguration)
+  package var subscriptions: [String] { [] }
+  package var claims: [TopicClaim] { [] }
+  package func receive(claim: Int, rest: String, _ message: MQTTIncoming) {}
+  package func connected(sessionPresent: Bool) {}
+  package func disconnected() {}
+  package func leaving() {}
+  package func apply(_ configuration: GatewayConfiguration) {}
+  package var services: [any Service] { [] }
+  package func report(into status: inout GatewayStatus) {}
+  package func keepRestartOnlyKeys(
+    of running: GatewayConfiguration, in new: inout GatewayConfiguration
+  )
     -> [String]
   { [] }
 }
@@ -52,7 +55,7 @@ extension GatewayPart {
 /// A topic a part answers: one exact topic, every topic under a prefix, or a prefix followed by
 /// a device id (1–32 of a-z A-Z 0-9 - _ .; any other id is refused by the router, logged once a
 /// minute for all).
-struct TopicClaim: Sendable, Equatable {
+package struct TopicClaim: Sendable, Equatable {
   enum Match: Sendable, Equatable {
     case exact
     case prefix
@@ -62,13 +65,13 @@ struct TopicClaim: Sendable, Equatable {
   let bytes: [UInt8]
   let match: Match
 
-  static func exact(_ topic: String) -> TopicClaim {
+  package static func exact(_ topic: String) -> TopicClaim {
     TopicClaim(bytes: Array(topic.utf8), match: .exact)
   }
-  static func prefix(_ prefix: String) -> TopicClaim {
+  package static func prefix(_ prefix: String) -> TopicClaim {
     TopicClaim(bytes: Array(prefix.utf8), match: .prefix)
   }
-  static func device(under prefix: String) -> TopicClaim {
+  package static func device(under prefix: String) -> TopicClaim {
     TopicClaim(bytes: Array(prefix.utf8), match: .device)
   }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// `linesPerMinute` a minute for all devices together, so neither one device repeating a bad
 /// request nor a swarm of made-up ids can flood it. Lines left out are counted, and the next line
 /// written for that device says how many. Remembers as many device ids as `requests.max-devices`.
-final class DeviceLogLimiter: Sendable {
+package final class DeviceLogLimiter: Sendable {
   private struct Entry {
     var minute: Int64
     var suppressed: Int
@@ -57,18 +57,24 @@ final class DeviceLogLimiter: Sendable {
 /// A logger for one device: the device id is attached only to lines that are written, so a
 /// request that logs nothing builds no metadata; with a limiter, lines at notice and above the
 /// debug level are rate limited per device (`DeviceLogLimiter`).
-struct DeviceLog {
+package struct DeviceLog {
   let logger: Logger
   let device: String
   var limiter: DeviceLogLimiter? = nil
 
-  func debug(_ message: @autoclosure () -> String) {
+  package init(logger: Logger, device: String, limiter: DeviceLogLimiter? = nil) {
+    self.logger = logger
+    self.device = device
+    self.limiter = limiter
+  }
+
+  package func debug(_ message: @autoclosure () -> String) {
     logger.debug("\(message())", metadata: ["device": "\(device)"])
   }
-  func info(_ message: @autoclosure () -> String) {
+  package func info(_ message: @autoclosure () -> String) {
     write(.info, message())
   }
-  func warning(_ message: @autoclosure () -> String) {
+  package func warning(_ message: @autoclosure () -> String) {
     write(.warning, message())
   }
   func error(_ message: @autoclosure () -> String) {

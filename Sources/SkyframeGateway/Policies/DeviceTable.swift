@@ -7,7 +7,7 @@ import Synchronization
 /// frame topic and how many new cells it made the gateway fetch this minute. A flood of made-up
 /// ids pushes out the least recently seen devices; a device pushed out starts afresh (a new
 /// window, and `refresh` answers `bad_request` until it names places again).
-final class DeviceTable: Sendable {
+package final class DeviceTable: Sendable {
   struct Record: Sendable {
     var frameTopic: String
     var minute: Int64 = -1
@@ -29,13 +29,13 @@ final class DeviceTable: Sendable {
   }
 
   /// What a request may do, decided in one look-up.
-  struct Admission: Sendable {
+  package struct Admission: Sendable {
     var frameTopic: String
     /// False when the device is over its requests a minute.
-    var allowed: Bool
+    package var allowed: Bool
     /// Over the limit for the first time this minute: answered `rate_limited` once; later
     /// requests of the minute get no answer (`frame-v1.md` §6.10).
-    var firstRefusal = false
+    package var firstRefusal = false
     /// The device's remembered request when this one was admitted, so that a device asking for
     /// the same again (`isRemembered`) costs no second look-up.
     var lastPlaces: [LocationQuery]? = nil
@@ -50,19 +50,19 @@ final class DeviceTable: Sendable {
 
   private let table: Mutex<LRUTable<String, Record>>
 
-  init(capacity: Int) {
+  package init(capacity: Int) {
     table = Mutex(LRUTable(capacity: capacity))
   }
 
   var count: Int { table.withLock { $0.count } }
 
-  func resize(to capacity: Int) {
+  package func resize(to capacity: Int) {
     table.withLock { $0.resize(to: capacity) }
   }
 
   /// Counts a request from `device` in the minute `minute` (at Unix second `second`, which a
   /// device new to the table keeps as its first); `perMinute` 0 allows everything.
-  func admit(
+  package func admit(
     _ device: String, minute: Int64, perMinute: Int, frameTopic: @Sendable (String) -> String,
     second: Int64 = 0
   ) -> Admission {
@@ -117,7 +117,9 @@ final class DeviceTable: Sendable {
   }
 
   /// Keeps `places` as the device's last request, for `refresh`.
-  func remember(_ places: LocationList, profile: FrameProfile = .standard, for device: String) {
+  package func remember(
+    _ places: LocationList, profile: FrameProfile = .standard, for device: String
+  ) {
     table.withLock { table in
       table.update(device) { record in
         // A device asking for the same places again (the common case) writes nothing.
@@ -133,7 +135,7 @@ final class DeviceTable: Sendable {
   }
 
   /// The device's last places, for `refresh`.
-  func lastPlaces(of device: String) -> LocationList? { lastRequest(of: device)?.places }
+  package func lastPlaces(of device: String) -> LocationList? { lastRequest(of: device)?.places }
 
   /// The places and profile of the device's last request, which a refresh repeats.
   func lastRequest(of device: String) -> (places: LocationList, profile: FrameProfile)? {
@@ -146,14 +148,14 @@ final class DeviceTable: Sendable {
 
   /// Takes one of the device's new cells for this minute; false when it has none left.
   /// Whether `device` has used up its new cells of `minute` (nothing is taken).
-  func hasSpentNewCells(_ device: String, minute: Int64, perMinute: Int) -> Bool {
+  package func hasSpentNewCells(_ device: String, minute: Int64, perMinute: Int) -> Bool {
     guard perMinute > 0 else { return false }
     return table.withLock { table in
       table.peek(device).map { $0.newCellMinute == minute && $0.newCells >= perMinute } ?? false
     }
   }
 
-  func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool {
+  package func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool {
     guard perMinute > 0 else { return true }
     return table.withLock { table in
       var allowed = true

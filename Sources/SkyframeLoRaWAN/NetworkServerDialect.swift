@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeGateway
 
 /// What both network servers' uplink messages give the gateway.
 struct LoRaWANUplink: Sendable, Equatable {

@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeGateway
 import SkyframeProviders
 import Synchronization
 

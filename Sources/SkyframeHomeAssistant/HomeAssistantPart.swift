@@ -1,3 +1,4 @@
+import SkyframeGateway
 import SkyframeMQTT
 
 /// Home Assistant MQTT discovery as a part: the displays on the board and the gateway itself are

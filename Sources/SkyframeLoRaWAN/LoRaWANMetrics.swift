@@ -1,3 +1,4 @@
+import SkyframeGateway
 import Synchronization
 
 import class Prometheus.Counter

@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeGateway
 
 /// Home Assistant's MQTT discovery messages for Skyframe's devices: one device-based discovery
 /// message per device (`{prefix}/device/{object_id}/config`, retained), its sensors in

@@ -1,3 +1,4 @@
+import SkyframeGateway
 import SkyframeProviders
 
 /// Home Assistant MQTT discovery (`homeassistant` section): every named place, every watched
@@ -14,7 +15,7 @@ public struct HomeAssistantSettings: Sendable, Equatable {
 
 extension HomeAssistantSettings {
   /// Reads `homeassistant.*` and checks it.
-  init(reading keys: KeyReader) {
+  package init(reading keys: KeyReader) {
     self.init()
     enabled = keys.flag("homeassistant.enabled", enabled)
     if let prefix = keys.text("homeassistant.discovery-prefix") {
@@ -32,7 +33,7 @@ extension HomeAssistantSettings {
     }
   }
 
-  var describedLines: [String] {
+  package var describedLines: [String] {
     [
       "homeassistant:",
       "  enabled: \(enabled)",

@@ -1,5 +1,6 @@
 import Foundation
 import SkyframeCodec
+import SkyframeGateway
 import SkyframeJSON
 import SkyframeWeather
 

@@ -1,5 +1,6 @@
 import Logging
 import SkyframeCodec
+import SkyframeGateway
 import SkyframeMQTT
 import SkyframeProviders
 import Synchronization

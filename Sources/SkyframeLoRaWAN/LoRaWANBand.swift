@@ -1,3 +1,5 @@
+import SkyframeGateway
+
 /// A LoRaWAN region's data rates as far as the gateway needs them to size a class A downlink
 /// (LoRaWAN Regional Parameters RP002-1.0.4): which data rate each receive window uses, and the
 /// largest application payload (N, not repeater compatible) each downlink data rate carries.

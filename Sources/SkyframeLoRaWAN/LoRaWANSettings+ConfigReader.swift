@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeGateway
 import SkyframeProviders
 
 extension LoRaWANSettings {
@@ -6,7 +7,7 @@ extension LoRaWANSettings {
   static let maximumPlaces = 256
 
   /// Reads `lorawan.*` and checks it, naming the key of every problem.
-  init(reading keys: KeyReader) {
+  package init(reading keys: KeyReader) {
     self.init()
     unknownDevices =
       UnknownDevices(
@@ -176,7 +177,7 @@ extension LoRaWANSettings {
   }
 
   /// `lorawan` in `skyframe config check`'s YAML; passwords shown as `<redacted>`.
-  var describedLines: [String] {
+  package var describedLines: [String] {
     func text(_ value: String?) -> String { value.map { "\"\($0)\"" } ?? "~" }
     func places(_ list: [LocationQuery]) -> String {
       "[" + list.map { "\"\(Self.describe($0))\"" }.joined(separator: ", ") + "]"

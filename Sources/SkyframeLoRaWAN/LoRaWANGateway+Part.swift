@@ -1,4 +1,5 @@
 import ServiceLifecycle
+import SkyframeGateway
 import SkyframeMQTT
 
 /// LoRaWAN as a part: a Service per network server connection (each a lease of the fleet in a

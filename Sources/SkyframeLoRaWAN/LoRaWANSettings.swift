@@ -1,4 +1,5 @@
 import SkyframeCodec
+import SkyframeGateway
 
 /// The `lorawan` section: the network servers whose MQTT integrations the gateway serves
 /// LoRaWAN displays through, and the places those displays ask for by index
@@ -76,7 +77,7 @@ public struct LoRaWANSettings: Sendable, Equatable {
 
   /// What `config check` and `run` warn about: connections (and devices with their own RX2) whose
   /// RX2 cannot carry a tiny frame.
-  var warnings: [String] {
+  package var warnings: [String] {
     var lines: [String] = []
     for server in servers {
       if let problem = server.rx2Problem() {

@@ -1,5 +1,6 @@
 import Logging
 import ServiceLifecycle
+import SkyframeGateway
 import SkyframeMQTT
 import Synchronization
 
