@@ -143,7 +143,7 @@ let package = Package(
     .target(
       name: "SkyframeTestSupport",
       dependencies: [
-        "SkyframeMQTT", log,
+        "SkyframeMQTT", "SkyframeCodec", log,
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -170,6 +170,15 @@ let package = Package(
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
         "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON",
+      ],
+      swiftSettings: strict),
+    // The gateway run whole against a real mosquitto and local HTTP stand-ins (the unit tests
+    // above start no broker).
+    .testTarget(
+      name: "SkyframeGatewayIntegrationTests",
+      dependencies: [
+        "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
+        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON", "SkyframeCodec",
       ],
       swiftSettings: strict),
     .testTarget(

@@ -1,3 +1,4 @@
+import SkyframeTestSupport
 import Testing
 
 @testable import SkyframeGateway

@@ -4,7 +4,7 @@
  *
  * It writes the uplink request with skyframe_uplink_coordinates() / _place() / _refresh(),
  * publishes it base64-encoded in ChirpStack v4's uplink event JSON (the shape of
- * Tests/SkyframeGatewayTests/LoRaWANFixtures.swift) on application/{app}/device/{devEui}/event/up,
+ * Tests/SkyframeTestSupport/LoRaWANFixtures.swift) on application/{app}/device/{devEui}/event/up,
  * waits for the gateway's downlink on application/{app}/device/{devEui}/command/down, takes the
  * base64 "data" out of its JSON and decodes it with skyframe_message_kind() and
  * skyframe_tiny_decode() / skyframe_unchanged_decode().

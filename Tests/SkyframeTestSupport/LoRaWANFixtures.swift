@@ -1,8 +1,6 @@
 import Foundation
 import SkyframeCodec
 
-@testable import SkyframeLoRaWAN
-
 /// Uplink messages in the shapes the two network servers publish on their MQTT integrations.
 ///
 /// ChirpStack v4 (4.11+): the protobuf JSON mapping of `integration.UplinkEvent`, camelCase, every
@@ -14,15 +12,15 @@ import SkyframeCodec
 /// The Things Stack: `v3.ApplicationUp` in its JSON, snake_case, zero values omitted (no `f_cnt`
 /// when 0, no `frm_payload` for an empty payload), EUIs in upper case, `frequency` as a string,
 /// `coding_rate` under `settings.data_rate.lora`, no data-rate index.
-enum LoRaWANFixtures {
-  static let chirpStackApplication = "17c82e96-be03-4f38-aef3-f83d48582d97"
-  static let thingsStackApplication = "weather-displays"
-  static let tenant = "ttn"
+public enum LoRaWANFixtures {
+  public static let chirpStackApplication = "17c82e96-be03-4f38-aef3-f83d48582d97"
+  public static let thingsStackApplication = "weather-displays"
+  public static let tenant = "ttn"
 
-  static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
+  public static func base64(_ bytes: [UInt8]) -> String { Data(bytes).base64EncodedString() }
 
   /// A gateway near Berlin's Brandenburg Gate, or one without a location.
-  static func chirpStackUplink(
+  public static func chirpStackUplink(
     devEUI: String, payload: [UInt8]?, fPort: Int = 10, dr: Int = 5, fCnt: Int = 0,
     spreadingFactor: Int = 7, gatewayLocation: Bool = true, legacy: Bool = false
   ) -> String {
@@ -48,12 +46,12 @@ enum LoRaWANFixtures {
       """
   }
 
-  static func chirpStackUplinkTopic(devEUI: String) -> String {
+  public static func chirpStackUplinkTopic(devEUI: String) -> String {
     "application/\(chirpStackApplication)/device/\(devEUI)/event/up"
   }
 
   /// An uplink of The Things Stack at SF7/125 kHz unless told otherwise.
-  static func thingsStackUplink(
+  public static func thingsStackUplink(
     deviceID: String, devEUI: String, payload: [UInt8]?, fPort: Int? = 10, fCnt: Int = 0,
     spreadingFactor: Int = 7, bandwidth: Int = 125_000
   ) -> String {
@@ -77,13 +75,15 @@ enum LoRaWANFixtures {
       """
   }
 
-  static func thingsStackUplinkTopic(deviceID: String) -> String {
+  public static func thingsStackUplinkTopic(deviceID: String) -> String {
     "v3/\(thingsStackApplication)@\(tenant)/devices/\(deviceID)/up"
   }
 
   // MARK: Uplink payloads, written with the device's own writers.
 
-  static func coordinates(_ latitude: Double, _ longitude: Double, id: UInt8, check: UInt32? = nil)
+  public static func coordinates(
+    _ latitude: Double, _ longitude: Double, id: UInt8, check: UInt32? = nil
+  )
     -> [UInt8]
   {
     write { buffer in
@@ -93,11 +93,11 @@ enum LoRaWANFixtures {
     }
   }
 
-  static func place(_ index: UInt8, id: UInt8, check: UInt32? = nil) -> [UInt8] {
+  public static func place(_ index: UInt8, id: UInt8, check: UInt32? = nil) -> [UInt8] {
     write { try UplinkRequest.writePlace(index: index, id: id, check: check, into: $0) }
   }
 
-  static func refresh(id: UInt8, check: UInt32? = nil) -> [UInt8] {
+  public static func refresh(id: UInt8, check: UInt32? = nil) -> [UInt8] {
     write { try UplinkRequest.writeRefresh(id: id, check: check, into: $0) }
   }
 
