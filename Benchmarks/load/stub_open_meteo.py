@@ -17,6 +17,7 @@ them while the gateway runs).
 
 import json
 import math
+import os
 import signal
 import sys
 import threading
@@ -28,6 +29,13 @@ UTC_OFFSET = 3600
 CALLS = {"forecast": 0, "search": 0, "other": 0}
 CELLS: set[tuple[int, int]] = set()
 CELLS_ASKED = 0
+# A cell answered again sooner than this many seconds after its last answer counts as an early
+# refetch (SKYFRAME_STUB_EARLY_S; 0: not counted): the fault run's "no extra upstream call".
+EARLY_S = float(os.environ.get("SKYFRAME_STUB_EARLY_S", "0"))
+LAST_ANSWERED: dict[tuple[int, int], float] = {}
+EARLY = 0
+# Search calls by the name asked.
+SEARCHES: dict[str, int] = {}
 # Until when (time.monotonic()) forecasts and searches fail with 500.
 FAILING_UNTIL = 0.0
 # The server answers each connection on its own thread.
@@ -37,6 +45,11 @@ LOCK = threading.Lock()
 def stats() -> str:
     with LOCK:
         counts = dict(CALLS, cells_asked=CELLS_ASKED, cells_distinct=len(CELLS))
+        if EARLY_S > 0:
+            counts["early_refetches"] = EARLY
+        if SEARCHES:
+            counts["searches_per_name_max"] = max(SEARCHES.values())
+            counts["names_searched"] = len(SEARCHES)
     return " ".join(f"{key}={value}" for key, value in counts.items())
 
 
@@ -93,7 +106,7 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
     def do_GET(self) -> None:
-        global CELLS_ASKED, FAILING_UNTIL
+        global CELLS_ASKED, FAILING_UNTIL, EARLY
         url = urlparse(self.path)
         query = parse_qs(url.query)
         if url.path == "/stats":
@@ -123,13 +136,24 @@ class Handler(BaseHTTPRequestHandler):
             # (40.01 is 4000.9999… hundredths) in its own cell, whether it sends corners or centres.
             with LOCK:
                 CELLS_ASKED += len(latitudes)
-                CELLS.update((math.floor(a * 100 + 1e-6), math.floor(o * 100 + 1e-6))
-                             for a, o in zip(latitudes, longitudes))
+                cells = [(math.floor(a * 100 + 1e-6), math.floor(o * 100 + 1e-6))
+                         for a, o in zip(latitudes, longitudes)]
+                CELLS.update(cells)
+                now = time.monotonic()
+                for cell in cells:
+                    last = LAST_ANSWERED.get(cell)
+                    if EARLY_S > 0 and last is not None and now - last < EARLY_S:
+                        EARLY += 1
+                        print(f"stub_open_meteo: early refetch of {cell}, {now - last:.1f} s after "
+                              "the last", file=sys.stderr, flush=True)
+                    LAST_ANSWERED[cell] = now
             places = [forecast(lat, lon) for lat, lon in zip(latitudes, longitudes)]
             self.answer(200, places[0] if len(places) == 1 else places)
         elif url.path == "/v1/search":
             with LOCK:
                 CALLS["search"] += 1
+                name = query.get("name", [""])[0]
+                SEARCHES[name] = SEARCHES.get(name, 0) + 1
             name = query.get("name", ["Berlin"])[0]
             self.answer(200, {"results": [{
                 "id": 2950159, "name": name, "latitude": 52.52437, "longitude": 13.41053,
