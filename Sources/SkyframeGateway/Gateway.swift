@@ -147,7 +147,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// The gateway's long-running work, in the order it starts; it stops in reverse: the
   /// connection outlives the workers and the parts that publish through it.
   var runningServices: [any Service] {
-    [self, background, workers] + parts.flatMap(\.services)
+    [self, background, workers, services.modelRuns] + parts.flatMap(\.services)
   }
 
   /// Applies a reloaded configuration: every component takes the new snapshot whole, and

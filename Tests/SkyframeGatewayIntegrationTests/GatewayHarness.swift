@@ -166,6 +166,8 @@ final class GatewayHarness: Sendable {
     configuration.services[OpenMeteoService.self].forecastURL = http.baseURL + "/v1/forecast"
     configuration.services[OpenMeteoService.self].geocodingURL = http.baseURL + "/v1/search"
     configuration.airQuality.url = http.baseURL + "/v1/air-quality"
+    // Read only when a test lists models (`runs.models`).
+    configuration.runs.url = http.baseURL + "/model-runs"
     // Off until a test gives the NWS a User-Agent.
     configuration.alerts.nws.url = http.baseURL
     configuration.services[OpenMeteoService.self].timeoutSeconds = 2

@@ -107,6 +107,7 @@ extension GatewayConfiguration {
     places.readGeoNames(keys)
     watches = Watches(reading: keys)
     cache = Cache(reading: keys)
+    runs = Runs(reading: keys)
     requests = Requests(reading: keys)
     upstream = Upstream(reading: keys)
     airQuality = AirQualitySettings(reading: keys)

@@ -10,6 +10,7 @@ extension GatewayConfiguration {
       places.describedLines,
       watches.describedLines,
       cache.describedLines,
+      runs.describedLines,
       requests.describedLines,
       upstream.describedLines,
       airQuality.describedLines,

@@ -29,6 +29,19 @@ extension GatewayConfiguration.Cache: KeyedSection {
   }
 }
 
+extension GatewayConfiguration.Runs: KeyedSection {
+  static let section = "runs"
+  static var keys: [SectionKey<Self>] {
+    [
+      .names("models", \.models),
+      .url("url", \.url),
+      .integer("poll-seconds", \.pollSeconds, 10...3_600, "seconds, 10-3600"),
+      .integer("margin-seconds", \.marginSeconds, 0...3_600, "seconds, 0-3600"),
+      .integer("maximum-age-seconds", \.maximumAgeSeconds, 600...86_400, "seconds, 600-86400"),
+    ]
+  }
+}
+
 extension GatewayConfiguration.Requests: KeyedSection {
   static let section = "requests"
   static var keys: [SectionKey<Self>] {

@@ -15,6 +15,7 @@ public struct GatewayConfiguration: Sendable, Equatable {
   public var places = Places()
   public var watches = Watches()
   public var cache = Cache()
+  public var runs = Runs()
   public var requests = Requests()
   public var upstream = Upstream()
   public var metrics = Metrics()
@@ -212,6 +213,26 @@ public struct GatewayConfiguration: Sendable, Equatable {
     /// Watch pushes resolved at once (each may make an upstream call); the others wait their
     /// turn.
     public var concurrency = 16
+
+    public init() {}
+  }
+
+  /// Fetching at the models' pace (`runs` section): an Open-Meteo cell is fetched again when one
+  /// of `models` has a newer run available (plus `marginSeconds`), not at every time-to-live;
+  /// `maximumAgeSeconds` while the metadata cannot be read, and at the place's local midnight.
+  /// No models: the time-to-live alone.
+  public struct Runs: Sendable, Equatable {
+    /// Open-Meteo model names as its model-updates page lists them (`dwd_icon_d2`).
+    public var models: [String] = []
+    /// Where each model's `{model}/static/meta.json` is.
+    public var url = "https://api.open-meteo.com/data"
+    public var pollSeconds = 60
+    /// Open-Meteo's servers are eventually consistent: a run is asked for this long after it
+    /// became available (about 10 minutes, by its documentation).
+    public var marginSeconds = 600
+    public var maximumAgeSeconds = 10_800
+
+    public var isEnabled: Bool { !models.isEmpty }
 
     public init() {}
   }

@@ -25,6 +25,16 @@ package final class WeatherDesk: Sendable {
     /// Where frames of the places it covers get the official alerts in force, in place of the
     /// weather service's own; nil: none.
     var officialAlerts: CellSupplement<[Forecast.Alert]>?
+    /// The models' runs that decide when an Open-Meteo cell is fetched again; nil: the
+    /// time-to-live alone.
+    var runs: ModelRuns?
+    /// Under the runs' gate, the most a frame is kept without a newer run being seen.
+    var maximumAgeSeconds: Int64 = 10_800
+
+    /// What decides whether a cached frame is fresh, read together on every look-up.
+    var freshness: Freshness {
+      Freshness(ttl: ttlSeconds, gate: runs?.gate() ?? ModelRuns.off)
+    }
 
     init(
       services: [ForecastBatcher], reverseGeocoder: ReverseGeocoder = .none,
@@ -76,6 +86,12 @@ package final class WeatherDesk: Sendable {
     var column: Int64
   }
 
+  /// The time-to-live and the runs' gate (`ModelRuns.gate()`) at one moment.
+  struct Freshness: Sendable {
+    var ttl: Int64
+    var gate: Int64
+  }
+
   package struct CachedFrame: Sendable {
     /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. `tiny` answers
     /// are made from it. When a request, watch or named location asked for the cell in the
@@ -87,6 +103,18 @@ package final class WeatherDesk: Sendable {
     /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
     /// at least until then, whatever the TTL.
     var validUntil: Int64? = nil
+    /// Fetched under the models' runs: the gate (`ModelRuns.gate()`) when the fetch began. The
+    /// frame holds every run usable by then and is fresh while no newer one is. Nil: the frame
+    /// follows the time-to-live.
+    var runGate: Int64? = nil
+    /// Under the gate, the frame is kept no later than this: its maximum age, or the place's
+    /// local midnight (its day 0 would be yesterday).
+    var keepUntil: Int64 = 0
+    /// Under the gate, when a newer run is expected (`next_update`).
+    var expectedUntil: Int64 = 0
+    /// Under the gate, hits after this are counted as an upstream call saved (once per
+    /// time-to-live).
+    var savedFrom: Int64 = 0
 
     /// Whether the large frame follows the standard one.
     var hasLarge: Bool { bytes.count == WeatherFrame.size + LargeLayout.size }
@@ -94,13 +122,19 @@ package final class WeatherDesk: Sendable {
     /// Whether this entry answers a request for the large profile (`large`) or any other.
     func serves(large: Bool) -> Bool { !large || hasLarge }
 
-    /// When the frame stops being fresh under a TTL of `ttl` seconds.
+    /// When the frame is expected to stop being fresh under a TTL of `ttl` seconds (under the
+    /// runs' gate: when a newer run is expected).
     func freshUntil(ttl: Int64) -> Int64 {
-      max(fetchedAt + ttl, validUntil ?? 0)
+      runGate != nil ? expectedUntil : max(fetchedAt + ttl, validUntil ?? 0)
     }
 
-    func isFresh(at time: Int64, ttl: Int64) -> Bool {
-      time < freshUntil(ttl: ttl)
+    func isFresh(at time: Int64, _ freshness: Freshness) -> Bool {
+      if let runGate, freshness.gate != ModelRuns.off {
+        guard time < keepUntil else { return false }
+        // Metadata that cannot be read keeps the frame until `keepUntil`.
+        return freshness.gate == ModelRuns.unknown || runGate >= freshness.gate
+      }
+      return time < max(fetchedAt + freshness.ttl, validUntil ?? 0)
     }
   }
 
@@ -150,6 +184,7 @@ package final class WeatherDesk: Sendable {
   /// Misses waiting for a frame another member fetches (`adopt`).
   private let arrivals = ArrivalWaiters<Cell, CachedFrame>()
   private let logger: Logger
+  private let metrics: GatewayMetrics?
   private let frameEntries: Gauge?
   let placeEntries: Gauge?
   private let nameEntries: Gauge?
@@ -170,6 +205,7 @@ package final class WeatherDesk: Sendable {
     nameEntries = metrics?.cacheEntries("names")
     self.clock = clock
     self.logger = logger
+    self.metrics = metrics
   }
 
   func now() -> Int64 { clock.unixTime() }
@@ -191,17 +227,27 @@ package final class WeatherDesk: Sendable {
   /// The cell's frame while it is fresh; nil when it is missing or expired. `time`: the Unix time
   /// now, when the caller has read it already.
   func cachedFrame(at point: GeoPoint, large: Bool = false, time: Int64? = nil) -> CachedFrame? {
-    let (cell, ttl) = settings.withLock { ($0.cell(of: point), $0.ttlSeconds) }
-    return cachedFrame(in: cell, ttl: ttl, large: large, time: time ?? now())
+    let (cell, freshness) = settings.withLock { ($0.cell(of: point), $0.freshness) }
+    return cachedFrame(in: cell, freshness, large: large, time: time ?? now())
   }
 
-  private func cachedFrame(in cell: Cell, ttl: Int64, large: Bool, time: Int64) -> CachedFrame? {
-    frames.withLock { frames in
+  private func cachedFrame(in cell: Cell, _ freshness: Freshness, large: Bool, time: Int64)
+    -> CachedFrame?
+  {
+    var saved = false
+    let frame = frames.withLock { frames -> CachedFrame? in
       guard let cached = frames.value(forKey: cell), cached.serves(large: large),
-        cached.isFresh(at: time, ttl: ttl)
+        cached.isFresh(at: time, freshness)
       else { return nil }
+      // Past the time-to-live, a frame kept under the runs' gate is an upstream call saved.
+      if cached.runGate != nil, time >= cached.savedFrom {
+        frames.update(cell) { $0.savedFrom = time + freshness.ttl }
+        saved = true
+      }
       return cached
     }
+    if saved { metrics?.savedSameRun() }
+    return frame
   }
 
   /// Whether the cell has a frame at all, fresh or not: refreshing it is no new cell.
@@ -221,13 +267,13 @@ package final class WeatherDesk: Sendable {
   func cachedPosition(at point: GeoPoint, large: Bool, time: Int64?) -> (
     name: Lookup<Forecast.Place?>, frame: CachedFrame?
   ) {
-    let (geocoder, cell, ttl) = settings.withLock {
-      ($0.reverseGeocoder, $0.cell(of: point), $0.ttlSeconds)
+    let (geocoder, cell, freshness) = settings.withLock {
+      ($0.reverseGeocoder, $0.cell(of: point), $0.freshness)
     }
     let time = time ?? now()
     let name = cachedPlaceName(at: point, in: cell, from: geocoder, time: time)
     guard case .known = name else { return (name, nil) }
-    return (name, cachedFrame(in: cell, ttl: ttl, large: large, time: time))
+    return (name, cachedFrame(in: cell, freshness, large: large, time: time))
   }
 
   private func cachedPlaceName(
@@ -275,8 +321,8 @@ package final class WeatherDesk: Sendable {
 
   /// The cached frame of `cell` while it is fresh.
   func freshFrame(for cell: Cell) -> CachedFrame? {
-    let ttl = settings.withLock { $0.ttlSeconds }
-    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), ttl: ttl)
+    let freshness = settings.withLock { $0.freshness }
+    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), freshness)
     else { return nil }
     return cached
   }
@@ -335,9 +381,9 @@ package final class WeatherDesk: Sendable {
     at point: GeoPoint, answerBy deadline: Duration? = nil, large: Bool = false
   ) async -> FrameLookup {
     let cell = cell(of: point)
-    let (ttl, stale) = settings.withLock { ($0.ttlSeconds, $0.staleSeconds) }
+    let (freshness, stale) = settings.withLock { ($0.freshness, $0.staleSeconds) }
     let cached = frames.withLock { $0.value(forKey: cell) }
-    if let cached, cached.serves(large: large), cached.isFresh(at: now(), ttl: ttl) {
+    if let cached, cached.serves(large: large), cached.isFresh(at: now(), freshness) {
       return .fresh(cached)
     }
 
@@ -375,14 +421,15 @@ package final class WeatherDesk: Sendable {
   /// over its budget or refuses the key. The first service's error is the one reported.
   private func fetch(_ cell: Cell, large: Bool) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
-    let (services, ttl, center, airQuality, scale, officialAlerts) = settings.withLock {
+    let (services, freshness, center, airQuality, scale, officialAlerts) = settings.withLock {
       (
-        $0.services, $0.ttlSeconds, $0.center(of: cell), $0.airQuality, $0.airQualityScale,
+        $0.services, $0.freshness, $0.center(of: cell), $0.airQuality, $0.airQualityScale,
         $0.officialAlerts
       )
     }
+    let (runs, maximumAge) = settings.withLock { ($0.runs, $0.maximumAgeSeconds) }
     let previous = frames.withLock { $0.peek(cell) }
-    if let previous, previous.serves(large: large), previous.isFresh(at: now(), ttl: ttl) {
+    if let previous, previous.serves(large: large), previous.isFresh(at: now(), freshness) {
       return .success(previous)
     }
     // Once a cell was asked for in the large profile, every later fetch keeps its large frame.
@@ -408,8 +455,18 @@ package final class WeatherDesk: Sendable {
         }
         let largeFrame =
           keepLarge ? (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? [] : []
-        let entry = CachedFrame(
+        var entry = CachedFrame(
           bytes: bytes + largeFrame, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
+        // Open-Meteo's cells follow the models' runs when they are configured: the gate as it
+        // was when the call went out (a run that became usable during it makes the frame old).
+        if let runs, service == .openMeteo, freshness.gate != ModelRuns.off {
+          entry.runGate = freshness.gate
+          entry.keepUntil = min(
+            fetchedAt + maximumAge,
+            Self.localMidnight(after: fetchedAt, offsetMinutes: frame.utcOffsetMinutes))
+          entry.expectedUntil = min(entry.keepUntil, runs.expectedNext() ?? entry.keepUntil)
+          entry.savedFrom = fetchedAt + freshness.ttl
+        }
         let count = frames.withLock { frames in
           frames.set(entry, forKey: cell)
           return frames.count
@@ -423,6 +480,13 @@ package final class WeatherDesk: Sendable {
       }
     }
     return .failure(firstError ?? .unavailable("no weather service configured"))
+  }
+
+  /// The first local midnight after `time` at a UTC offset of `offsetMinutes` (none: never).
+  static func localMidnight(after time: Int64, offsetMinutes: Int16?) -> Int64 {
+    guard let offsetMinutes else { return .max }
+    let offset = Int64(offsetMinutes) * 60
+    return ((time + offset) / 86_400 + 1) * 86_400 - offset
   }
 
   /// A name for the place at `point`: from OpenWeatherMap's reverse geocoding or the GeoNames

@@ -30,6 +30,7 @@ package final class GatewayMetrics: Sendable {
     var unansweredOverLimit = 0
     var publishFailures = 0
     var reconnects = 0
+    var savedSameRun = 0
   }
 
   package let registry = PrometheusCollectorRegistry()
@@ -52,7 +53,7 @@ package final class GatewayMetrics: Sendable {
     case queueDropped, cacheHits, cacheMisses, cacheStale, upstreamRefused
     case responseTopicsRefused, unansweredOverLimit, unansweredSecondCopies, unansweredReplayed
     case unansweredTakenOver, publishFailures
-    case reconnects
+    case reconnects, savedSameRun
     /// The first of the answers by status.
     case answers
   }
@@ -72,6 +73,7 @@ package final class GatewayMetrics: Sendable {
     (.unansweredTakenOver, "skyframe_requests_unanswered_total", "{reason=\"taken-over\"}"),
     (.publishFailures, "skyframe_publish_failures_total", ""),
     (.reconnects, "skyframe_broker_reconnects_total", ""),
+    (.savedSameRun, "skyframe_upstream_calls_skipped_total", "{reason=\"same-run\"}"),
   ]
 
   private func count(_ total: Total) { totals.add(at: total.rawValue) }
@@ -145,6 +147,9 @@ package final class GatewayMetrics: Sendable {
   func droppedTakenOver() {
     count(.unansweredTakenOver)
   }
+
+  /// A cell kept past its time-to-live because no model has a newer run: a call saved.
+  func savedSameRun() { count(.savedSameRun) }
 
   func refusedNewCell() {
     count(.upstreamRefused)
@@ -252,7 +257,7 @@ package final class GatewayMetrics: Sendable {
     (.cacheStale, \.cacheStale), (.upstreamRefused, \.upstreamRefused),
     (.responseTopicsRefused, \.responseTopicsRefused),
     (.unansweredOverLimit, \.unansweredOverLimit), (.publishFailures, \.publishFailures),
-    (.reconnects, \.reconnects),
+    (.reconnects, \.reconnects), (.savedSameRun, \.savedSameRun),
   ]
 
   var snapshot: Totals {

@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import SkyframeMQTT
+import SkyframeProviders
 import Synchronization
 
 /// How the gateway is doing, in one document: what `/health` answers and what goes retained to
@@ -70,6 +71,23 @@ package struct GatewayStatus: Codable, Sendable {
     var refusedNewCells: Int
     /// Calls not sent because a breaker was open.
     var paused: Int
+    /// Cells kept past their time-to-live because no model had a newer run (`runs`): calls
+    /// saved, once per cell per time-to-live.
+    var skippedSameRun: Int
+  }
+
+  /// A model whose runs decide when cells are fetched again (`runs.models`).
+  struct ModelRun: Codable, Sendable {
+    var model: String
+    /// The latest run's start (its "00Z"), when it became available, and when this gateway saw
+    /// it; absent until the metadata was read.
+    var run: Int64?
+    var availableAt: Int64?
+    var seenAt: Int64?
+    /// The last time the metadata was read, and the last failure to read it.
+    var readAt: Int64?
+    var lastError: String?
+    var lastErrorAt: Int64?
   }
 
   var healthy: Bool
@@ -85,6 +103,8 @@ package struct GatewayStatus: Codable, Sendable {
   var queue: Queue
   var cache: Cache
   var upstream: Upstream
+  /// The models in `runs.models` and their latest runs; absent without any.
+  var models: [ModelRun]?
   var devices: Int
   var watches: Int
   var publishFailures: Int
@@ -157,12 +177,27 @@ extension Gateway {
         hits: totals.cacheHits, misses: totals.cacheMisses, stale: totals.cacheStale),
       upstream: GatewayStatus.Upstream(
         calls: totals.upstreamCalls, failures: totals.upstreamFailures,
-        refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused),
+        refusedNewCells: totals.upstreamRefused, paused: totals.upstreamPaused,
+        skippedSameRun: totals.savedSameRun),
+      models: modelRunStatus(),
       devices: intake.rememberedDevices, watches: 0,
       publishFailures: totals.publishFailures, responseTopicsRefused: totals.responseTopicsRefused,
       unansweredOverLimit: totals.unansweredOverLimit, lorawan: nil)
     for part in parts { part.report(into: &status) }
     return status
+  }
+}
+
+extension Gateway {
+  func modelRunStatus() -> [GatewayStatus.ModelRun]? {
+    let models = services.modelRuns.models
+    guard !models.isEmpty else { return nil }
+    return models.map { model in
+      GatewayStatus.ModelRun(
+        model: model.name, run: model.run?.initialisation, availableAt: model.run?.availability,
+        seenAt: model.seenAt, readAt: model.lastRead, lastError: model.lastError,
+        lastErrorAt: model.lastErrorAt)
+    }
   }
 }
 

@@ -101,6 +101,23 @@ enum StatusPage {
         """
     }
     html += "</table>\n"
+    if let models = status.models {
+      html += """
+        <h2>Model runs</h2>
+        <table>
+        <tr><th>Model</th><th>Latest run</th><th>Available</th><th>Seen</th><th>Last error</th></tr>
+
+        """
+      for model in models {
+        html += """
+          <tr data-model="\(escaped(model.model))"><td>\(escaped(model.model))</td>\
+          <td>\(model.run.map(clock) ?? "–")</td><td>\(model.availableAt.map(clock) ?? "–")</td>\
+          <td>\(model.seenAt.map(clock) ?? "–")</td><td>\(model.lastError.map(escaped) ?? "–")</td></tr>
+
+          """
+      }
+      html += "</table>\n"
+    }
     html += """
       <h2>Cache and queue</h2>
       <div class="figures">
@@ -110,6 +127,7 @@ enum StatusPage {
       <span>served stale: \(status.cache.stale)</span>
       <span>queue: \(status.queue.depth) of \(status.queue.limit) (\(status.queue.dropped) refused)</span>
       <span>upstream calls: \(status.upstream.calls) (\(status.upstream.failures) failed)</span>
+      <span>calls saved (same model run): \(status.upstream.skippedSameRun)</span>
       </div>
 
       """

@@ -26,6 +26,8 @@ final class WeatherServices: Sendable {
   /// Official alerts by cell, for points the NWS covers.
   let officialAlerts: CellSupplement<[Forecast.Alert]>
   let scheduled = ScheduledWork()
+  /// The latest run of each model in `runs.models` (a Service of the gateway's).
+  let modelRuns: ModelRuns
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
   /// The services the running configuration uses, in fallback order.
   private let inUse = Mutex<[String]>([])
@@ -38,6 +40,8 @@ final class WeatherServices: Sendable {
     self.httpClient = httpClient
     self.logger = logger
     self.clock = clock
+    modelRuns = ModelRuns(
+      settings: configuration.runs, httpClient: httpClient, clock: clock, logger: logger)
     let names = WeatherServiceRegistry.names
     budgets = Dictionary(
       uniqueKeysWithValues: names.map { name in
@@ -182,6 +186,7 @@ final class WeatherServices: Sendable {
     var reverse: WeatherDesk.ReverseGeocoder = .none
     configureAirQuality(configuration)
     configureOfficialAlerts(configuration)
+    modelRuns.update(configuration.runs)
     for name in WeatherServiceRegistry.names {
       budgets[name]?.update(
         configuration.budget(of: name), reservePercent: configuration.upstream.reservePercent)
@@ -232,10 +237,15 @@ final class WeatherServices: Sendable {
         .compactMap { provider($0.name) }.first
       reverse = namer.map { .service($0) } ?? geonames()
     }
-    return WeatherDesk.Settings(
+    var settings = WeatherDesk.Settings(
       services: services, reverseGeocoder: reverse, cache: configuration.cache,
       airQuality: airQuality, airQualityScale: configuration.airQuality.scale,
       officialAlerts: officialAlerts)
+    if configuration.runs.isEnabled {
+      settings.runs = modelRuns
+      settings.maximumAgeSeconds = Int64(configuration.runs.maximumAgeSeconds)
+    }
+    return settings
   }
 
   /// The breaker, budget and counters of service `name`.
