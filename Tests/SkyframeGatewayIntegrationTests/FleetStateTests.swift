@@ -136,6 +136,62 @@ import Testing
   }
 }
 
+extension FleetStaleTests {
+  /// Only the owner's breaker is open (the other member never called the failing service
+  /// itself): the owner says it cannot fetch the cell, and the member that asked answers stale
+  /// at once instead of waiting for an entry that will not come.
+  @Test func anOwnerThatCannotFetchSaysSoAndTheAskerAnswersStaleAtOnce() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    func member(_ id: String) async throws -> GatewayHarness {
+      try await keyedMember(id, on: broker) { configuration in
+        configuration.cluster.ownerWaitMilliseconds = 30_000
+        configuration.cache.ttlSeconds = 1
+        configuration.upstream.breakerFailures = 1
+        configuration.upstream.backoffInitialSeconds = 600
+        configuration.upstream.backoffMaximumSeconds = 600
+      }
+    }
+    let first = try await member("gw-a")
+    let second = try await member("gw-b")
+    try await Task.sleep(for: .seconds(1.5))
+    func device(ownedBy owner: String) async throws -> Device {
+      let id = (0..<200).map { "owner-\($0)" }.first {
+        ClusterMembers.owner(of: "device:" + $0, among: Self.members) == owner
+      }
+      return try await Device.frames(port: broker.port, id: try #require(id))
+    }
+    let ofA = try await device(ownedBy: "gw-a")
+    let ofB = try await device(ownedBy: "gw-b")
+    let (latitude, longitude) = Self.position(ownedBy: "gw-b", startingAt: 0)
+    try ofB.ask("#1 \(latitude),\(longitude)")
+    #expect(try await ofB.frames(1)[0].status == .ok)
+    // gw-a takes the shared entry (it answers its device from it).
+    try ofA.ask("#2 \(latitude),\(longitude)")
+    #expect(try await ofA.frames(1)[0].status == .ok)
+    first.set(.status(500, "down"))
+    second.set(.status(500, "down"))
+    try await Task.sleep(for: .seconds(1.2))
+    // Only gw-b's breaker opens: it fetches cells of its own.
+    var asked = 3
+    while second.logs.all.filter({ $0.contains("paused") }).isEmpty, asked < 20 {
+      let (otherLatitude, _) = Self.position(ownedBy: "gw-b", startingAt: 100 + asked * 3)
+      try ofB.ask("#\(asked) \(otherLatitude),\(longitude)")
+      _ = try await ofB.frames(1)
+      asked += 1
+    }
+    #expect(first.logs.all.filter { $0.contains("paused") }.isEmpty)
+    let start = ContinuousClock.now
+    try ofA.ask("#90 \(latitude),\(longitude)")
+    let answer = try await ofA.frames(1, timeout: .seconds(10))[0]
+    #expect(ContinuousClock.now - start < .seconds(2), "the answer waited for the owner")
+    #expect(answer.status == .stale)
+    #expect(first.forecastCalls == 0, "gw-a fetched the cell itself")
+    await first.shutdown()
+    await second.shutdown()
+  }
+}
+
 /// A warm start: a member that starts takes the fleet's shared frames before it does its
 /// scheduled work, so a named place fresh in the fleet costs it no upstream call.
 @Suite(.serialized) struct FleetWarmStartTests {

@@ -78,15 +78,15 @@ final class ClusterRole: GatewayPart, Sendable {
       let wait = Duration.milliseconds(settings.ownerWaitMilliseconds)
       let servicesPaused = servicesPaused
       desk.onMiss { [weak desk] cell in
-        guard !servicesPaused() else { return nil }
+        guard !servicesPaused() else { return .none }
         // The cell's owner fetches it once for the fleet; this member waits for its shared entry
         // and fetches itself only if none comes in time (the owner gone, say).
         let key = sharedCache.cellText(cell)
         guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
-          return nil
+          return .none
         }
         own.send(topics.wants(owner), Array(key.utf8), retain: false)
-        return await desk.freshFrame(for: cell, by: clock.now + wait)
+        return await desk.ownerReply(for: cell, by: clock.now + wait)
       }
     }
     let (client, logger) = (client, logger)
@@ -103,7 +103,10 @@ final class ClusterRole: GatewayPart, Sendable {
     if sharedCache != nil {
       filters.append(topics.cacheEntries + "+")
       filters.append(topics.nameEntries + "+")
-      if settings.ownerWaitMilliseconds > 0 { filters.append(topics.wants(members.own)) }
+      if settings.ownerWaitMilliseconds > 0 {
+        filters.append(topics.wants(members.own))
+        filters.append(topics.cacheUnavailable + "+")
+      }
     }
     return filters
   }
@@ -159,11 +162,13 @@ final class ClusterRole: GatewayPart, Sendable {
     if members.live == [members.own] { own.send(topics.state, FleetState.offline(members.own)) }
   }
 
-  /// Presences, the fleet state, other members' wants and the shared cache's entries.
+  /// Presences, the fleet state, other members' wants, the shared cache's entries and names,
+  /// and owners' word that they could not fetch a cell.
   var claims: [TopicClaim] {
     [
       .prefix(topics.instance("")), .exact(topics.state), .prefix(topics.wants("")),
       .prefix(topics.cacheEntries), .prefix(topics.nameEntries),
+      .prefix(topics.cacheUnavailable),
     ]
   }
 
@@ -212,6 +217,10 @@ final class ClusterRole: GatewayPart, Sendable {
         refusals.warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
       }
+    case 5:
+      // The owner could not fetch a cell a member wants (no payload; the cell is the level).
+      guard let sharedCache, (3...41).contains(rest.utf8.count) else { return }
+      if let cell = sharedCache.cell(from: rest.utf8) { desk.ownerUnavailable(cell) }
     case 4:
       guard let sharedNames, !message.payload.isEmpty, rest.utf8.count == 16 else { return }
       switch sharedNames.verify(message.payload, level: Substring(rest)) {
@@ -239,10 +248,15 @@ final class ClusterRole: GatewayPart, Sendable {
       wantsInFlight.subtract(1, ordering: .relaxed)
       return
     }
-    // A fetch here is shared when it completes (`onFetched`); stopping, none is started.
+    // A fetch here is shared when it completes (`onFetched`); one that fails says so at once,
+    // so that the member that asked answers from its cache instead of waiting for the entry.
+    // Stopping, none is started.
     let started = background.start { [self] in
-      _ = await desk.frame(at: desk.center(of: cell))
+      let lookup = await desk.frame(at: desk.center(of: cell))
       wantsInFlight.subtract(1, ordering: .relaxed)
+      if case .fresh = lookup { return }
+      own.send(
+        topics.cacheUnavailable + sharedCache.cellText(cell), [], qos: 0, retain: false)
     }
     if !started { wantsInFlight.subtract(1, ordering: .relaxed) }
   }

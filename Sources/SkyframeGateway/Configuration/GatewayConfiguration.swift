@@ -141,6 +141,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public func wants(_ id: String) -> String { "\(base)/v1/gateway/want/\(id)" }
     /// The cluster's shared cache: one retained, signed entry per cell.
     public var cacheEntries: String { "\(base)/v1/gateway/cache/" }
+    /// `{cacheUnavailable}{cell}`: a cell's owner could not fetch it (not retained, empty).
+    public var cacheUnavailable: String { "\(base)/v1/gateway/unavailable/" }
     /// The cluster's shared place names: `{base}/v1/gateway/names/{16 hex digits}`.
     public var nameEntries: String { "\(base)/v1/gateway/names/" }
   }

@@ -138,6 +138,16 @@ package final class WeatherDesk: Sendable {
     }
   }
 
+  /// What the owner of a cell in a cluster made of a miss here (`onMiss`).
+  enum OwnerReply: Sendable {
+    /// Its shared entry came.
+    case frame(CachedFrame)
+    /// It said it could not fetch the cell (its service fails or is paused).
+    case unavailable
+    /// Nothing in time, or no owner to ask: fetch it here.
+    case none
+  }
+
   enum FrameLookup: Sendable {
     case fresh(CachedFrame)
     /// The service failed; this is the last good frame.
@@ -172,7 +182,7 @@ package final class WeatherDesk: Sendable {
   let geocodedListener = Mutex<(@Sendable (GeocodeKey, CachedPlace) -> Void)?>(nil)
   /// Asked first on a miss, once per cell however many wait: a frame from elsewhere (the cell's
   /// owner in a cluster), or nil to fetch it here.
-  private let missListener = Mutex<(@Sendable (Cell) async -> CachedFrame?)?>(nil)
+  private let missListener = Mutex<(@Sendable (Cell) async -> OwnerReply)?>(nil)
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
   private let frames: Mutex<LRUTable<Cell, CachedFrame>>
   let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
@@ -183,6 +193,8 @@ package final class WeatherDesk: Sendable {
   private let clock: GatewayClock
   /// Misses waiting for a frame another member fetches (`adopt`).
   private let arrivals = ArrivalWaiters<Cell, CachedFrame>()
+  /// Misses waiting for a frame whose owner said it could not fetch it (`ownerUnavailable`).
+  private let unavailable = ArrivalWaiters<Cell, Bool>()
   private let logger: Logger
   private let metrics: GatewayMetrics?
   private let frameEntries: Gauge?
@@ -315,7 +327,7 @@ package final class WeatherDesk: Sendable {
   }
 
   /// Calls `listener` first on every miss (see `missListener`).
-  func onMiss(_ listener: @escaping @Sendable (Cell) async -> CachedFrame?) {
+  func onMiss(_ listener: @escaping @Sendable (Cell) async -> OwnerReply) {
     missListener.withLock { $0 = listener }
   }
 
@@ -327,22 +339,34 @@ package final class WeatherDesk: Sendable {
     return cached
   }
 
-  /// The fresh frame of `cell` as soon as one is here (adopted from another member), or nil at
-  /// `deadline` (a reading of the gateway clock).
-  func freshFrame(for cell: Cell, by deadline: Duration) async -> CachedFrame? {
-    if let frame = freshFrame(for: cell) { return frame }
-    let (arrivals, clock) = (arrivals, clock)
-    return await withTaskGroup(of: CachedFrame?.self) { group in
-      group.addTask { await arrivals.wait(for: cell) }
+  /// The fresh frame of `cell` as soon as one is here (adopted from another member), or word
+  /// that its owner could not fetch it, or `.none` at `deadline` (a reading of the gateway clock).
+  func ownerReply(for cell: Cell, by deadline: Duration) async -> OwnerReply {
+    if let frame = freshFrame(for: cell) { return .frame(frame) }
+    let (arrivals, unavailable, clock) = (arrivals, unavailable, clock)
+    return await withTaskGroup(of: OwnerReply?.self) { group in
+      group.addTask { await arrivals.wait(for: cell).map { .frame($0) } }
+      group.addTask { await unavailable.wait(for: cell) == true ? .unavailable : nil }
       group.addTask {
         try? await clock.sleep(until: deadline)
-        return nil
+        return OwnerReply.none
       }
       defer { group.cancelAll() }
-      let first = await group.next() ?? nil
-      // Stored between the first look and the wait's start: the last look finds it.
-      return first ?? freshFrame(for: cell)
+      // The first that says something: a waiter cancelled by another's answer says nothing.
+      while let reply = await group.next() {
+        if let reply {
+          // Stored between the first look and the wait's start: the last look finds it.
+          if case .none = reply, let frame = freshFrame(for: cell) { return .frame(frame) }
+          return reply
+        }
+      }
+      return freshFrame(for: cell).map { .frame($0) } ?? OwnerReply.none
     }
+  }
+
+  /// The owner of `cell` said it could not fetch it: the misses waiting for it here stop.
+  func ownerUnavailable(_ cell: Cell) {
+    unavailable.arrived(true, for: cell)
   }
 
   /// The center of `cell`, a point inside it.
@@ -389,8 +413,13 @@ package final class WeatherDesk: Sendable {
 
     let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
       // In a cluster, the cell's owner may fetch it for the whole fleet (standard frames only).
-      if !large, let fromOwner = missListener.withLock({ $0 }), let frame = await fromOwner(cell) {
-        return .success(frame)
+      if !large, let fromOwner = missListener.withLock({ $0 }) {
+        switch await fromOwner(cell) {
+        case .frame(let frame): return .success(frame)
+        // The owner just tried and could not: the last good frame, at once.
+        case .unavailable: return .failure(.unavailable("the cell's owner could not fetch it"))
+        case .none: break
+        }
       }
       return await fetch(cell, large: large)
     }
