@@ -289,12 +289,16 @@ def report(run, stats, logs):
 
     rows = {}
     inside, outside, stale = [], [], []
+    lost_lines = []
     for key, (sent_at, qos) in run.sent.items():
         answers = run.answers.get(key, [])
         row = rows.setdefault((window(sent_at), qos), [0, 0, 0, 0])
         row[0] += 1
         if not answers:
             row[3] += 1
+            if qos == 1:
+                name, at = min(run.faults, key=lambda fault: abs(sent_at - fault[1]))
+                lost_lines.append(f"{key} sent {(sent_at - at) * 1000:+.0f} ms from '{name}'")
             continue
         row[1 if len(answers) == 1 else 2] += 1
         latency = (answers[0][0] - sent_at) * 1000
@@ -311,6 +315,8 @@ def report(run, stats, logs):
             total[2] += lost
         else:
             total[3] += lost
+    for line in sorted(lost_lines)[:20]:
+        print(f"  lost: {line}")
     print(f"\nlatency ms, first answer: outside faults p50 {percentile(outside, .5):.1f} "
           f"p99 {percentile(outside, .99):.1f}; inside fault windows p50 "
           f"{percentile(inside, .5):.1f} p99 {percentile(inside, .99):.1f}; "

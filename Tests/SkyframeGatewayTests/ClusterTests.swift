@@ -173,6 +173,36 @@ struct SharedFrameCacheTests {
     #expect(cache.expiry(cached, now: 1_800_000_100) == 3_500)
   }
 
+  /// A frame kept under the models' runs keeps its gate across the fleet; a version 1 entry
+  /// (257 bytes, from a member not yet upgraded) is still taken, as a frame on the TTL.
+  @Test func anEntryCarriesTheRunGateAndAVersionOneEntryIsStillTaken() throws {
+    var gated = try frame()
+    gated.runGate = 1_799_990_000
+    gated.keepUntil = 1_800_010_800
+    gated.expectedUntil = 1_800_004_000
+    let (_, back) = try cache.verify(cache.entry(gated, for: cell), cellText: "525_-134").get()
+    #expect(back.runGate == 1_799_990_000)
+    #expect(back.keepUntil == 1_800_010_800 && back.expectedUntil == 1_800_004_000)
+    #expect(
+      try cache.verify(cache.entry(try frame(), for: cell), cellText: "525_-134").get().1
+        .runGate == nil)
+    // Version 1: version, fetched_at, valid_until, row, column, the frame, HMAC over all that.
+    var old: [UInt8] = [1]
+    for value in [Int64(1_800_000_000), 1_800_000_600, 525, -134] {
+      withUnsafeBytes(of: value.littleEndian) { old.append(contentsOf: $0) }
+    }
+    old += try frame().bytes
+    old += SharedFrameCache.hmacSHA256(
+      old[...], key: Array("a cluster key of 32 bytes, or so".utf8))
+    #expect(old.count == 257)
+    let (oldCell, oldFrame) = try cache.verify(old, cellText: "525_-134").get()
+    let expectedBytes = try frame().bytes
+    #expect(oldCell == cell && oldFrame.bytes == expectedBytes)
+    #expect(oldFrame.fetchedAt == 1_800_000_000 && oldFrame.runGate == nil)
+    old[40] ^= 1
+    #expect(refusal(old) == "the HMAC does not match the cluster key")
+  }
+
   func refusal(_ payload: [UInt8], _ cellText: Substring = "525_-134") -> String? {
     switch cache.verify(payload, cellText: cellText) {
     case .success: nil
@@ -231,15 +261,16 @@ struct SharedFrameCacheTests {
     #expect(
       refusal(forger.entry(try frame(), for: cell)) == "the HMAC does not match the cluster key")
     // Any byte changed.
-    for position in [0, 1, 20, 40, 100, 224, 256] {
+    for position in [0, 1, 20, 40, 50, 100, 248, 280] {
       var altered = entry
       altered[position] ^= 0x01
       #expect(refusal(altered) != nil, "byte \(position)")
     }
     // A genuine entry replayed under another cell's topic.
     #expect(refusal(entry, "525_-135") == "the cell in the entry is not the one in its topic")
-    #expect(refusal(Array(entry.dropLast())) == "not a 257-byte version 1 entry")
-    #expect(refusal([]) == "not a 257-byte version 1 entry")
+    let shape = "not a 281-byte version 2 (or 257-byte version 1) entry"
+    #expect(refusal(Array(entry.dropLast())) == shape)
+    #expect(refusal([]) == shape)
     // Signed, but the frame inside does not check.
     var broken = try frame()
     broken.bytes[100] ^= 0xFF

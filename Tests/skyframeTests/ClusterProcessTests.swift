@@ -260,7 +260,7 @@ import Testing
     let shared = try await watcher.mailbox.next(timeout: .seconds(10)) {
       $0.topic.hasPrefix("skyframe/v1/gateway/cache/")
     }
-    #expect(shared.payload.count == 257)
+    #expect(shared.payload.count == 281)
     #expect(fleet.calls == 1)
     // Ten devices in that cell, answered by both members: no further call.
     for index in 0..<10 {

@@ -9,20 +9,25 @@ import SkyframeMQTT
 /// end of the stale window; every instance (and one that restarts, at once, from the retained
 /// copies) takes it into its own cache. So the fleet makes one upstream call per cell per TTL.
 ///
-/// An entry is 257 bytes, integers little-endian:
+/// An entry is 281 bytes, integers little-endian:
 ///
-///     0   u8      version 1
+///     0   u8      version 2
 ///     1   i64     fetched_at, Unix seconds
 ///     9   i64     valid_until, Unix seconds (0: none)
 ///     17  i64     cell row          25  i64  cell column
-///     33  u8[192] the frame
-///     225 u8[32]  HMAC-SHA256 over bytes 0..<225 with the cluster key
+///     33  i64     run gate (`WeatherDesk.CachedFrame.runGate`; Int64.min: none)
+///     41  i64     keep until        49  i64  expected until (under the run gate)
+///     57  u8[192] the frame
+///     249 u8[32]  HMAC-SHA256 over bytes 0..<249 with the cluster key
+///
+/// A version 1 entry (257 bytes: no run gate, the frame at 33, the HMAC over 0..<225), from a
+/// member not yet upgraded, is taken too, as a frame that follows the time-to-live.
 ///
 /// An entry whose HMAC, cell (against its topic), frame (length, magic, version, CRC) or age does
 /// not check is ignored: a device that can publish there cannot poison the cache without the key.
 final class SharedFrameCache: Sendable {
-  static let size = 257
-  static let version: UInt8 = 1
+  static let size = 281
+  static let version: UInt8 = 2
 
   private let key: [UInt8]
   private let prefix: String
@@ -78,7 +83,11 @@ final class SharedFrameCache: Sendable {
     var bytes = [UInt8]()
     bytes.reserveCapacity(Self.size)
     bytes.append(Self.version)
-    for value in [frame.fetchedAt, frame.validUntil ?? 0, cell.row, cell.column] {
+    let fields = [
+      frame.fetchedAt, frame.validUntil ?? 0, cell.row, cell.column, frame.runGate ?? .min,
+      frame.keepUntil, frame.expectedUntil,
+    ]
+    for value in fields {
       withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
     bytes.append(contentsOf: frame.bytes.prefix(WeatherFrame.size))
@@ -97,10 +106,16 @@ final class SharedFrameCache: Sendable {
     (WeatherDesk.Cell, WeatherDesk.CachedFrame), RefusedEntry
   > {
     let bytes = Array(payload)
-    guard bytes.count == Self.size, bytes[0] == Self.version else { return .failure(.shape) }
-    let signed = bytes[0..<225]
+    // Version 2, or 1 from a member not yet upgraded: where the frame and the HMAC are.
+    let frameAt: Int
+    switch (bytes.first, bytes.count) {
+    case (Self.version, Self.size): frameAt = 57
+    case (1, 257): frameAt = 33
+    default: return .failure(.shape)
+    }
+    let signedEnd = frameAt + WeatherFrame.size
     guard
-      Self.constantTimeEqual(Self.hmacSHA256(signed, key: key), bytes[225...])
+      Self.constantTimeEqual(Self.hmacSHA256(bytes[0..<signedEnd], key: key), bytes[signedEnd...])
     else { return .failure(.signature) }
     func integer(_ offset: Int) -> Int64 {
       bytes.withUnsafeBytes {
@@ -109,18 +124,20 @@ final class SharedFrameCache: Sendable {
     }
     let cell = WeatherDesk.Cell(row: integer(17), column: integer(25))
     guard cellText == self.cellText(cell) else { return .failure(.cell) }
-    let frame = Array(bytes[33..<225])
+    let frame = Array(bytes[frameAt..<signedEnd])
     let checked = frame.withUnsafeBytes { buffer -> Bool in
       (try? FrameView(checking: buffer)) != nil
     }
     guard checked else { return .failure(.frame) }
     let validUntil = integer(9)
-    return .success(
-      (
-        cell,
-        WeatherDesk.CachedFrame(
-          bytes: frame, fetchedAt: integer(1), validUntil: validUntil == 0 ? nil : validUntil)
-      ))
+    var entry = WeatherDesk.CachedFrame(
+      bytes: frame, fetchedAt: integer(1), validUntil: validUntil == 0 ? nil : validUntil)
+    if frameAt == 57, integer(33) != .min {
+      entry.runGate = integer(33)
+      entry.keepUntil = integer(41)
+      entry.expectedUntil = integer(49)
+    }
+    return .success((cell, entry))
   }
 
   enum RefusedEntry: Error, CustomStringConvertible {
@@ -128,7 +145,7 @@ final class SharedFrameCache: Sendable {
 
     var description: String {
       switch self {
-      case .shape: "not a 257-byte version 1 entry"
+      case .shape: "not a 281-byte version 2 (or 257-byte version 1) entry"
       case .signature: "the HMAC does not match the cluster key"
       case .cell: "the cell in the entry is not the one in its topic"
       case .frame: "the frame in the entry does not check"

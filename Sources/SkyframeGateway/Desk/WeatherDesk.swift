@@ -378,7 +378,9 @@ package final class WeatherDesk: Sendable {
   /// the frame is past the stale window. Returns whether it was taken.
   @discardableResult
   func adopt(_ entry: CachedFrame, for cell: Cell) -> Bool {
-    let stale = settings.withLock { $0.staleSeconds }
+    let (stale, ttl) = settings.withLock { ($0.staleSeconds, $0.ttlSeconds) }
+    var entry = entry
+    entry.savedFrom = entry.fetchedAt + ttl
     let time = now()
     guard entry.fetchedAt <= time + 60, time - entry.fetchedAt <= stale else { return false }
     let count = frames.withLock { frames -> Int? in

@@ -113,8 +113,29 @@ final class ModelRuns: Service, Sendable {
     } catch {
       result = .failure(error)
     }
-    let now = clock.unixTime()
-    let (newRun, firstError) = state.withLock { state -> (OpenMeteoModelRun?, String?) in
+    let (newRun, firstError) = record(name, result, at: clock.unixTime())
+    if let newRun {
+      logger.info(
+        "model run seen",
+        metadata: [
+          "model": "\(name)", "run": "\(newRun.initialisation)",
+          "available": "\(newRun.availability)",
+        ])
+    }
+    if let firstError {
+      logger.warning(
+        "model metadata could not be read (cells keep their frames up to runs.maximum-age-seconds)",
+        metadata: ["model": "\(name)", "error": "\(firstError)"])
+    }
+  }
+
+  /// What a read of `name`'s metadata at `now` gave: returns the run when it is new, and the
+  /// error when it is the first of a series. (The simulated day calls it with its own runs.)
+  @discardableResult
+  func record(_ name: String, _ result: Result<OpenMeteoModelRun, ProviderError>, at now: Int64)
+    -> (OpenMeteoModelRun?, String?)
+  {
+    state.withLock { state -> (OpenMeteoModelRun?, String?) in
       guard let index = state.models.firstIndex(where: { $0.name == name }) else {
         return (nil, nil)
       }
@@ -133,23 +154,10 @@ final class ModelRuns: Service, Sendable {
         return (nil, first ? "\(error)" : nil)
       }
     }
-    if let newRun {
-      logger.info(
-        "model run seen",
-        metadata: [
-          "model": "\(name)", "run": "\(newRun.initialisation)",
-          "available": "\(newRun.availability)",
-        ])
-    }
-    if let firstError {
-      logger.warning(
-        "model metadata could not be read (cells keep their frames up to runs.maximum-age-seconds)",
-        metadata: ["model": "\(name)", "error": "\(firstError)"])
-    }
   }
 
   /// Sets the gate and the expected next run from what is known at `now`.
-  private func recompute(at now: Int64) {
+  func recompute(at now: Int64) {
     let (gate, expected) = state.withLock { state -> (Int64, Int64) in
       guard state.settings.isEnabled else { return (Self.off, 0) }
       let margin = Int64(state.settings.marginSeconds)
