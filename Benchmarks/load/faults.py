@@ -26,6 +26,7 @@ DURATION=150 (seconds of the run, faults included), WATCH_S=60, PLACE_S=60.
 import os
 import pathlib
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -275,6 +276,12 @@ def main():
             device.client.disconnect()
         stats = run.stop()
         logs = {m: (tmp / f"{m}.log").stat().st_size for m in ("gw-1", "gw-2")}
+        # The members' and the stand-in's logs, kept for a look after the run.
+        kept = ROOT / ".build/faults-logs"
+        kept.mkdir(parents=True, exist_ok=True)
+        for name in ("gw-1.log", "gw-2.log", "stub.log"):
+            if (tmp / name).exists():
+                shutil.copy(tmp / name, kept / name)
         report(run, stats, logs)
 
 

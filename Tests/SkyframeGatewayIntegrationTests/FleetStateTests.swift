@@ -192,6 +192,40 @@ extension FleetStaleTests {
   }
 }
 
+/// A member in its first second is not announced: the others answer its devices, and what it
+/// holds meanwhile it drops as theirs. Its presence cleared by another member then (a clear
+/// meant for its earlier incarnation, coming late) must not make it announce itself early, or
+/// the requests of that moment are answered by nobody (the fault run lost 12 this way).
+@Suite(.serialized) struct EarlyAnnouncementTests {
+  @Test func aLateClearOfItsPresenceDoesNotAnnounceAStartingMember() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    let survivor = try await keyedMember("gw-b", on: broker)
+    try await Task.sleep(for: .seconds(1.5))
+    let watcher = try await Device.connect(
+      port: broker.port, id: "stats-\(UInt32.random(in: 0...UInt32.max))",
+      subscribe: ["skyframe/v1/gateway/stats"])
+    // The survivor's retained stats first.
+    _ = try await watcher.next()
+    let id = try #require(
+      (0..<200).map { "early-\($0)" }.first {
+        ClusterMembers.owner(of: "device:" + $0, among: ["gw-a", "gw-b"]) == "gw-a"
+      })
+    let device = try await Device.frames(port: broker.port, id: id)
+    let starting = try await keyedMember("gw-a", on: broker)
+    // Its stats at its connect: it is subscribed, and unannounced for a second.
+    _ = try await watcher.next()
+    try watcher.client.publish(
+      "skyframe/v1/gateway/instances/gw-a", payload: [], qos: 1, retain: true)
+    try await Task.sleep(for: .milliseconds(100))
+    try device.ask("#1 52.52,13.405")
+    let answer = try await device.frames(1, timeout: .seconds(5))[0]
+    #expect(answer.status == .ok)
+    await starting.shutdown()
+    await survivor.shutdown()
+  }
+}
+
 /// A warm start: a member that starts takes the fleet's shared frames before it does its
 /// scheduled work, so a named place fresh in the fleet costs it no upstream call.
 @Suite(.serialized) struct FleetWarmStartTests {

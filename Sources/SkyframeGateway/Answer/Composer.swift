@@ -82,7 +82,8 @@ package final class Composer: Sendable {
   static func writeLarge(
     of outcome: Outcome, standard: FrameView, into buffer: UnsafeMutableRawBufferPointer
   ) {
-    guard case .weather(let frame, let stale, let place) = outcome, frame.hasLarge else {
+    guard case .weather(let frame, let stale, let place) = outcome, frame.holds.contains(.large)
+    else {
       LargeLayout.write(from: standard, into: buffer)
       return
     }

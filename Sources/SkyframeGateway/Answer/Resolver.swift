@@ -64,15 +64,15 @@ package final class Resolver: Sendable {
   /// weather outcomes hold the large frame (`WeatherDesk.frame(at:answerBy:large:)`).
   func resolve(
     _ places: LocationList, for requester: Requester,
-    answerBy deadline: Duration? = nil, large: Bool = false
+    answerBy deadline: Duration? = nil, needs: ProfileSet = .standard
   ) async -> [Outcome] {
     if places.count == 1 {
-      return [await resolve(places[0], for: requester, answerBy: deadline, large: large)]
+      return [await resolve(places[0], for: requester, answerBy: deadline, needs: needs)]
     }
     return await withTaskGroup(of: (Int, Outcome).self) { group in
       for (index, query) in places.enumerated() {
         group.addTask {
-          (index, await self.resolve(query, for: requester, answerBy: deadline, large: large))
+          (index, await self.resolve(query, for: requester, answerBy: deadline, needs: needs))
         }
       }
       var outcomes = [Outcome?](repeating: nil, count: places.count)
@@ -83,14 +83,14 @@ package final class Resolver: Sendable {
 
   /// The outcome from the caches alone, without waiting; nil when a place or its weather is not
   /// cached (or is expired).
-  package func resolveNow(_ query: LocationQuery, large: Bool = false, time: Int64? = nil)
+  package func resolveNow(_ query: LocationQuery, needs: ProfileSet = .standard, time: Int64? = nil)
     -> Outcome?
   {
     let place: ResolvedPlace
     switch query {
     case .coordinates(let coordinates):
       // The common case: name and frame with one read of the desk's settings.
-      let cached = desk.cachedPosition(at: coordinates.point, large: large, time: time)
+      let cached = desk.cachedPosition(at: coordinates.point, needs: needs, time: time)
       guard case .known(let named) = cached.name, let frame = cached.frame else { return nil }
       return .weather(
         frame, stale: false, place: ResolvedPlace(coordinates: coordinates, named: named))
@@ -101,7 +101,7 @@ package final class Resolver: Sendable {
       guard let found else { return .failure(.notFound, name: FrameName(truncating: name.string)) }
       place = ResolvedPlace(found: found)
     }
-    guard let frame = desk.cachedFrame(at: place.point, large: large, time: time) else {
+    guard let frame = desk.cachedFrame(at: place.point, needs: needs, time: time) else {
       return nil
     }
     return .weather(frame, stale: false, place: place)
@@ -109,23 +109,23 @@ package final class Resolver: Sendable {
 
   package func resolve(
     _ query: LocationQuery, for requester: Requester,
-    answerBy deadline: Duration? = nil, large: Bool = false
+    answerBy deadline: Duration? = nil, needs: ProfileSet = .standard
   ) async -> Outcome {
-    if let outcome = resolveNow(query, large: large) {
+    if let outcome = resolveNow(query, needs: needs) {
       metrics.cacheHit()
       return outcome
     }
     // Whoever it is for decides which part of the budget its upstream calls may spend.
     let priority: UpstreamPriority = if case .scheduled = requester { .scheduled } else { .device }
     return await UpstreamPriority.$current.withValue(priority) {
-      await fetch(query, for: requester, answerBy: deadline, large: large)
+      await fetch(query, for: requester, answerBy: deadline, needs: needs)
     }
   }
 
   /// The part of `resolve` that may call upstream: names, then weather.
   private func fetch(
     _ query: LocationQuery, for requester: Requester, answerBy deadline: Duration?,
-    large: Bool
+    needs: ProfileSet
   ) async -> Outcome {
     let place: ResolvedPlace
     switch query {
@@ -152,7 +152,7 @@ package final class Resolver: Sendable {
       return .failure(.rateLimited, name: place.name)
     }
     metrics.cacheMiss()
-    switch await desk.frame(at: place.point, answerBy: deadline, large: large) {
+    switch await desk.frame(at: place.point, answerBy: deadline, needs: needs) {
     case .fresh(let frame): return .weather(frame, stale: false, place: place)
     case .stale(let frame):
       metrics.servedStale()

@@ -181,9 +181,13 @@ final class ClusterRole: GatewayPart, Sendable {
       let id = rest
       if members.receive(id: id, payload: message.payload, at: clock.now) {
         membersChanged()
-      } else if id == members.own, message.payload.isEmpty, isConnected() {
+      } else if id == members.own, message.payload.isEmpty, isConnected(),
+        members.isSettled(at: clock.now)
+      {
         // Cleared by a member that took an earlier incarnation of this one for dead: say again
-        // that this one lives.
+        // that this one lives. Not before this process has settled: it announces itself then,
+        // and until then the others answer its devices (what it holds meanwhile is dropped as
+        // theirs; announced early, nobody would answer those).
         own.send(topics.instance(id), Gateway.online)
       }
     case 1:

@@ -116,11 +116,13 @@ package final class WeatherDesk: Sendable {
     /// time-to-live).
     var savedFrom: Int64 = 0
 
-    /// Whether the large frame follows the standard one.
-    var hasLarge: Bool { bytes.count == WeatherFrame.size + LargeLayout.size }
+    /// The frames this entry holds: the standard one, and the large one when it follows.
+    var holds: ProfileSet {
+      bytes.count == WeatherFrame.size + LargeLayout.size ? [.standard, .large] : .standard
+    }
 
-    /// Whether this entry answers a request for the large profile (`large`) or any other.
-    func serves(large: Bool) -> Bool { !large || hasLarge }
+    /// Whether this entry holds every frame `needs` names.
+    func serves(_ needs: ProfileSet) -> Bool { holds.isSuperset(of: needs) }
 
     /// When the frame is expected to stop being fresh under a TTL of `ttl` seconds (under the
     /// runs' gate: when a newer run is expected).
@@ -238,17 +240,19 @@ package final class WeatherDesk: Sendable {
 
   /// The cell's frame while it is fresh; nil when it is missing or expired. `time`: the Unix time
   /// now, when the caller has read it already.
-  func cachedFrame(at point: GeoPoint, large: Bool = false, time: Int64? = nil) -> CachedFrame? {
+  func cachedFrame(at point: GeoPoint, needs: ProfileSet = .standard, time: Int64? = nil)
+    -> CachedFrame?
+  {
     let (cell, freshness) = settings.withLock { ($0.cell(of: point), $0.freshness) }
-    return cachedFrame(in: cell, freshness, large: large, time: time ?? now())
+    return cachedFrame(in: cell, freshness, needs: needs, time: time ?? now())
   }
 
-  private func cachedFrame(in cell: Cell, _ freshness: Freshness, large: Bool, time: Int64)
+  private func cachedFrame(in cell: Cell, _ freshness: Freshness, needs: ProfileSet, time: Int64)
     -> CachedFrame?
   {
     var saved = false
     let frame = frames.withLock { frames -> CachedFrame? in
-      guard let cached = frames.value(forKey: cell), cached.serves(large: large),
+      guard let cached = frames.value(forKey: cell), cached.serves(needs),
         cached.isFresh(at: time, freshness)
       else { return nil }
       // Past the time-to-live, a frame kept under the runs' gate is an upstream call saved.
@@ -276,7 +280,7 @@ package final class WeatherDesk: Sendable {
 
   /// A cache hit for a position, with one read of the settings: `cachedPlaceName` and, when the
   /// name is known, `cachedFrame` (nil when the name is not).
-  func cachedPosition(at point: GeoPoint, large: Bool, time: Int64?) -> (
+  func cachedPosition(at point: GeoPoint, needs: ProfileSet, time: Int64?) -> (
     name: Lookup<Forecast.Place?>, frame: CachedFrame?
   ) {
     let (geocoder, cell, freshness) = settings.withLock {
@@ -285,7 +289,7 @@ package final class WeatherDesk: Sendable {
     let time = time ?? now()
     let name = cachedPlaceName(at: point, in: cell, from: geocoder, time: time)
     guard case .known = name else { return (name, nil) }
-    return (name, cachedFrame(in: cell, freshness, large: large, time: time))
+    return (name, cachedFrame(in: cell, freshness, needs: needs, time: time))
   }
 
   private func cachedPlaceName(
@@ -404,18 +408,18 @@ package final class WeatherDesk: Sendable {
   /// and tiny devices ask for holds 192 bytes. The first large request for such a cell fetches it
   /// again, as does one for an entry shared by another cluster member (those carry 192 bytes).
   func frame(
-    at point: GeoPoint, answerBy deadline: Duration? = nil, large: Bool = false
+    at point: GeoPoint, answerBy deadline: Duration? = nil, needs: ProfileSet = .standard
   ) async -> FrameLookup {
     let cell = cell(of: point)
     let (freshness, stale) = settings.withLock { ($0.freshness, $0.staleSeconds) }
     let cached = frames.withLock { $0.value(forKey: cell) }
-    if let cached, cached.serves(large: large), cached.isFresh(at: now(), freshness) {
+    if let cached, cached.serves(needs), cached.isFresh(at: now(), freshness) {
       return .fresh(cached)
     }
 
     let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
       // In a cluster, the cell's owner may fetch it for the whole fleet (standard frames only).
-      if !large, let fromOwner = missListener.withLock({ $0 }) {
+      if needs == .standard, let fromOwner = missListener.withLock({ $0 }) {
         switch await fromOwner(cell) {
         case .frame(let frame): return .success(frame)
         // The owner just tried and could not: the last good frame, at once.
@@ -423,7 +427,7 @@ package final class WeatherDesk: Sendable {
         case .none: break
         }
       }
-      return await fetch(cell, large: large)
+      return await fetch(cell, needs: needs)
     }
     var result: Result<CachedFrame, ProviderError>
     if let deadline, let cached, now() - cached.fetchedAt <= stale {
@@ -435,8 +439,8 @@ package final class WeatherDesk: Sendable {
       result = await frameFetches.run(cell, work)
     }
     // Joined a fetch started for a standard or tiny request: once more, keeping the large frame.
-    if large, case .success(let frame) = result, !frame.hasLarge {
-      result = await frameFetches.run(cell) { [self] in await fetch(cell, large: true) }
+    if case .success(let frame) = result, !frame.serves(needs) {
+      result = await frameFetches.run(cell) { [self] in await fetch(cell, needs: needs) }
     }
     switch result {
     case .success(let frame):
@@ -450,7 +454,7 @@ package final class WeatherDesk: Sendable {
 
   /// Asks the services in order; the next one is tried when one is unavailable, rate limited,
   /// over its budget or refuses the key. The first service's error is the one reported.
-  private func fetch(_ cell: Cell, large: Bool) async -> Result<CachedFrame, ProviderError> {
+  private func fetch(_ cell: Cell, needs: ProfileSet) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
     let (services, freshness, center, airQuality, scale, officialAlerts) = settings.withLock {
       (
@@ -460,11 +464,11 @@ package final class WeatherDesk: Sendable {
     }
     let (runs, maximumAge) = settings.withLock { ($0.runs, $0.maximumAgeSeconds) }
     let previous = frames.withLock { $0.peek(cell) }
-    if let previous, previous.serves(large: large), previous.isFresh(at: now(), freshness) {
+    if let previous, previous.serves(needs), previous.isFresh(at: now(), freshness) {
       return .success(previous)
     }
     // Once a cell was asked for in the large profile, every later fetch keeps its large frame.
-    let keepLarge = large || previous?.hasLarge == true
+    let holds = needs.union(previous?.holds ?? .standard)
     // Side by side with the forecast, from its own cache, budget and breaker.
     async let airQualityReading = airQuality?.reading(for: cell, at: center)
     async let official = officialAlerts?.reading(for: cell, at: center)
@@ -485,7 +489,8 @@ package final class WeatherDesk: Sendable {
           return .failure(.malformed("the forecast could not be encoded"))
         }
         let largeFrame =
-          keepLarge ? (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? [] : []
+          holds.contains(.large)
+          ? (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? [] : []
         var entry = CachedFrame(
           bytes: bytes + largeFrame, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
         // Open-Meteo's cells follow the models' runs when they are configured: the gate as it

@@ -324,10 +324,10 @@ final class MQTTIntake: NewCellAccount, Sendable {
     _ places: borrowing LocationList, requestID: UInt16, _ answering: Answering, to reply: Reply,
     now: Int64, logger: @autoclosure () -> DeviceLog
   ) -> Bool {
-    let large = answering.profile == .large
+    let needs = ProfileSet(answering.profile)
     if places.count == 1 {
       // The common case, kept free of arrays.
-      guard let outcome = resolver.resolveNow(places[0], large: large, time: now) else {
+      guard let outcome = resolver.resolveNow(places[0], needs: needs, time: now) else {
         return false
       }
       metrics.cacheHit()
@@ -339,7 +339,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
     var outcomes: [Outcome] = []
     outcomes.reserveCapacity(places.count)
     for index in 0..<places.count {
-      guard let outcome = resolver.resolveNow(places[index], large: large) else { return false }
+      guard let outcome = resolver.resolveNow(places[index], needs: needs) else { return false }
       outcomes.append(outcome)
     }
     for (slot, outcome) in outcomes.enumerated() {
@@ -360,7 +360,7 @@ final class MQTTIntake: NewCellAccount, Sendable {
       deadlineMilliseconds > 0 ? job.queued + .milliseconds(deadlineMilliseconds) : nil
     let outcomes = await resolver.resolve(
       job.places, for: .device(job.device, self), answerBy: deadline,
-      large: job.answering.profile == .large)
+      needs: ProfileSet(job.answering.profile))
     for (slot, outcome) in outcomes.enumerated() {
       outbox.send(
         outcome, requestID: job.requestID, slot: slot, of: outcomes.count, to: job.reply,

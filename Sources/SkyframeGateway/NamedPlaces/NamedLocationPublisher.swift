@@ -125,7 +125,7 @@ final class NamedLocationPublisher: Service, Sendable {
       query = .place(PlaceName(truncating: name), country: countryCode.flatMap { CountryCode($0) })
     }
     var outcome = await resolver.resolve(
-      query, for: .scheduled, large: location.profiles.contains(.large))
+      query, for: .scheduled, needs: ProfileSet(location.profiles))
     // Dropped (or changed) by a reload while its weather was fetched: its retained frames were
     // cleared then, and a publish now would bring them back.
     guard state.withLock({ $0.locations.contains(location) }) else { return }

@@ -254,7 +254,7 @@ final class WatchScheduler: Service, Sendable {
     let topics = settings.withLock { $0.topics }
     let log = DeviceLog(logger: logger, device: device)
     let outcomes = await resolver.resolve(
-      watch.places, for: .scheduled, large: watch.profile == .large)
+      watch.places, for: .scheduled, needs: ProfileSet(watch.profile))
     // Removed or changed while its places were fetched: this push is no longer wanted, and a
     // retained frame now would outlive the watch.
     guard state.withLock({ $0.watches[device] == watch }) else { return }

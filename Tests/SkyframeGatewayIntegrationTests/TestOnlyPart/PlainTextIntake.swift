@@ -44,7 +44,7 @@ final class PlainTextIntake: GatewayPart, Sendable {
     let profile = request.profile ?? .standard
     let (id, places) = (request.id, request.places)
     _ = background.start { [resolver, outbox] in
-      let outcomes = await resolver.resolve(places, for: .scheduled, large: profile == .large)
+      let outcomes = await resolver.resolve(places, for: .scheduled, needs: ProfileSet(profile))
       for (slot, outcome) in outcomes.enumerated() {
         outbox.send(
           outcome, requestID: id, slot: slot, of: outcomes.count, to: reply,
