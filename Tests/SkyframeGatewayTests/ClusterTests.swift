@@ -177,15 +177,15 @@ struct SharedFrameCacheTests {
   /// (257 bytes, from a member not yet upgraded) is still taken, as a frame on the TTL.
   @Test func anEntryCarriesTheRunGateAndAVersionOneEntryIsStillTaken() throws {
     var gated = try frame()
-    gated.runGate = 1_799_990_000
+    gated.fetchBegan = 1_799_990_000
     gated.keepUntil = 1_800_010_800
     gated.expectedUntil = 1_800_004_000
     let (_, back) = try cache.verify(cache.entry(gated, for: cell), cellText: "525_-134").get()
-    #expect(back.runGate == 1_799_990_000)
+    #expect(back.fetchBegan == 1_799_990_000)
     #expect(back.keepUntil == 1_800_010_800 && back.expectedUntil == 1_800_004_000)
     #expect(
       try cache.verify(cache.entry(try frame(), for: cell), cellText: "525_-134").get().1
-        .runGate == nil)
+        .fetchBegan == nil)
     // Version 1: version, fetched_at, valid_until, row, column, the frame, HMAC over all that.
     var old: [UInt8] = [1]
     for value in [Int64(1_800_000_000), 1_800_000_600, 525, -134] {
@@ -198,9 +198,26 @@ struct SharedFrameCacheTests {
     let (oldCell, oldFrame) = try cache.verify(old, cellText: "525_-134").get()
     let expectedBytes = try frame().bytes
     #expect(oldCell == cell && oldFrame.bytes == expectedBytes)
-    #expect(oldFrame.fetchedAt == 1_800_000_000 && oldFrame.runGate == nil)
+    #expect(oldFrame.fetchedAt == 1_800_000_000 && oldFrame.fetchBegan == nil)
     old[40] ^= 1
     #expect(refusal(old) == "the HMAC does not match the cluster key")
+  }
+
+  /// An owner's word that it could not fetch a cell is signed and recent: one made without the
+  /// cluster key, for another cell, or older than a minute is ignored.
+  @Test func anUnavailableNoticeIsSignedAndRecent() {
+    let now: Int64 = 1_800_000_000
+    let notice = cache.unavailableNotice(for: cell, now: now)
+    #expect(notice.count == 40)
+    #expect(cache.verifyUnavailable(notice, cellText: "525_-134", now: now + 30) == cell)
+    #expect(cache.verifyUnavailable(notice, cellText: "525_-135", now: now) == nil)
+    #expect(cache.verifyUnavailable(notice, cellText: "525_-134", now: now + 61) == nil)
+    #expect(cache.verifyUnavailable([], cellText: "525_-134", now: now) == nil)
+    let forger = SharedFrameCache(
+      key: Array("not the cluster's key, 32 bytes!".utf8), topics: .init(), staleSeconds: 3_600)
+    #expect(
+      cache.verifyUnavailable(
+        forger.unavailableNotice(for: cell, now: now), cellText: "525_-134", now: now) == nil)
   }
 
   func refusal(_ payload: [UInt8], _ cellText: Substring = "525_-134") -> String? {

@@ -118,8 +118,84 @@ import Testing
         + " alone; \(gated) under the runs of ICON-D2, ICON-EU and ECMWF IFS (20 runs);"
         + " \(twoModels) under ICON-D2 and ECMWF IFS (12 runs); free tiers (10,000 calls a day)"
         + " for 900 cells: \(ttlOnly * 9 / 100), \(gated * 9 / 100), \(twoModels * 9 / 100)")
+    // Deterministic: exactly the runs, and the local midnight.
     #expect(ttlOnly == 96)
-    #expect(gated <= 20 + 1)
-    #expect(twoModels <= 12 + 1)
+    #expect(gated == 20 + 1)
+    #expect(twoModels == 12 + 1)
+  }
+}
+
+/// The gate and the next-update hint, from what the metadata said.
+@Suite struct ModelRunsTests {
+  let start: Int64 = 1_800_000_000
+
+  func runs(_ models: [String]) -> (ModelRuns, ManualClock) {
+    let manual = ManualClock()
+    var settings = GatewayConfiguration.Runs()
+    settings.models = models
+    return (
+      ModelRuns(
+        settings: settings, httpClient: .shared,
+        clock: GatewayClock(manual, unixTimeAtStart: start), logger: Logger(label: "runs")),
+      manual
+    )
+  }
+
+  func run(_ initialisation: Int64, available: Int64) -> OpenMeteoModelRun {
+    OpenMeteoModelRun(
+      initialisation: initialisation, availability: available, updateInterval: 10_800)
+  }
+
+  @Test func aModelNeverReadDoesNotHideTheOthersRuns() {
+    let (runs, _) = runs(["dwd_icon_d2", "no_such_model"])
+    #expect(runs.gate() == ModelRuns.unknown)
+    runs.record("dwd_icon_d2", .success(run(start - 7_200, available: start - 3_600)), at: start)
+    runs.record("no_such_model", .failure(.unavailable("HTTP 404")), at: start)
+    runs.recompute(at: start)
+    #expect(runs.gate() == start - 3_600 + 600)
+    // Three polls later without a read of either: the metadata is down.
+    runs.recompute(at: start + 3 * 60 + 20 + 1)
+    #expect(runs.gate() == ModelRuns.unknown)
+  }
+
+  @Test func anOlderRunIsNotTakenForANewOne() {
+    let (runs, _) = runs(["dwd_icon_d2"])
+    runs.record("dwd_icon_d2", .success(run(start - 3_600, available: start - 1_800)), at: start)
+    let (older, _) = runs.record(
+      "dwd_icon_d2", .success(run(start - 14_400, available: start - 12_600)), at: start + 60)
+    #expect(older == nil)
+    runs.recompute(at: start + 60)
+    #expect(runs.gate() == start - 1_800 + 600)
+  }
+
+  @Test func aLateRunIsNotExpectedInThePast() {
+    let (runs, _) = runs(["dwd_icon_d2"])
+    // Usable since start - 1,200; the next one due at start - 1,200 + 10,800.
+    runs.record("dwd_icon_d2", .success(run(start - 3_600, available: start - 1_800)), at: start)
+    runs.recompute(at: start)
+    #expect(runs.expectedNext() == start - 1_200 + 10_800)
+    // Past that, with no newer run seen: nothing is expected at a known time.
+    let late = start + 10_000
+    runs.record("dwd_icon_d2", .success(run(start - 3_600, available: start - 1_800)), at: late)
+    runs.recompute(at: late)
+    #expect(runs.expectedNext() == nil)
+  }
+
+  @Test func theHintOfAFrameUnderTheRunsNeverSaysOneSecondForALateRun() {
+    var frame = WeatherDesk.CachedFrame(bytes: [], fetchedAt: start)
+    frame.fetchBegan = start
+    frame.keepUntil = start + 10_800
+    frame.expectedUntil = start + 3_000
+    #expect(frame.secondsUntilNewer(ttl: 600, now: start + 1_000) == 2_000)
+    // The expected run is late: ask again in a minute, within the frame's keep.
+    #expect(frame.secondsUntilNewer(ttl: 600, now: start + 3_100) == 60)
+    #expect(frame.secondsUntilNewer(ttl: 600, now: start + 10_780) == 20)
+    // Times from a peer, however far off, give a number.
+    frame.expectedUntil = .min
+    frame.keepUntil = .min
+    _ = frame.secondsUntilNewer(ttl: 600, now: start)
+    var plain = WeatherDesk.CachedFrame(bytes: [], fetchedAt: .max)
+    plain.validUntil = nil
+    _ = plain.secondsUntilNewer(ttl: 600, now: .min)
   }
 }

@@ -106,7 +106,7 @@ package final class Composer: Sendable {
   static func nextUpdate(for outcome: Outcome, ttl: Int64, now: Int64) -> UInt16 {
     switch outcome {
     case .weather(let frame, false, _):
-      return UInt16(clamping: max(1, frame.freshUntil(ttl: ttl) - now))
+      return UInt16(clamping: max(1, frame.secondsUntilNewer(ttl: ttl, now: now)))
     case .weather(_, true, _):
       return 60
     case .failure(_, _, let seconds?) where seconds > 0:

@@ -60,8 +60,8 @@ package final class Resolver: Sendable {
   }
 
   /// Every place at once; the outcomes keep the request's order. A place whose fetch is still
-  /// running at `deadline` is answered `stale` if the cache has a frame for it. With `large`, the
-  /// weather outcomes hold the large frame (`WeatherDesk.frame(at:answerBy:large:)`).
+  /// running at `deadline` is answered `stale` if the cache has a frame for it. With `needs` naming
+  /// `large`, the weather outcomes hold the large frame (`WeatherDesk.frame(at:answerBy:needs:)`).
   func resolve(
     _ places: LocationList, for requester: Requester,
     answerBy deadline: Duration? = nil, needs: ProfileSet = .standard

@@ -85,8 +85,9 @@ final class ClusterRole: GatewayPart, Sendable {
         guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
           return .none
         }
-        own.send(topics.wants(owner), Array(key.utf8), retain: false)
-        return await desk.ownerReply(for: cell, by: clock.now + wait)
+        return await desk.ownerReply(for: cell, by: clock.now + wait) {
+          own.send(topics.wants(owner), Array(key.utf8), retain: false)
+        }
       }
     }
     let (client, logger) = (client, logger)
@@ -222,9 +223,13 @@ final class ClusterRole: GatewayPart, Sendable {
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
       }
     case 5:
-      // The owner could not fetch a cell a member wants (no payload; the cell is the level).
-      guard let sharedCache, (3...41).contains(rest.utf8.count) else { return }
-      if let cell = sharedCache.cell(from: rest.utf8) { desk.ownerUnavailable(cell) }
+      // The owner could not fetch a cell a member wants: signed, like the cache's entries, and
+      // recent (a device that can publish here cannot make the fleet answer stale).
+      guard let sharedCache, (3...41).contains(rest.utf8.count),
+        let cell = sharedCache.verifyUnavailable(
+          message.payload, cellText: Substring(rest), now: clock.unixTime())
+      else { return }
+      desk.ownerUnavailable(cell)
     case 4:
       guard let sharedNames, !message.payload.isEmpty, rest.utf8.count == 16 else { return }
       switch sharedNames.verify(message.payload, level: Substring(rest)) {
@@ -260,7 +265,8 @@ final class ClusterRole: GatewayPart, Sendable {
       wantsInFlight.subtract(1, ordering: .relaxed)
       if case .fresh = lookup { return }
       own.send(
-        topics.cacheUnavailable + sharedCache.cellText(cell), [], qos: 0, retain: false)
+        topics.cacheUnavailable + sharedCache.cellText(cell),
+        sharedCache.unavailableNotice(for: cell, now: clock.unixTime()), qos: 0, retain: false)
     }
     if !started { wantsInFlight.subtract(1, ordering: .relaxed) }
   }

@@ -15,7 +15,7 @@ import SkyframeMQTT
 ///     1   i64     fetched_at, Unix seconds
 ///     9   i64     valid_until, Unix seconds (0: none)
 ///     17  i64     cell row          25  i64  cell column
-///     33  i64     run gate (`WeatherDesk.CachedFrame.runGate`; Int64.min: none)
+///     33  i64     fetch began, under the models' runs (`CachedFrame.fetchBegan`; Int64.min: none)
 ///     41  i64     keep until        49  i64  expected until (under the run gate)
 ///     57  u8[192] the frame
 ///     249 u8[32]  HMAC-SHA256 over bytes 0..<249 with the cluster key
@@ -84,7 +84,7 @@ final class SharedFrameCache: Sendable {
     bytes.reserveCapacity(Self.size)
     bytes.append(Self.version)
     let fields = [
-      frame.fetchedAt, frame.validUntil ?? 0, cell.row, cell.column, frame.runGate ?? .min,
+      frame.fetchedAt, frame.validUntil ?? 0, cell.row, cell.column, frame.fetchBegan ?? .min,
       frame.keepUntil, frame.expectedUntil,
     ]
     for value in fields {
@@ -133,11 +133,37 @@ final class SharedFrameCache: Sendable {
     var entry = WeatherDesk.CachedFrame(
       bytes: frame, fetchedAt: integer(1), validUntil: validUntil == 0 ? nil : validUntil)
     if frameAt == 57, integer(33) != .min {
-      entry.runGate = integer(33)
+      entry.fetchBegan = integer(33)
       entry.keepUntil = integer(41)
       entry.expectedUntil = integer(49)
     }
     return .success((cell, entry))
+  }
+
+  /// The owner's word that it could not fetch `cell` (`{base}/v1/gateway/unavailable/{cell}`):
+  /// the Unix time, 8 bytes little-endian, and an HMAC-SHA256 with the cluster key over
+  /// `unavailable/{cell}` and that time.
+  func unavailableNotice(for cell: WeatherDesk.Cell, now: Int64) -> [UInt8] {
+    var time: [UInt8] = []
+    withUnsafeBytes(of: now.littleEndian) { time.append(contentsOf: $0) }
+    return time
+      + Self.hmacSHA256((Array("unavailable/\(cellText(cell))".utf8) + time)[...], key: key)
+  }
+
+  /// The cell of a notice published under `cellText` that is signed and at most a minute off
+  /// `now`; nil for any other.
+  func verifyUnavailable(_ payload: some Collection<UInt8>, cellText: Substring, now: Int64)
+    -> WeatherDesk.Cell?
+  {
+    let bytes = Array(payload)
+    guard bytes.count == 40, let cell = cell(from: cellText.utf8) else { return nil }
+    let time = bytes.withUnsafeBytes { Int64(littleEndian: $0.loadUnaligned(as: Int64.self)) }
+    guard time >= now &- 60, time <= now &+ 60 else { return nil }
+    let signed = Array("unavailable/\(cellText)".utf8) + bytes[0..<8]
+    guard Self.constantTimeEqual(Self.hmacSHA256(signed[...], key: key), bytes[8...]) else {
+      return nil
+    }
+    return cell
   }
 
   enum RefusedEntry: Error, CustomStringConvertible {

@@ -134,10 +134,10 @@ extension GatewayConfiguration {
 /// Reads keys as text and checks them, collecting every problem instead of stopping at the first.
 /// The weather services read their sections through it (`SectionReader`).
 package final class KeyReader: SectionReader {
-  package let reader: ConfigReader
+  let reader: ConfigReader
   /// Every key asked for, so that the others can be called unknown.
   let known: KnownKeys
-  package private(set) var errors: [ConfigurationError] = []
+  private(set) var errors: [ConfigurationError] = []
 
   init(reader: ConfigReader, known: KnownKeys) {
     self.reader = reader

@@ -49,8 +49,8 @@ struct SectionKey<Section> {
       described: { DescribedValue.text($0[keyPath: value]) })
   }
 
-  /// A list of names, each 1-64 of a-z, 0-9, `_`, `-` and `.`, each once; absent keeps the
-  /// default. Printed as a flow sequence.
+  /// A list of names, each 1-64 of a-z, 0-9, `_` and `-`, each once; absent keeps the default.
+  /// Printed as a flow sequence.
   static func names(_ name: String, _ value: WritableKeyPath<Section, [String]>) -> Self {
     SectionKey(
       name: name,
@@ -60,10 +60,9 @@ struct SectionKey<Section> {
         for name in names {
           let allowed = name.utf8.allSatisfy {
             (0x61...0x7A).contains($0) || (0x30...0x39).contains($0) || $0 == 0x5F || $0 == 0x2D
-              || $0 == 0x2E
           }
           if name.isEmpty || name.utf8.count > 64 || !allowed {
-            keys.fail(key, name, "names of 1-64 characters a-z, 0-9, '_', '-' and '.'")
+            keys.fail(key, name, "names of 1-64 characters a-z, 0-9, '_' and '-'")
           } else if kept.contains(name) {
             keys.fail(key, name, "each name once")
           } else {

@@ -103,10 +103,10 @@ package final class WeatherDesk: Sendable {
     /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
     /// at least until then, whatever the TTL.
     var validUntil: Int64? = nil
-    /// Fetched under the models' runs: the gate (`ModelRuns.gate()`) when the fetch began. The
-    /// frame holds every run usable by then and is fresh while no newer one is. Nil: the frame
+    /// Fetched under the models' runs: when the fetch began. The frame holds every run usable by
+    /// then, and is fresh until the gate (`ModelRuns.gate()`) passes that moment. Nil: the frame
     /// follows the time-to-live.
-    var runGate: Int64? = nil
+    var fetchBegan: Int64? = nil
     /// Under the gate, the frame is kept no later than this: its maximum age, or the place's
     /// local midnight (its day 0 would be yesterday).
     var keepUntil: Int64 = 0
@@ -124,19 +124,24 @@ package final class WeatherDesk: Sendable {
     /// Whether this entry holds every frame `needs` names.
     func serves(_ needs: ProfileSet) -> Bool { holds.isSuperset(of: needs) }
 
-    /// When the frame is expected to stop being fresh under a TTL of `ttl` seconds (under the
-    /// runs' gate: when a newer run is expected).
-    func freshUntil(ttl: Int64) -> Int64 {
-      runGate != nil ? expectedUntil : max(fetchedAt + ttl, validUntil ?? 0)
+    /// Seconds from `now` until newer data is expected (`next_update`): under the models' runs,
+    /// until the next run is expected (a minute, the metadata's poll, when one is late), within
+    /// `keepUntil`; else until the TTL ends or the service's `Expires`. Any stored times, even a
+    /// peer's, give a number, not a trap.
+    func secondsUntilNewer(ttl: Int64, now: Int64) -> Int64 {
+      guard fetchBegan != nil else {
+        return max(fetchedAt &+ ttl, validUntil ?? 0) &- now
+      }
+      return (expectedUntil > now ? expectedUntil : min(keepUntil, now &+ 60)) &- now
     }
 
     func isFresh(at time: Int64, _ freshness: Freshness) -> Bool {
-      if let runGate, freshness.gate != ModelRuns.off {
+      if let fetchBegan, freshness.gate != ModelRuns.off {
         guard time < keepUntil else { return false }
         // Metadata that cannot be read keeps the frame until `keepUntil`.
-        return freshness.gate == ModelRuns.unknown || runGate >= freshness.gate
+        return freshness.gate == ModelRuns.unknown || fetchBegan >= freshness.gate
       }
-      return time < max(fetchedAt + freshness.ttl, validUntil ?? 0)
+      return time < max(fetchedAt &+ freshness.ttl, validUntil ?? 0)
     }
   }
 
@@ -256,7 +261,7 @@ package final class WeatherDesk: Sendable {
         cached.isFresh(at: time, freshness)
       else { return nil }
       // Past the time-to-live, a frame kept under the runs' gate is an upstream call saved.
-      if cached.runGate != nil, time >= cached.savedFrom {
+      if cached.fetchBegan != nil, freshness.gate >= 0, time >= cached.savedFrom {
         frames.update(cell) { $0.savedFrom = time + freshness.ttl }
         saved = true
       }
@@ -343,14 +348,20 @@ package final class WeatherDesk: Sendable {
     return cached
   }
 
-  /// The fresh frame of `cell` as soon as one is here (adopted from another member), or word
-  /// that its owner could not fetch it, or `.none` at `deadline` (a reading of the gateway clock).
-  func ownerReply(for cell: Cell, by deadline: Duration) async -> OwnerReply {
+  /// Asks (`ask`: the question to the cell's owner) and waits: the fresh frame of `cell` as soon
+  /// as one is here (adopted from another member), or word that its owner could not fetch it, or
+  /// `.none` at `deadline` (a reading of the gateway clock). The places in line are taken before
+  /// the question goes out, so an answer that comes at once is not missed.
+  func ownerReply(for cell: Cell, by deadline: Duration, asking ask: () -> Void) async
+    -> OwnerReply
+  {
     if let frame = freshFrame(for: cell) { return .frame(frame) }
     let (arrivals, unavailable, clock) = (arrivals, unavailable, clock)
+    let (arrival, refusal) = (arrivals.register(cell), unavailable.register(cell))
+    ask()
     return await withTaskGroup(of: OwnerReply?.self) { group in
-      group.addTask { await arrivals.wait(for: cell).map { .frame($0) } }
-      group.addTask { await unavailable.wait(for: cell) == true ? .unavailable : nil }
+      group.addTask { await arrivals.wait(arrival).map { .frame($0) } }
+      group.addTask { await unavailable.wait(refusal) == true ? .unavailable : nil }
       group.addTask {
         try? await clock.sleep(until: deadline)
         return OwnerReply.none
@@ -359,7 +370,7 @@ package final class WeatherDesk: Sendable {
       // The first that says something: a waiter cancelled by another's answer says nothing.
       while let reply = await group.next() {
         if let reply {
-          // Stored between the first look and the wait's start: the last look finds it.
+          // Stored between the first look and the tickets: the last look finds it.
           if case .none = reply, let frame = freshFrame(for: cell) { return .frame(frame) }
           return reply
         }
@@ -382,11 +393,19 @@ package final class WeatherDesk: Sendable {
   /// the frame is past the stale window. Returns whether it was taken.
   @discardableResult
   func adopt(_ entry: CachedFrame, for cell: Cell) -> Bool {
-    let (stale, ttl) = settings.withLock { ($0.staleSeconds, $0.ttlSeconds) }
+    let (stale, ttl, maximumAge) = settings.withLock {
+      ($0.staleSeconds, $0.ttlSeconds, $0.maximumAgeSeconds)
+    }
+    let time = now()
+    // Written so that no stored time, however far off, traps.
+    guard entry.fetchedAt <= time &+ 60, entry.fetchedAt >= time &- stale else { return false }
     var entry = entry
     entry.savedFrom = entry.fetchedAt + ttl
-    let time = now()
-    guard entry.fetchedAt <= time + 60, time - entry.fetchedAt <= stale else { return false }
+    if entry.fetchBegan != nil {
+      // Kept no longer than this member's own maximum age.
+      entry.keepUntil = min(entry.keepUntil, entry.fetchedAt + maximumAge)
+      entry.expectedUntil = min(entry.expectedUntil, entry.keepUntil)
+    }
     let count = frames.withLock { frames -> Int? in
       if let current = frames.peek(cell), current.fetchedAt >= entry.fetchedAt { return nil }
       frames.set(entry, forKey: cell)
@@ -403,7 +422,7 @@ package final class WeatherDesk: Sendable {
   /// fetch is still running at `deadline` (a reading of the gateway clock) and the cache has a frame young enough to serve stale,
   /// that frame is the answer and the fetch goes on for the next asker.
   ///
-  /// With `large`, the entry must hold the large frame too: a cell is compacted into it only once
+  /// With `needs` naming `large`, the entry must hold the large frame too: a cell is compacted into it only once
   /// something asked for it (then at every later fetch of the cell), so a cell that only standard
   /// and tiny devices ask for holds 192 bytes. The first large request for such a cell fetches it
   /// again, as does one for an entry shared by another cluster member (those carry 192 bytes).
@@ -422,8 +441,13 @@ package final class WeatherDesk: Sendable {
       if needs == .standard, let fromOwner = missListener.withLock({ $0 }) {
         switch await fromOwner(cell) {
         case .frame(let frame): return .success(frame)
-        // The owner just tried and could not: the last good frame, at once.
-        case .unavailable: return .failure(.unavailable("the cell's owner could not fetch it"))
+        case .unavailable:
+          // The owner just tried and could not: the last good frame, at once; with none, this
+          // member tries (the owner's trouble may be its own: its budget share, its network).
+          let held = frames.withLock { $0.peek(cell) }
+          if let held, now() - held.fetchedAt <= stale {
+            return .failure(.unavailable("the cell's owner could not fetch it"))
+          }
         case .none: break
         }
       }
@@ -456,13 +480,15 @@ package final class WeatherDesk: Sendable {
   /// over its budget or refuses the key. The first service's error is the one reported.
   private func fetch(_ cell: Cell, needs: ProfileSet) async -> Result<CachedFrame, ProviderError> {
     // Another caller may have filled the cell while this one waited to start.
-    let (services, freshness, center, airQuality, scale, officialAlerts) = settings.withLock {
-      (
-        $0.services, $0.freshness, $0.center(of: cell), $0.airQuality, $0.airQualityScale,
-        $0.officialAlerts
-      )
-    }
-    let (runs, maximumAge) = settings.withLock { ($0.runs, $0.maximumAgeSeconds) }
+    let (services, freshness, center, airQuality, scale, officialAlerts, runs, maximumAge) =
+      settings.withLock {
+        (
+          $0.services, $0.freshness, $0.center(of: cell), $0.airQuality, $0.airQualityScale,
+          $0.officialAlerts, $0.runs, $0.maximumAgeSeconds
+        )
+      }
+    // Under the models' runs, a frame holds every run usable when its call went out.
+    let began = now()
     let previous = frames.withLock { $0.peek(cell) }
     if let previous, previous.serves(needs), previous.isFresh(at: now(), freshness) {
       return .success(previous)
@@ -493,10 +519,10 @@ package final class WeatherDesk: Sendable {
           ? (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? [] : []
         var entry = CachedFrame(
           bytes: bytes + largeFrame, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
-        // Open-Meteo's cells follow the models' runs when they are configured: the gate as it
-        // was when the call went out (a run that became usable during it makes the frame old).
+        // Open-Meteo's cells follow the models' runs when they are configured (a run that
+        // became usable during the call makes the frame old at once: the conservative side).
         if let runs, service == .openMeteo, freshness.gate != ModelRuns.off {
-          entry.runGate = freshness.gate
+          entry.fetchBegan = began
           entry.keepUntil = min(
             fetchedAt + maximumAge,
             Self.localMidnight(after: fetchedAt, offsetMinutes: frame.utcOffsetMinutes))

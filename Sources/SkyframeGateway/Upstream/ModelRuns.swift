@@ -9,8 +9,8 @@ import Synchronization
 /// cell is fetched again when a newer run can be asked for, not at every time-to-live.
 ///
 /// The desk reads one number on every hit: `gate()`, the latest moment a run became usable
-/// (available plus `runs.margin-seconds`) that has passed. A frame fetched when the gate was G
-/// holds every run usable by then; it is fresh while the gate is still G. The gate moves exactly
+/// (available plus `runs.margin-seconds`) that has passed. A frame whose fetch began at or after
+/// that moment holds the run; it is fresh until the gate passes its start. The gate moves exactly
 /// when a pending run's margin ends (the service sleeps until then on the gateway's clock).
 final class ModelRuns: Service, Sendable {
   /// `gate()` when no model is configured: frames follow the time-to-live.
@@ -141,12 +141,16 @@ final class ModelRuns: Service, Sendable {
       }
       switch result {
       case .success(let run):
-        let isNew = state.models[index].run?.initialisation != run.initialisation
-        if isNew { state.models[index].seenAt = now }
-        state.models[index].run = run
         state.models[index].lastRead = now
         state.models[index].lastError = nil
-        return (isNew ? run : nil, nil)
+        state.models[index].lastErrorAt = nil
+        // An older run than the one known (a server not yet consistent): the known one stays.
+        if let known = state.models[index].run, run.initialisation <= known.initialisation {
+          return (nil, nil)
+        }
+        state.models[index].seenAt = now
+        state.models[index].run = run
+        return (run, nil)
       case .failure(let error):
         let first = state.models[index].lastError == nil
         state.models[index].lastError = "\(error)"
@@ -156,33 +160,35 @@ final class ModelRuns: Service, Sendable {
     }
   }
 
-  /// Sets the gate and the expected next run from what is known at `now`.
+  /// Sets the gate and the expected next run from what is known at `now`: over the models read
+  /// lately (a model never read, or not for three polls, says nothing; when none was, the gate is
+  /// `unknown`). Stored under the lock, so that a reload and the poll cannot publish each
+  /// other's halves.
   func recompute(at now: Int64) {
-    let (gate, expected) = state.withLock { state -> (Int64, Int64) in
-      guard state.settings.isEnabled else { return (Self.off, 0) }
+    state.withLock { state in
+      guard state.settings.isEnabled else {
+        gateValue.store(Self.off, ordering: .relaxed)
+        expectedValue.store(0, ordering: .relaxed)
+        return
+      }
       let margin = Int64(state.settings.marginSeconds)
-      let patience = 3 * Int64(state.settings.pollSeconds)
+      // Three polls, and the time one poll's reads may take (10 s each, one after another).
+      let patience = 3 * Int64(state.settings.pollSeconds) + 10 * Int64(state.models.count)
       var gate = Self.unknown
       var expected: Int64 = 0
       for model in state.models {
-        guard let run = model.run, let lastRead = model.lastRead else { continue }
-        // A model not read within three polls says nothing: the metadata is down.
-        guard now - lastRead <= patience else { return (Self.unknown, 0) }
+        guard let run = model.run, let lastRead = model.lastRead, now - lastRead <= patience
+        else { continue }
         let usable = run.availability + margin
-        if usable <= now {
-          gate = max(gate, usable)
-          let next = run.availability + run.updateInterval + margin
-          expected = expected == 0 ? next : min(expected, next)
-        } else {
-          // Known, not yet usable: the gate moves at `usable`.
-          expected = expected == 0 ? usable : min(expected, usable)
-        }
+        // The run after this one, or this one when its margin has not passed; one already due
+        // but not seen (a late run) says nothing of when.
+        let next = usable <= now ? usable + run.updateInterval : usable
+        if usable <= now { gate = max(gate, usable) }
+        if next > now { expected = expected == 0 ? next : min(expected, next) }
       }
-      if state.models.contains(where: { $0.run == nil }) { gate = Self.unknown }
-      return (gate, expected)
+      gateValue.store(gate, ordering: .relaxed)
+      expectedValue.store(expected, ordering: .relaxed)
     }
-    gateValue.store(gate, ordering: .relaxed)
-    expectedValue.store(expected, ordering: .relaxed)
   }
 
   /// The earliest time after `now` when a read run becomes usable.
