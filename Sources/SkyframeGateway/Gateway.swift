@@ -121,6 +121,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
     let intake = intake
     members?.onRelease { dropIfOthersLive in intake.releaseHeld(dropIfOthersLive: dropIfOthersLive)
     }
+    members?.onTakenOver { intake.markTakenOver() }
     workers = RequestWorkers(queue: queue, intake: intake, count: configuration.requests.workers)
     let own = OwnMessages(
       sink: client, metrics: metrics, logger: logger, limiter: logLimiter)

@@ -226,6 +226,55 @@ extension FleetStaleTests {
   }
 }
 
+/// A member killed with requests routed to it before the others saw its last will: they wait in
+/// its session ahead of the taker's marker, and it answers them when it returns; what came after
+/// the marker the taker answered, so it drops those.
+@Suite(.serialized) struct TakeoverMarkerTests {
+  @Test func aReturningMemberAnswersWhatCameBeforeTheTakeoverMarkerAndNothingAfter() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    // gw-a's session (a member's client id is its instance id), as it was when it was killed:
+    // its subscriptions, kept by the broker.
+    let clientID = "gw-a"
+    var session = MQTTConfiguration(clientID: clientID, host: "127.0.0.1", port: broker.port)
+    session.cleanSession = false
+    session.sessionExpiry = .seconds(300)
+    let sessionClient = try MQTTClient(configuration: session, logger: Logger(label: "session"))
+    try sessionClient.subscribe("skyframe/v1/req/+", qos: 1)
+    try sessionClient.subscribe("skyframe/v1/gateway/takeover/+", qos: 1)
+    try await sessionClient.connect(timeout: .seconds(5))
+    await sessionClient.disconnect()
+    // gw-b lives (its retained presence); its device answers are not part of this test.
+    let id = try #require(
+      (0..<200).map { "taken-\($0)" }.first {
+        ClusterMembers.owner(of: "device:" + $0, among: ["gw-a", "gw-b"]) == "gw-a"
+      })
+    let device = try await Device.frames(port: broker.port, id: id)
+    try device.client.publish(
+      "skyframe/v1/gateway/instances/gw-b", payload: Array(#"{"state":"online"}"#.utf8), qos: 1,
+      retain: true)
+    try device.client.publish(
+      "skyframe/v1/gateway/state",
+      payload: Array(#"{"state":"online","instances":["gw-b"]}"#.utf8), qos: 1, retain: true)
+    // Before the marker: routed while gw-b still took gw-a for alive. After it: gw-b's.
+    try device.ask("#1 52.52,13.405")
+    try device.client.publish(
+      "skyframe/v1/gateway/takeover/gw-a", payload: Array("gw-b".utf8), qos: 1, retain: false)
+    try device.ask("#2 52.52,13.405")
+    try await Task.sleep(for: .milliseconds(200))
+    let returning = try await GatewayHarness.make(broker: broker) { configuration in
+      configuration.cluster.group = "fleet"
+      configuration.cluster.instanceID = "gw-a"
+      configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
+    }
+    try await returning.start()
+    let frames = try await device.frames(1, timeout: .seconds(10))
+    #expect(frames[0].requestID == 1)
+    #expect(try await device.expectSilence(for: .seconds(2)))
+    await returning.shutdown()
+  }
+}
+
 /// A warm start: a member that starts takes the fleet's shared frames before it does its
 /// scheduled work, so a named place fresh in the fleet costs it no upstream call.
 @Suite(.serialized) struct FleetWarmStartTests {

@@ -18,6 +18,32 @@ struct ClusterTests {
     return members
   }
 
+  /// A member gone by its last will: its devices are left to it until the taker's marker comes
+  /// back (what came before sits in its session), then they are the taker's; at most 5 s.
+  @Test func aTakenOverMembersDevicesWaitForTheMarker() {
+    let members = members("gw-b", with: ["gw-a"])
+    members.connected(at: .zero)
+    let device = (0..<200).map { "d\($0)" }.first {
+      ClusterMembers.owner(of: "device:" + $0, among: ["gw-a", "gw-b"]) == "gw-a"
+    }!
+    let now = Duration.seconds(2)
+    #expect(members.answers(device: device, at: now) == .otherMember)
+    #expect(members.receive(id: "gw-a", payload: [], at: now))
+    members.beginTakeover(of: "gw-a", at: now)
+    #expect(members.answers(device: device, at: now) == .otherMember)
+    // Not for a device that was this member's already.
+    let own = (0..<200).map { "e\($0)" }.first {
+      ClusterMembers.owner(of: "device:" + $0, among: ["gw-a", "gw-b"]) == "gw-b"
+    }!
+    #expect(members.answers(device: own, at: now) == .answer)
+    members.endTakeover(of: "gw-a")
+    #expect(members.answers(device: device, at: now) == .answer)
+    // A marker that never comes back: 5 s.
+    members.beginTakeover(of: "gw-a", at: now)
+    #expect(members.answers(device: device, at: now + .seconds(4)) == .otherMember)
+    #expect(members.answers(device: device, at: now + .seconds(5)) == .answer)
+  }
+
   @Test func everyKeyHasExactlyOneOwnerWhoEveryMemberAgreesOn() {
     let ids = ["gw-a", "gw-b", "gw-c"]
     let views = ids.map { id in members(id, with: ids.filter { $0 != id }) }

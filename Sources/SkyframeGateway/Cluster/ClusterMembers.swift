@@ -39,6 +39,18 @@ public final class ClusterMembers: Sendable {
   private let reconfirming = Atomic<Bool>(false)
 
   var isReconfirming: Bool { reconfirming.load(ordering: .relaxed) }
+  /// Members this one is taking over (gone by their last will) and since when (gateway clock):
+  /// until its own takeover marker comes back through the broker, requests of the devices the
+  /// gone member owned are left to it. They sit in its session ahead of the marker, and it
+  /// answers them when it returns; what comes after the marker is this member's. Ends at the
+  /// marker, or after `takeoverLimit` if it never comes back. At most `maximumMembers`.
+  private let takingOver = Mutex<[String: Duration]>([:])
+  /// How many are in `takingOver`: the request path looks at this number alone.
+  private let takeovers = Atomic<Int>(0)
+  static let takeoverLimit = Duration.seconds(5)
+  /// Told when a takeover marker for this member arrives (the intake notes where it came among
+  /// the requests it holds).
+  private let takenOver = Mutex<(@Sendable () -> Void)?>(nil)
   /// What the intake does with the requests it held, once the live set can be trusted: `true`
   /// to drop them when other members live (after this process's first connect, while it was not
   /// yet announced, they answered them).
@@ -68,7 +80,11 @@ public final class ClusterMembers: Sendable {
   func answers(device: String, at now: Duration) -> Answering {
     guard isSettled(at: now) else { return .hold }
     let members = members.withLock { $0 }
-    guard members.count > 1 else { return .answer }
+    guard members.count > 1 else {
+      // Alone now, perhaps taking over the last other member.
+      return takeovers.load(ordering: .relaxed) > 0 && wasTakenOver(device, members, now)
+        ? .otherMember : .answer
+    }
     var best: (weight: UInt64, id: String)?
     for member in members {
       let weight = Self.weight(member, Self.devicePrefix, device)
@@ -79,9 +95,62 @@ public final class ClusterMembers: Sendable {
       }
       best = (weight, member)
     }
-    guard let owner = best?.id, owner != own else { return .answer }
+    guard let owner = best?.id, owner != own else {
+      return takeovers.load(ordering: .relaxed) > 0 && wasTakenOver(device, members, now)
+        ? .otherMember : .answer
+    }
     // A member leaving moves only its own devices: this member's stay its own meanwhile.
     return unconfirmed.withLock { $0.contains(owner) } ? .hold : .otherMember
+  }
+
+  /// Whether `device` belonged to a member this one is still taking over (its requests until
+  /// the marker are that member's).
+  private func wasTakenOver(_ device: String, _ members: Set<String>, _ now: Duration) -> Bool {
+    let pending = takingOver.withLock { taking in
+      taking.filter { now - $0.value < Self.takeoverLimit }.map(\.key)
+    }
+    guard !pending.isEmpty else { return false }
+    var best: (weight: UInt64, id: String)?
+    for member in members.union(pending) {
+      let weight = Self.weight(member, Self.devicePrefix, device)
+      if let current = best,
+        current.weight > weight || (current.weight == weight && current.id < member)
+      {
+        continue
+      }
+      best = (weight, member)
+    }
+    return best.map { pending.contains($0.id) } ?? false
+  }
+
+  /// `id` left by its last will at `now`: its devices are this member's once the takeover
+  /// marker this member publishes comes back (`endTakeover`).
+  func beginTakeover(of id: String, at now: Duration) {
+    let count = takingOver.withLock { taking in
+      taking = taking.filter { now - $0.value < Self.takeoverLimit }
+      if taking.count < ClusterSettings.maximumMembers || taking[id] != nil { taking[id] = now }
+      return taking.count
+    }
+    takeovers.store(count, ordering: .relaxed)
+  }
+
+  /// This member's takeover marker for `id` came back, or `id` is back: its devices are settled.
+  func endTakeover(of id: String) {
+    let count = takingOver.withLock { taking in
+      taking[id] = nil
+      return taking.count
+    }
+    takeovers.store(count, ordering: .relaxed)
+  }
+
+  /// Where a takeover marker for this member is told (set once, by the gateway).
+  func onTakenOver(_ handler: @escaping @Sendable () -> Void) {
+    takenOver.withLock { $0 = handler }
+  }
+
+  /// Another member took this one over while it was gone: the marker arrived.
+  func takenOverMarkerArrived() {
+    takenOver.withLock { $0 }?()
   }
 
   static let devicePrefix = "device:"
@@ -237,7 +306,9 @@ public final class ClusterMembers: Sendable {
       guard members.count < ClusterSettings.maximumMembers || members.contains(id) else {
         return false
       }
-      return members.insert(id).inserted
+      let inserted = members.insert(id).inserted
+      if inserted, takeovers.load(ordering: .relaxed) > 0 { endTakeover(of: id) }
+      return inserted
     }
   }
 }

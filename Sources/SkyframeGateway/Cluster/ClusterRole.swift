@@ -100,7 +100,7 @@ final class ClusterRole: GatewayPart, Sendable {
 
   /// The filters a member subscribes to besides requests and watches.
   var subscriptions: [String] {
-    var filters = [topics.instances, topics.state]
+    var filters = [topics.instances, topics.state, topics.takeover("+")]
     if sharedCache != nil {
       filters.append(topics.cacheEntries + "+")
       filters.append(topics.nameEntries + "+")
@@ -169,7 +169,7 @@ final class ClusterRole: GatewayPart, Sendable {
     [
       .prefix(topics.instance("")), .exact(topics.state), .prefix(topics.wants("")),
       .prefix(topics.cacheEntries), .prefix(topics.nameEntries),
-      .prefix(topics.cacheUnavailable),
+      .prefix(topics.cacheUnavailable), .prefix(topics.takeover("")),
     ]
   }
 
@@ -198,7 +198,13 @@ final class ClusterRole: GatewayPart, Sendable {
         gone != members.own
       else { return }
       // Written again only when it changes: its presence cleared first, the set is as it was.
-      if members.receive(id: gone, payload: [], at: clock.now) { membersChanged() }
+      if members.receive(id: gone, payload: [], at: clock.now) {
+        membersChanged()
+        // Its devices become this member's (or another's) once the marker is back: what came
+        // before it waits in the gone member's session for its return.
+        members.beginTakeover(of: gone, at: clock.now)
+        own.send(topics.takeover(gone), Array(members.own.utf8), retain: false)
+      }
       // Its retained presence is cleared a moment later, if it is still gone and this member is
       // still connected: a broker that shuts down sends every member's will to the others, and
       // a clear queued then would go out after the restart, when the member is back.
@@ -230,6 +236,15 @@ final class ClusterRole: GatewayPart, Sendable {
           message.payload, cellText: Substring(rest), now: clock.unixTime())
       else { return }
       desk.ownerUnavailable(cell)
+    case 6:
+      // A takeover marker: of this member (it was gone; the intake notes where the marker came
+      // among what it holds), or this member's own, back (its devices are its own now).
+      guard (1...23).contains(rest.utf8.count) else { return }
+      if rest == members.own {
+        members.takenOverMarkerArrived()
+      } else if message.payload.elementsEqual(members.own.utf8) {
+        members.endTakeover(of: rest)
+      }
     case 4:
       guard let sharedNames, !message.payload.isEmpty, rest.utf8.count == 16 else { return }
       switch sharedNames.verify(message.payload, level: Substring(rest)) {

@@ -141,6 +141,10 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public func wants(_ id: String) -> String { "\(base)/v1/gateway/want/\(id)" }
     /// The cluster's shared cache: one retained, signed entry per cell.
     public var cacheEntries: String { "\(base)/v1/gateway/cache/" }
+    /// A member's takeover of `id`, gone by its last will (not retained; the taker's id): it
+    /// lands in the gone member's session among the requests, so when it returns it tells the
+    /// requests nobody answered (before it) from those the taker answered (after it).
+    public func takeover(_ id: String) -> String { "\(base)/v1/gateway/takeover/\(id)" }
     /// `{cacheUnavailable}{cell}`: a cell's owner could not fetch it (not retained, empty).
     public var cacheUnavailable: String { "\(base)/v1/gateway/unavailable/" }
     /// The cluster's shared place names: `{base}/v1/gateway/names/{16 hex digits}`.

@@ -74,16 +74,35 @@ extension MQTTIntake {
   /// it was not announced yet and the others answered every device (what its session kept from
   /// before it started, too).
   func releaseHeld(dropIfOthersLive: Bool) {
-    let held = held.withLock { held in
+    let (held, beforeTakeover) = held.withLock { held in
       defer { held = [] }
-      return held
+      return (
+        held,
+        heldBeforeTakeover.withLock { marker in
+          defer { marker = nil }
+          return marker
+        }
+      )
     }
+    var answered = held[...]
     if dropIfOthersLive, (members?.count ?? 1) > 1 {
-      for _ in held { metrics.droppedTakenOver() }
-      return
+      // A takeover marker among them: what came before it, nobody answered (the others had not
+      // seen this member go); after it, they did. Without one, they answered all of it.
+      answered = held.prefix(beforeTakeover ?? 0)
+      for _ in answered.count..<held.count { metrics.droppedTakenOver() }
     }
-    for entry in held {
+    for entry in answered {
       MQTTIncoming.with(entry.message) { receive($0, from: entry.device, lane: entry.lane) }
+    }
+  }
+
+  /// A takeover marker for this member arrived: where it came among the held requests is kept
+  /// (the first one counts).
+  func markTakenOver() {
+    held.withLock { held in
+      heldBeforeTakeover.withLock { marker in
+        if marker == nil { marker = held.count }
+      }
     }
   }
 }
