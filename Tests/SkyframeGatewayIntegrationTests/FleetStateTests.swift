@@ -79,32 +79,38 @@ import Testing
     return (0, 0)
   }
 
+  /// A member whose breaker opens at the first failure and stays open, and that would wait for
+  /// a cell's owner longer than a device waits (30 s).
+  static func member(_ id: String, on broker: MosquittoBroker) async throws -> GatewayHarness {
+    try await keyedMember(id, on: broker) { configuration in
+      configuration.cluster.ownerWaitMilliseconds = 30_000
+      configuration.cache.ttlSeconds = 1
+      configuration.upstream.breakerFailures = 1
+      configuration.upstream.backoffInitialSeconds = 600
+      configuration.upstream.backoffMaximumSeconds = 600
+    }
+  }
+
+  /// A device, `{prefix}-{n}`, that `owner` answers.
+  static func device(_ prefix: String, ownedBy owner: String, on broker: MosquittoBroker)
+    async throws -> Device
+  {
+    let id = (0..<200).map { "\(prefix)-\($0)" }.first {
+      ClusterMembers.owner(of: "device:" + $0, among: members) == owner
+    }
+    return try await Device.frames(port: broker.port, id: try #require(id))
+  }
+
   @Test func aPausedServiceMeansStaleAtOnceNotAnOwnerWait() async throws {
     let broker = try await MosquittoBroker.start()
     defer { Task { await broker.stop() } }
-    func member(_ id: String) async throws -> GatewayHarness {
-      try await keyedMember(id, on: broker) { configuration in
-        // Long enough that a wait for the owner would outlast the device's 10 s.
-        configuration.cluster.ownerWaitMilliseconds = 30_000
-        configuration.cache.ttlSeconds = 1
-        configuration.upstream.breakerFailures = 1
-        configuration.upstream.backoffInitialSeconds = 600
-        configuration.upstream.backoffMaximumSeconds = 600
-      }
-    }
-    let first = try await member("gw-a")
-    let second = try await member("gw-b")
+    let first = try await Self.member("gw-a", on: broker)
+    let second = try await Self.member("gw-b", on: broker)
     // Both have settled and know each other.
     try await Task.sleep(for: .seconds(1.5))
     // Each member answers the devices it owns: one device of each.
-    func device(ownedBy owner: String) async throws -> Device {
-      let id = (0..<200).map { "stale-\($0)" }.first {
-        ClusterMembers.owner(of: "device:" + $0, among: Self.members) == owner
-      }
-      return try await Device.frames(port: broker.port, id: try #require(id))
-    }
-    let ofA = try await device(ownedBy: "gw-a")
-    let ofB = try await device(ownedBy: "gw-b")
+    let ofA = try await Self.device("stale", ownedBy: "gw-a", on: broker)
+    let ofB = try await Self.device("stale", ownedBy: "gw-b", on: broker)
     let (latitude, longitude) = Self.position(ownedBy: "gw-b", startingAt: 0)
     #expect(latitude != 0)
     // gw-b owns the cell: it fetches and shares it; gw-a takes the shared entry.
@@ -143,26 +149,11 @@ extension FleetStaleTests {
   @Test func anOwnerThatCannotFetchSaysSoAndTheAskerAnswersStaleAtOnce() async throws {
     let broker = try await MosquittoBroker.start()
     defer { Task { await broker.stop() } }
-    func member(_ id: String) async throws -> GatewayHarness {
-      try await keyedMember(id, on: broker) { configuration in
-        configuration.cluster.ownerWaitMilliseconds = 30_000
-        configuration.cache.ttlSeconds = 1
-        configuration.upstream.breakerFailures = 1
-        configuration.upstream.backoffInitialSeconds = 600
-        configuration.upstream.backoffMaximumSeconds = 600
-      }
-    }
-    let first = try await member("gw-a")
-    let second = try await member("gw-b")
+    let first = try await Self.member("gw-a", on: broker)
+    let second = try await Self.member("gw-b", on: broker)
     try await Task.sleep(for: .seconds(1.5))
-    func device(ownedBy owner: String) async throws -> Device {
-      let id = (0..<200).map { "owner-\($0)" }.first {
-        ClusterMembers.owner(of: "device:" + $0, among: Self.members) == owner
-      }
-      return try await Device.frames(port: broker.port, id: try #require(id))
-    }
-    let ofA = try await device(ownedBy: "gw-a")
-    let ofB = try await device(ownedBy: "gw-b")
+    let ofA = try await Self.device("owner", ownedBy: "gw-a", on: broker)
+    let ofB = try await Self.device("owner", ownedBy: "gw-b", on: broker)
     let (latitude, longitude) = Self.position(ownedBy: "gw-b", startingAt: 0)
     try ofB.ask("#1 \(latitude),\(longitude)")
     #expect(try await ofB.frames(1)[0].status == .ok)
@@ -262,12 +253,7 @@ extension FleetStaleTests {
       "skyframe/v1/gateway/takeover/gw-a", payload: Array("gw-b".utf8), qos: 1, retain: false)
     try device.ask("#2 52.52,13.405")
     try await Task.sleep(for: .milliseconds(200))
-    let returning = try await GatewayHarness.make(broker: broker) { configuration in
-      configuration.cluster.group = "fleet"
-      configuration.cluster.instanceID = "gw-a"
-      configuration.cluster.key = Array("a cluster key of 32 bytes, here!".utf8)
-    }
-    try await returning.start()
+    let returning = try await keyedMember("gw-a", on: broker)
     let frames = try await device.frames(1, timeout: .seconds(10))
     #expect(frames[0].requestID == 1)
     #expect(try await device.expectSilence(for: .seconds(2)))

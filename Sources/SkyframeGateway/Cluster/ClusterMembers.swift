@@ -80,22 +80,10 @@ public final class ClusterMembers: Sendable {
   func answers(device: String, at now: Duration) -> Answering {
     guard isSettled(at: now) else { return .hold }
     let members = members.withLock { $0 }
-    guard members.count > 1 else {
-      // Alone now, perhaps taking over the last other member.
-      return takeovers.load(ordering: .relaxed) > 0 && wasTakenOver(device, members, now)
-        ? .otherMember : .answer
-    }
-    var best: (weight: UInt64, id: String)?
-    for member in members {
-      let weight = Self.weight(member, Self.devicePrefix, device)
-      if let current = best,
-        current.weight > weight || (current.weight == weight && current.id < member)
-      {
-        continue
-      }
-      best = (weight, member)
-    }
-    guard let owner = best?.id, owner != own else {
+    // Alone, every device is this member's (perhaps taking over the last other member's).
+    let owner =
+      members.count > 1 ? Self.owner(of: device, prefix: Self.devicePrefix, among: members) : own
+    guard let owner, owner != own else {
       return takeovers.load(ordering: .relaxed) > 0 && wasTakenOver(device, members, now)
         ? .otherMember : .answer
     }
@@ -110,17 +98,9 @@ public final class ClusterMembers: Sendable {
       taking.filter { now - $0.value < Self.takeoverLimit }.map(\.key)
     }
     guard !pending.isEmpty else { return false }
-    var best: (weight: UInt64, id: String)?
-    for member in members.union(pending) {
-      let weight = Self.weight(member, Self.devicePrefix, device)
-      if let current = best,
-        current.weight > weight || (current.weight == weight && current.id < member)
-      {
-        continue
-      }
-      best = (weight, member)
-    }
-    return best.map { pending.contains($0.id) } ?? false
+    let previous = Self.owner(
+      of: device, prefix: Self.devicePrefix, among: members.union(pending))
+    return previous.map { pending.contains($0) } ?? false
   }
 
   /// `id` left by its last will at `now`: its devices are this member's once the takeover
@@ -241,11 +221,14 @@ public final class ClusterMembers: Sendable {
     Self.owner(of: key, among: members.withLock { $0 })
   }
 
-  /// The member with the highest weight for `key` (ties: the smaller id).
-  public static func owner(of key: String, among members: some Sequence<String>) -> String? {
+  /// The member with the highest weight for `prefix` + `key` (ties: the smaller id): the same
+  /// in every member that sees the same set.
+  public static func owner(
+    of key: String, prefix: String = "", among members: some Sequence<String>
+  ) -> String? {
     var best: (weight: UInt64, id: String)?
     for member in members {
-      let weight = weight(member, key)
+      let weight = weight(member, prefix, key)
       if let current = best,
         current.weight > weight || (current.weight == weight && current.id < member)
       {

@@ -192,28 +192,7 @@ final class ClusterRole: GatewayPart, Sendable {
         own.send(topics.instance(id), Gateway.online)
       }
     case 1:
-      // A member's last will: it is gone. The owner of the fleet state clears its presence. A
-      // retained one is history (a broker restart sends every member's will): it may be back.
-      guard !message.retain, let gone = FleetState.offlineInstance(in: message.payload),
-        gone != members.own
-      else { return }
-      // Written again only when it changes: its presence cleared first, the set is as it was.
-      if members.receive(id: gone, payload: [], at: clock.now) {
-        membersChanged()
-        // Its devices become this member's (or another's) once the marker is back: what came
-        // before it waits in the gone member's session for its return.
-        members.beginTakeover(of: gone, at: clock.now)
-        own.send(topics.takeover(gone), Array(members.own.utf8), retain: false)
-      }
-      // Its retained presence is cleared a moment later, if it is still gone and this member is
-      // still connected: a broker that shuts down sends every member's will to the others, and
-      // a clear queued then would go out after the restart, when the member is back.
-      let started = background.start { [self] in
-        try? await clock.sleep(for: ClusterMembers.settling)
-        guard isConnected(), members.owns("state"), !members.live.contains(gone) else { return }
-        own.send(topics.instance(gone), [])
-      }
-      if !started, members.owns("state") { own.send(topics.instance(gone), []) }
+      memberLeft(message)
     case 2:
       wanted(owner: Substring(rest), payload: message.payload)
     case 3:
@@ -227,6 +206,15 @@ final class ClusterRole: GatewayPart, Sendable {
       case .failure(let refused):
         refusals.warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
+      }
+    case 4:
+      guard let sharedNames, !message.payload.isEmpty, rest.utf8.count == 16 else { return }
+      switch sharedNames.verify(message.payload, level: Substring(rest)) {
+      case .success(let (key, place)):
+        desk.adopt(place, for: key)
+      case .failure(let refused):
+        refusals.warning(
+          "ignored a shared place name on \(message.topicString.prefix(80)): \(refused)")
       }
     case 5:
       // The owner could not fetch a cell a member wants: signed, like the cache's entries, and
@@ -245,18 +233,34 @@ final class ClusterRole: GatewayPart, Sendable {
       } else if message.payload.elementsEqual(members.own.utf8) {
         members.endTakeover(of: rest)
       }
-    case 4:
-      guard let sharedNames, !message.payload.isEmpty, rest.utf8.count == 16 else { return }
-      switch sharedNames.verify(message.payload, level: Substring(rest)) {
-      case .success(let (key, place)):
-        desk.adopt(place, for: key)
-      case .failure(let refused):
-        refusals.warning(
-          "ignored a shared place name on \(message.topicString.prefix(80)): \(refused)")
-      }
     default:
       break
     }
+  }
+
+  /// A member's last will: it is gone. The owner of the fleet state clears its presence. A
+  /// retained will is history (a broker restart sends every member's will): it may be back.
+  private func memberLeft(_ message: MQTTIncoming) {
+    guard !message.retain, let gone = FleetState.offlineInstance(in: message.payload),
+      gone != members.own
+    else { return }
+    // Written again only when it changes: its presence cleared first, the set is as it was.
+    if members.receive(id: gone, payload: [], at: clock.now) {
+      membersChanged()
+      // Its devices become this member's (or another's) once the marker is back: what came
+      // before it waits in the gone member's session for its return.
+      members.beginTakeover(of: gone, at: clock.now)
+      own.send(topics.takeover(gone), Array(members.own.utf8), retain: false)
+    }
+    // Its retained presence is cleared a moment later, if it is still gone and this member is
+    // still connected: a broker that shuts down sends every member's will to the others, and
+    // a clear queued then would go out after the restart, when the member is back.
+    let started = background.start { [self] in
+      try? await clock.sleep(for: ClusterMembers.settling)
+      guard isConnected(), members.owns("state"), !members.live.contains(gone) else { return }
+      own.send(topics.instance(gone), [])
+    }
+    if !started, members.owns("state") { own.send(topics.instance(gone), []) }
   }
 
   /// Another member asks this one, the cell's owner, to fetch it for the fleet.

@@ -69,3 +69,36 @@ extension WeatherDesk {
     }
   }
 }
+
+extension WeatherDesk {
+  /// A name for the place at `point`: from OpenWeatherMap's reverse geocoding or the GeoNames
+  /// file, cached per cell; nil when there is neither or nothing is near.
+  func placeName(at point: GeoPoint) async -> Forecast.Place? {
+    let (geocoder, ttl) = settings.withLock { ($0.reverseGeocoder, $0.geocodingTTLSeconds) }
+    switch geocoder {
+    case .none:
+      return nil
+    case .geonames(let index, let maximumMetres):
+      return Self.nearest(in: index, to: point, within: maximumMetres)
+    case .service(let provider):
+      let cell = cell(of: point)
+      if let cached = names.withLock({ $0.value(forKey: cell) }), cached.expiresAt > now() {
+        return cached.place
+      }
+      return await nameFetches.run(cell) { [self] in
+        do throws(ProviderError) {
+          let place = try await provider.reverseGeocode(point)
+          let count = names.withLock { names in
+            names.set(CachedPlace(place: place, expiresAt: now() + ttl), forKey: cell)
+            return names.count
+          }
+          nameEntries?.record(count)
+          return place
+        } catch {
+          // No name is no failure: the frame then says the coordinates. Retried next time.
+          return nil
+        }
+      }
+    }
+  }
+}

@@ -86,75 +86,6 @@ package final class WeatherDesk: Sendable {
     var column: Int64
   }
 
-  /// The time-to-live and the runs' gate (`ModelRuns.gate()`) at one moment.
-  struct Freshness: Sendable {
-    var ttl: Int64
-    var gate: Int64
-  }
-
-  package struct CachedFrame: Sendable {
-    /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. `tiny` answers
-    /// are made from it. When a request, watch or named location asked for the cell in the
-    /// `large` profile, the large frame compacted from the same forecast follows it in the same
-    /// array (192 + 960 bytes), so a hit retains one array; otherwise, and for an entry taken
-    /// from another cluster member, it is the 192-byte standard frame alone.
-    var bytes: [UInt8]
-    var fetchedAt: Int64
-    /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
-    /// at least until then, whatever the TTL.
-    var validUntil: Int64? = nil
-    /// Fetched under the models' runs: when the fetch began. The frame holds every run usable by
-    /// then, and is fresh until the gate (`ModelRuns.gate()`) passes that moment. Nil: the frame
-    /// follows the time-to-live.
-    var fetchBegan: Int64? = nil
-    /// Under the gate, the frame is kept no later than this: its maximum age, or the place's
-    /// local midnight (its day 0 would be yesterday).
-    var keepUntil: Int64 = 0
-    /// Under the gate, when a newer run is expected (`next_update`).
-    var expectedUntil: Int64 = 0
-    /// Under the gate, hits after this are counted as an upstream call saved (once per
-    /// time-to-live).
-    var savedFrom: Int64 = 0
-
-    /// The frames this entry holds: the standard one, and the large one when it follows.
-    var holds: ProfileSet {
-      bytes.count == WeatherFrame.size + LargeLayout.size ? [.standard, .large] : .standard
-    }
-
-    /// Whether this entry holds every frame `needs` names.
-    func serves(_ needs: ProfileSet) -> Bool { holds.isSuperset(of: needs) }
-
-    /// Seconds from `now` until newer data is expected (`next_update`): under the models' runs,
-    /// until the next run is expected (a minute, the metadata's poll, when one is late), within
-    /// `keepUntil`; else until the TTL ends or the service's `Expires`. Any stored times, even a
-    /// peer's, give a number, not a trap.
-    func secondsUntilNewer(ttl: Int64, now: Int64) -> Int64 {
-      guard fetchBegan != nil else {
-        return max(fetchedAt &+ ttl, validUntil ?? 0) &- now
-      }
-      return (expectedUntil > now ? expectedUntil : min(keepUntil, now &+ 60)) &- now
-    }
-
-    func isFresh(at time: Int64, _ freshness: Freshness) -> Bool {
-      if let fetchBegan, freshness.gate != ModelRuns.off {
-        guard time < keepUntil else { return false }
-        // Metadata that cannot be read keeps the frame until `keepUntil`.
-        return freshness.gate == ModelRuns.unknown || fetchBegan >= freshness.gate
-      }
-      return time < max(fetchedAt &+ freshness.ttl, validUntil ?? 0)
-    }
-  }
-
-  /// What the owner of a cell in a cluster made of a miss here (`onMiss`).
-  enum OwnerReply: Sendable {
-    /// Its shared entry came.
-    case frame(CachedFrame)
-    /// It said it could not fetch the cell (its service fails or is paused).
-    case unavailable
-    /// Nothing in time, or no owner to ask: fetch it here.
-    case none
-  }
-
   enum FrameLookup: Sendable {
     case fresh(CachedFrame)
     /// The service failed; this is the last good frame.
@@ -183,30 +114,30 @@ package final class WeatherDesk: Sendable {
 
   let settings: Mutex<Settings>
   /// Told of every frame fetched upstream (the cluster's shared cache publishes it).
-  private let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
+  let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
   /// Told of every name looked up upstream (found or not), after it is cached: the cluster
   /// shares it.
   let geocodedListener = Mutex<(@Sendable (GeocodeKey, CachedPlace) -> Void)?>(nil)
   /// Asked first on a miss, once per cell however many wait: a frame from elsewhere (the cell's
   /// owner in a cluster), or nil to fetch it here.
-  private let missListener = Mutex<(@Sendable (Cell) async -> OwnerReply)?>(nil)
+  let missListener = Mutex<(@Sendable (Cell) async -> OwnerReply)?>(nil)
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
-  private let frames: Mutex<LRUTable<Cell, CachedFrame>>
+  let frames: Mutex<LRUTable<Cell, CachedFrame>>
   let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
-  private let names: Mutex<LRUTable<Cell, CachedPlace>>
-  private let nameFetches = Coalescer<Cell, Forecast.Place?>()
+  let names: Mutex<LRUTable<Cell, CachedPlace>>
+  let nameFetches = Coalescer<Cell, Forecast.Place?>()
   private let frameFetches: Coalescer<Cell, Result<CachedFrame, ProviderError>>
   let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
-  private let clock: GatewayClock
+  let clock: GatewayClock
   /// Misses waiting for a frame another member fetches (`adopt`).
-  private let arrivals = ArrivalWaiters<Cell, CachedFrame>()
+  let arrivals = ArrivalWaiters<Cell, CachedFrame>()
   /// Misses waiting for a frame whose owner said it could not fetch it (`ownerUnavailable`).
-  private let unavailable = ArrivalWaiters<Cell, Bool>()
+  let unavailable = ArrivalWaiters<Cell, Bool>()
   private let logger: Logger
   private let metrics: GatewayMetrics?
-  private let frameEntries: Gauge?
+  let frameEntries: Gauge?
   let placeEntries: Gauge?
-  private let nameEntries: Gauge?
+  let nameEntries: Gauge?
 
   /// - Parameter background: where a fetch goes on after the request that started it stopped
   ///   waiting at its deadline; without it (the request path alone) the request waits for it.
@@ -314,7 +245,7 @@ package final class WeatherDesk: Sendable {
     }
   }
 
-  private static func nearest(in index: GeoNamesIndex, to point: GeoPoint, within metres: Double)
+  static func nearest(in index: GeoNamesIndex, to point: GeoPoint, within metres: Double)
     -> Forecast.Place?
   {
     index.nearest(latitude: point.latitude, longitude: point.longitude, within: metres).map {
@@ -330,91 +261,9 @@ package final class WeatherDesk: Sendable {
     settings.withLock { $0.cell(of: point) }
   }
 
-  /// Calls `listener` with every frame fetched upstream, after it is cached.
-  func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame) -> Void) {
-    fetchedListener.withLock { $0 = listener }
-  }
-
-  /// Calls `listener` first on every miss (see `missListener`).
-  func onMiss(_ listener: @escaping @Sendable (Cell) async -> OwnerReply) {
-    missListener.withLock { $0 = listener }
-  }
-
-  /// The cached frame of `cell` while it is fresh.
-  func freshFrame(for cell: Cell) -> CachedFrame? {
-    let freshness = settings.withLock { $0.freshness }
-    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), freshness)
-    else { return nil }
-    return cached
-  }
-
-  /// Asks (`ask`: the question to the cell's owner) and waits: the fresh frame of `cell` as soon
-  /// as one is here (adopted from another member), or word that its owner could not fetch it, or
-  /// `.none` at `deadline` (a reading of the gateway clock). The places in line are taken before
-  /// the question goes out, so an answer that comes at once is not missed.
-  func ownerReply(for cell: Cell, by deadline: Duration, asking ask: () -> Void) async
-    -> OwnerReply
-  {
-    if let frame = freshFrame(for: cell) { return .frame(frame) }
-    let (arrivals, unavailable, clock) = (arrivals, unavailable, clock)
-    let (arrival, refusal) = (arrivals.register(cell), unavailable.register(cell))
-    ask()
-    return await withTaskGroup(of: OwnerReply?.self) { group in
-      group.addTask { await arrivals.wait(arrival).map { .frame($0) } }
-      group.addTask { await unavailable.wait(refusal) == true ? .unavailable : nil }
-      group.addTask {
-        try? await clock.sleep(until: deadline)
-        return OwnerReply.none
-      }
-      defer { group.cancelAll() }
-      // The first that says something: a waiter cancelled by another's answer says nothing.
-      while let reply = await group.next() {
-        if let reply {
-          // Stored between the first look and the tickets: the last look finds it.
-          if case .none = reply, let frame = freshFrame(for: cell) { return .frame(frame) }
-          return reply
-        }
-      }
-      return freshFrame(for: cell).map { .frame($0) } ?? OwnerReply.none
-    }
-  }
-
-  /// The owner of `cell` said it could not fetch it: the misses waiting for it here stop.
-  func ownerUnavailable(_ cell: Cell) {
-    unavailable.arrived(true, for: cell)
-  }
-
   /// The center of `cell`, a point inside it.
   func center(of cell: Cell) -> GeoPoint {
     settings.withLock { $0.center(of: cell) }
-  }
-
-  /// Takes a frame another instance fetched, unless this cache has a newer one for the cell or
-  /// the frame is past the stale window. Returns whether it was taken.
-  @discardableResult
-  func adopt(_ entry: CachedFrame, for cell: Cell) -> Bool {
-    let (stale, ttl, maximumAge) = settings.withLock {
-      ($0.staleSeconds, $0.ttlSeconds, $0.maximumAgeSeconds)
-    }
-    let time = now()
-    // Written so that no stored time, however far off, traps.
-    guard entry.fetchedAt <= time &+ 60, entry.fetchedAt >= time &- stale else { return false }
-    var entry = entry
-    entry.savedFrom = entry.fetchedAt + ttl
-    if entry.fetchBegan != nil {
-      // Kept no longer than this member's own maximum age.
-      entry.keepUntil = min(entry.keepUntil, entry.fetchedAt + maximumAge)
-      entry.expectedUntil = min(entry.expectedUntil, entry.keepUntil)
-    }
-    let count = frames.withLock { frames -> Int? in
-      if let current = frames.peek(cell), current.fetchedAt >= entry.fetchedAt { return nil }
-      frames.set(entry, forKey: cell)
-      return frames.count
-    }
-    guard let count else { return false }
-    frameEntries?.record(count)
-    arrivals.arrived(entry, for: cell)
-    return true
   }
 
   /// The frame for the cell that holds `point`: from the cache while fresh, else fetched (one call
@@ -543,43 +392,4 @@ package final class WeatherDesk: Sendable {
     }
     return .failure(firstError ?? .unavailable("no weather service configured"))
   }
-
-  /// The first local midnight after `time` at a UTC offset of `offsetMinutes` (none: never).
-  static func localMidnight(after time: Int64, offsetMinutes: Int16?) -> Int64 {
-    guard let offsetMinutes else { return .max }
-    let offset = Int64(offsetMinutes) * 60
-    return ((time + offset) / 86_400 + 1) * 86_400 - offset
-  }
-
-  /// A name for the place at `point`: from OpenWeatherMap's reverse geocoding or the GeoNames
-  /// file, cached per cell; nil when there is neither or nothing is near.
-  func placeName(at point: GeoPoint) async -> Forecast.Place? {
-    let (geocoder, ttl) = settings.withLock { ($0.reverseGeocoder, $0.geocodingTTLSeconds) }
-    switch geocoder {
-    case .none:
-      return nil
-    case .geonames(let index, let maximumMetres):
-      return Self.nearest(in: index, to: point, within: maximumMetres)
-    case .service(let provider):
-      let cell = cell(of: point)
-      if let cached = names.withLock({ $0.value(forKey: cell) }), cached.expiresAt > now() {
-        return cached.place
-      }
-      return await nameFetches.run(cell) { [self] in
-        do throws(ProviderError) {
-          let place = try await provider.reverseGeocode(point)
-          let count = names.withLock { names in
-            names.set(CachedPlace(place: place, expiresAt: now() + ttl), forKey: cell)
-            return names.count
-          }
-          nameEntries?.record(count)
-          return place
-        } catch {
-          // No name is no failure: the frame then says the coordinates. Retried next time.
-          return nil
-        }
-      }
-    }
-  }
-
 }

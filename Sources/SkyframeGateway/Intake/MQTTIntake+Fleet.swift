@@ -62,8 +62,8 @@ extension MQTTIntake {
   func hold(_ message: MQTTIncoming, from device: String, lane: Int) {
     let limit = queue.limit
     let kept = held.withLock { held -> Bool in
-      guard held.count < limit else { return false }
-      held.append((message.copy(), device, lane))
+      guard held.requests.count < limit else { return false }
+      held.requests.append((message.copy(), device, lane))
       return true
     }
     if !kept { metrics.dropped() }
@@ -74,22 +74,16 @@ extension MQTTIntake {
   /// it was not announced yet and the others answered every device (what its session kept from
   /// before it started, too).
   func releaseHeld(dropIfOthersLive: Bool) {
-    let (held, beforeTakeover) = held.withLock { held in
-      defer { held = [] }
-      return (
-        held,
-        heldBeforeTakeover.withLock { marker in
-          defer { marker = nil }
-          return marker
-        }
-      )
+    let held = held.withLock { held in
+      defer { held = Held() }
+      return held
     }
-    var answered = held[...]
+    var answered = held.requests[...]
     if dropIfOthersLive, (members?.count ?? 1) > 1 {
       // A takeover marker among them: what came before it, nobody answered (the others had not
       // seen this member go); after it, they did. Without one, they answered all of it.
-      answered = held.prefix(beforeTakeover ?? 0)
-      for _ in answered.count..<held.count { metrics.droppedTakenOver() }
+      answered = answered.prefix(held.beforeTakeover ?? 0)
+      for _ in answered.count..<held.requests.count { metrics.droppedTakenOver() }
     }
     for entry in answered {
       MQTTIncoming.with(entry.message) { receive($0, from: entry.device, lane: entry.lane) }
@@ -100,9 +94,7 @@ extension MQTTIntake {
   /// (the first one counts).
   func markTakenOver() {
     held.withLock { held in
-      heldBeforeTakeover.withLock { marker in
-        if marker == nil { marker = held.count }
-      }
+      if held.beforeTakeover == nil { held.beforeTakeover = held.requests.count }
     }
   }
 }

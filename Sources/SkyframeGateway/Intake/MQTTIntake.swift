@@ -85,10 +85,15 @@ final class MQTTIntake: NewCellAccount, Sendable {
   let members: ClusterMembers?
   /// Requests that came before the live set settled (a member's first second), answered by
   /// their owners when it has; at most `queueLimit`.
-  let held = Mutex<[(message: MQTTMessage, device: String, lane: Int)]>([])
-  /// How many requests were held when a takeover marker for this member came (the first):
-  /// those before it nobody answered; those after it the member that took over did.
-  let heldBeforeTakeover = Mutex<Int?>(nil)
+  let held = Mutex(Held())
+
+  /// The requests held, in arrival order, and how many there were when a takeover marker for
+  /// this member came (the first): those before it nobody answered; those after it the member
+  /// that took over did.
+  struct Held {
+    var requests: [(message: MQTTMessage, device: String, lane: Int)] = []
+    var beforeTakeover: Int?
+  }
   /// QoS 1 requests with an id taken lately, so that the broker's replay after a restart is not
   /// answered twice (`requests.replay-window-seconds`).
   let answered: AnsweredMemory

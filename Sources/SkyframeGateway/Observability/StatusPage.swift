@@ -101,23 +101,7 @@ enum StatusPage {
         """
     }
     html += "</table>\n"
-    if let models = status.models {
-      html += """
-        <h2>Model runs</h2>
-        <table>
-        <tr><th>Model</th><th>Latest run</th><th>Available</th><th>Seen</th><th>Last error</th></tr>
-
-        """
-      for model in models {
-        html += """
-          <tr data-model="\(escaped(model.model))"><td>\(escaped(model.model))</td>\
-          <td>\(model.run.map(clock) ?? "–")</td><td>\(model.availableAt.map(clock) ?? "–")</td>\
-          <td>\(model.seenAt.map(clock) ?? "–")</td><td>\(model.lastError.map(escaped) ?? "–")</td></tr>
-
-          """
-      }
-      html += "</table>\n"
-    }
+    if let models = status.models { html += modelRuns(models) }
     html += """
       <h2>Cache and queue</h2>
       <div class="figures">
@@ -146,6 +130,25 @@ enum StatusPage {
     html += "<p class=\"muted\">\(clock(status.time)) UTC · refreshed every \(refreshSeconds) s · "
     html += "<a href=\"/health\">/health</a> · <a href=\"/metrics\">/metrics</a></p>\n"
     return html
+  }
+
+  /// The models behind the Open-Meteo cells and their latest runs (`runs.models`).
+  private static func modelRuns(_ models: [GatewayStatus.ModelRun]) -> String {
+    var html = """
+      <h2>Model runs</h2>
+      <table>
+      <tr><th>Model</th><th>Latest run</th><th>Available</th><th>Seen</th><th>Last error</th></tr>
+
+      """
+    for model in models {
+      html += """
+        <tr data-model="\(escaped(model.model))"><td>\(escaped(model.model))</td>\
+        <td>\(model.run.map(clock) ?? "–")</td><td>\(model.availableAt.map(clock) ?? "–")</td>\
+        <td>\(model.seenAt.map(clock) ?? "–")</td><td>\(model.lastError.map(escaped) ?? "–")</td></tr>
+
+        """
+    }
+    return html + "</table>\n"
   }
 
   private static func display(_ entry: DisplayBoard.Entry) -> String {

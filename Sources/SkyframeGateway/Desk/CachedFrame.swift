@@ -1,0 +1,69 @@
+import SkyframeCodec
+
+extension WeatherDesk {
+  /// The time-to-live and the runs' gate (`ModelRuns.gate()`) at one moment.
+  struct Freshness: Sendable {
+    var ttl: Int64
+    var gate: Int64
+  }
+
+  package struct CachedFrame: Sendable {
+    /// The encoded frame as compacted at fetch time; a hit copies and rewrites it. `tiny` answers
+    /// are made from it. When a request, watch or named location asked for the cell in the
+    /// `large` profile, the large frame compacted from the same forecast follows it in the same
+    /// array (192 + 960 bytes), so a hit retains one array; otherwise, and for an entry taken
+    /// from another cluster member, it is the 192-byte standard frame alone.
+    var bytes: [UInt8]
+    var fetchedAt: Int64
+    /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
+    /// at least until then, whatever the TTL.
+    var validUntil: Int64? = nil
+    /// Fetched under the models' runs: when the fetch began. The frame holds every run usable by
+    /// then, and is fresh until the gate (`ModelRuns.gate()`) passes that moment. Nil: the frame
+    /// follows the time-to-live.
+    var fetchBegan: Int64? = nil
+    /// Under the gate, the frame is kept no later than this: its maximum age, or the place's
+    /// local midnight (its day 0 would be yesterday).
+    var keepUntil: Int64 = 0
+    /// Under the gate, when a newer run is expected (`next_update`).
+    var expectedUntil: Int64 = 0
+    /// Under the gate, hits after this are counted as an upstream call saved (once per
+    /// time-to-live).
+    var savedFrom: Int64 = 0
+
+    /// The frames this entry holds: the standard one, and the large one when it follows.
+    var holds: ProfileSet {
+      bytes.count == WeatherFrame.size + LargeLayout.size ? [.standard, .large] : .standard
+    }
+
+    /// Whether this entry holds every frame `needs` names.
+    func serves(_ needs: ProfileSet) -> Bool { holds.isSuperset(of: needs) }
+
+    /// Seconds from `now` until newer data is expected (`next_update`): under the models' runs,
+    /// until the next run is expected (a minute, the metadata's poll, when one is late), within
+    /// `keepUntil`; else until the TTL ends or the service's `Expires`. Any stored times, even a
+    /// peer's, give a number, not a trap.
+    func secondsUntilNewer(ttl: Int64, now: Int64) -> Int64 {
+      guard fetchBegan != nil else {
+        return max(fetchedAt &+ ttl, validUntil ?? 0) &- now
+      }
+      return (expectedUntil > now ? expectedUntil : min(keepUntil, now &+ 60)) &- now
+    }
+
+    func isFresh(at time: Int64, _ freshness: Freshness) -> Bool {
+      if let fetchBegan, freshness.gate != ModelRuns.off {
+        guard time < keepUntil else { return false }
+        // Metadata that cannot be read keeps the frame until `keepUntil`.
+        return freshness.gate == ModelRuns.unknown || fetchBegan >= freshness.gate
+      }
+      return time < max(fetchedAt &+ freshness.ttl, validUntil ?? 0)
+    }
+  }
+
+  /// The first local midnight after `time` at a UTC offset of `offsetMinutes` (none: never).
+  static func localMidnight(after time: Int64, offsetMinutes: Int16?) -> Int64 {
+    guard let offsetMinutes else { return .max }
+    let offset = Int64(offsetMinutes) * 60
+    return ((time + offset) / 86_400 + 1) * 86_400 - offset
+  }
+}

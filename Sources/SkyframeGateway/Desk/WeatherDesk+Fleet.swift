@@ -1,0 +1,101 @@
+import CoreMetrics
+import SkyframeCodec
+import SkyframeProviders
+import Synchronization
+
+/// The desk's side of a cluster: frames fetched here are told to the shared cache, a miss asks
+/// the cell's owner first and waits for its entry or its word that it could not fetch, and
+/// entries another member fetched are adopted.
+extension WeatherDesk {
+  /// What the owner of a cell in a cluster made of a miss here (`onMiss`).
+  enum OwnerReply: Sendable {
+    /// Its shared entry came.
+    case frame(CachedFrame)
+    /// It said it could not fetch the cell (its service fails or is paused).
+    case unavailable
+    /// Nothing in time, or no owner to ask: fetch it here.
+    case none
+  }
+
+  /// Calls `listener` with every frame fetched upstream, after it is cached.
+  func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame) -> Void) {
+    fetchedListener.withLock { $0 = listener }
+  }
+
+  /// Calls `listener` first on every miss (see `missListener`).
+  func onMiss(_ listener: @escaping @Sendable (Cell) async -> OwnerReply) {
+    missListener.withLock { $0 = listener }
+  }
+
+  /// The cached frame of `cell` while it is fresh.
+  func freshFrame(for cell: Cell) -> CachedFrame? {
+    let freshness = settings.withLock { $0.freshness }
+    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), freshness)
+    else { return nil }
+    return cached
+  }
+
+  /// Asks (`ask`: the question to the cell's owner) and waits: the fresh frame of `cell` as soon
+  /// as one is here (adopted from another member), or word that its owner could not fetch it, or
+  /// `.none` at `deadline` (a reading of the gateway clock). The places in line are taken before
+  /// the question goes out, so an answer that comes at once is not missed.
+  func ownerReply(for cell: Cell, by deadline: Duration, asking ask: () -> Void) async
+    -> OwnerReply
+  {
+    if let frame = freshFrame(for: cell) { return .frame(frame) }
+    let (arrivals, unavailable, clock) = (arrivals, unavailable, clock)
+    let (arrival, refusal) = (arrivals.register(cell), unavailable.register(cell))
+    ask()
+    return await withTaskGroup(of: OwnerReply?.self) { group in
+      group.addTask { await arrivals.wait(arrival).map { .frame($0) } }
+      group.addTask { await unavailable.wait(refusal) == true ? .unavailable : nil }
+      group.addTask {
+        try? await clock.sleep(until: deadline)
+        return OwnerReply.none
+      }
+      defer { group.cancelAll() }
+      // The first that says something: a waiter cancelled by another's answer says nothing.
+      while let reply = await group.next() {
+        if let reply {
+          // Stored between the first look and the tickets: the last look finds it.
+          if case .none = reply, let frame = freshFrame(for: cell) { return .frame(frame) }
+          return reply
+        }
+      }
+      return freshFrame(for: cell).map { .frame($0) } ?? OwnerReply.none
+    }
+  }
+
+  /// The owner of `cell` said it could not fetch it: the misses waiting for it here stop.
+  func ownerUnavailable(_ cell: Cell) {
+    unavailable.arrived(true, for: cell)
+  }
+
+  /// Takes a frame another instance fetched, unless this cache has a newer one for the cell or
+  /// the frame is past the stale window. Returns whether it was taken.
+  @discardableResult
+  func adopt(_ entry: CachedFrame, for cell: Cell) -> Bool {
+    let (stale, ttl, maximumAge) = settings.withLock {
+      ($0.staleSeconds, $0.ttlSeconds, $0.maximumAgeSeconds)
+    }
+    let time = now()
+    // Written so that no stored time, however far off, traps.
+    guard entry.fetchedAt <= time &+ 60, entry.fetchedAt >= time &- stale else { return false }
+    var entry = entry
+    entry.savedFrom = entry.fetchedAt + ttl
+    if entry.fetchBegan != nil {
+      // Kept no longer than this member's own maximum age.
+      entry.keepUntil = min(entry.keepUntil, entry.fetchedAt + maximumAge)
+      entry.expectedUntil = min(entry.expectedUntil, entry.keepUntil)
+    }
+    let count = frames.withLock { frames -> Int? in
+      if let current = frames.peek(cell), current.fetchedAt >= entry.fetchedAt { return nil }
+      frames.set(entry, forKey: cell)
+      return frames.count
+    }
+    guard let count else { return false }
+    frameEntries?.record(count)
+    arrivals.arrived(entry, for: cell)
+    return true
+  }
+}
