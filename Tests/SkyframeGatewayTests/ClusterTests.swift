@@ -44,6 +44,16 @@ struct ClusterTests {
     #expect(members.answers(device: device, at: now + .seconds(5)) == .answer)
   }
 
+  /// Takeovers are a bounded table: random ids in last wills fill it to `maximumMembers` at
+  /// most, and those older than 5 s give way.
+  @Test func takeoversAreBounded() {
+    let members = ClusterMembers(own: "gw-b")
+    for index in 0..<500 { members.beginTakeover(of: "x\(index)", at: .seconds(1)) }
+    #expect(members.takeoverCount == ClusterSettings.maximumMembers)
+    members.beginTakeover(of: "late", at: .seconds(7))
+    #expect(members.takeoverCount == 1)
+  }
+
   @Test func everyKeyHasExactlyOneOwnerWhoEveryMemberAgreesOn() {
     let ids = ["gw-a", "gw-b", "gw-c"]
     let views = ids.map { id in members(id, with: ids.filter { $0 != id }) }

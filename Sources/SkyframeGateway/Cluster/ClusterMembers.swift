@@ -123,6 +123,9 @@ public final class ClusterMembers: Sendable {
     takeovers.store(count, ordering: .relaxed)
   }
 
+  /// How many members this one is taking over (at most `maximumMembers`).
+  var takeoverCount: Int { takeovers.load(ordering: .relaxed) }
+
   /// Where a takeover marker for this member is told (set once, by the gateway).
   func onTakenOver(_ handler: @escaping @Sendable () -> Void) {
     takenOver.withLock { $0 = handler }
