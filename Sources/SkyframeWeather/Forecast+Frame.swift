@@ -1,15 +1,18 @@
 import SkyframeCodec
 
 extension Forecast {
-  /// Compacts the forecast into a frame as seen at `fetchedAt` (Unix seconds): hourly slots from the
-  /// hour that contains `fetchedAt`, daily slots from the place's local date at `fetchedAt`.
+  /// Compacts the forecast into a frame as seen at `now` (Unix seconds; `fetchedAt` when nil):
+  /// hourly slots from the hour that contains it, daily slots from the place's local date then.
+  /// `fetched_at` is `fetchedAt`, the time of the call, even when the frame is composed later
+  /// from the same data (`ForecastSeries`).
   ///
   /// Every value is rounded to the frame's unit and clamped to its range; values that are not
   /// finite, and codes outside WMO's table, become missing. The result always encodes.
   public func frame(
-    fetchedAt: Int64, service: WeatherService, status: FrameStatus = .ok, requestID: UInt16 = 0,
-    slotIndex: UInt8 = 0, slotCount: UInt8 = 1
+    fetchedAt: Int64, at now: Int64? = nil, service: WeatherService, status: FrameStatus = .ok,
+    requestID: UInt16 = 0, slotIndex: UInt8 = 0, slotCount: UInt8 = 1
   ) -> WeatherFrame {
+    let now = now ?? fetchedAt
     var frame = WeatherFrame()
     frame.status = status
     frame.requestID = requestID
@@ -40,10 +43,10 @@ extension Forecast {
     frame.current.uvIndex = scaled(current.uvIndex, 10, 0...250)
     frame.isDay = current.isDay
 
-    fillHourly(&frame, now: fetchedAt)
-    fillDaily(&frame, now: fetchedAt)
-    frame.precipitationNextHour = nextHourPrecipitation(at: fetchedAt)
-    frame.alerts = alertSummary(at: fetchedAt)
+    fillHourly(&frame, now: now)
+    fillDaily(&frame, now: now)
+    frame.precipitationNextHour = nextHourPrecipitation(at: now)
+    frame.alerts = alertSummary(at: now)
     return frame
   }
 

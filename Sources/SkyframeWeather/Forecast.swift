@@ -24,6 +24,13 @@ public struct Forecast: Sendable, Equatable, Codable {
   /// Norway's `Expires`); nil when the service says nothing. The gateway keeps the frame fresh
   /// at least until then.
   public var validUntil: Int64?
+  /// The current conditions at each 15-minute step from the present one on (Open-Meteo's
+  /// `minutely_15` of every current variable, each at the start of its step), for composing later
+  /// frames from the same run (`ForecastSeries`); nil when the service gave none.
+  public var currentSteps: [Current]?
+  /// The place's IANA time zone (`Europe/Berlin`) when the service names it: it says when the
+  /// offset from UTC changes.
+  public var timeZone: String?
 
   public init(
     place: Place, utcOffsetSeconds: Int, current: Current, hourly: [Hour], hourlyStepHours: Int = 1,

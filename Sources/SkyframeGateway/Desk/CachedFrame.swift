@@ -30,6 +30,11 @@ extension WeatherDesk {
     /// Under the gate, hits after this are counted as an upstream call saved (once per
     /// time-to-live).
     var savedFrom: Int64 = 0
+    /// Under the gate, the call's data, from which `bytes` are composed again whenever something
+    /// in them changes (`WeatherDesk.current`); nil: the frames as compacted at fetch time.
+    var series: FrameSeries? = nil
+    /// With `series`, when `bytes` must be composed again.
+    var recomposeAt: Int64 = .max
 
     /// The frames this entry holds: the standard one, and the large one when it follows.
     var holds: ProfileSet {

@@ -30,9 +30,10 @@ extension WeatherDesk {
   /// The cached frame of `cell` while it is fresh.
   func freshFrame(for cell: Cell) -> CachedFrame? {
     let freshness = settings.withLock { $0.freshness }
-    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: now(), freshness)
+    let time = now()
+    guard let cached = frames.withLock({ $0.peek(cell) }), cached.isFresh(at: time, freshness)
     else { return nil }
-    return cached
+    return current(cached, in: cell, at: time, needs: .standard)
   }
 
   /// Asks (`ask`: the question to the cell's owner) and waits: the fresh frame of `cell` as soon

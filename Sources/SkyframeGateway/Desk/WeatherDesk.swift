@@ -188,7 +188,7 @@ package final class WeatherDesk: Sendable {
   {
     var saved = false
     let frame = frames.withLock { frames -> CachedFrame? in
-      guard let cached = frames.value(forKey: cell), cached.serves(needs),
+      guard let cached = frames.value(forKey: cell), cached.serves(needs) || cached.series != nil,
         cached.isFresh(at: time, freshness)
       else { return nil }
       // Past the time-to-live, a frame kept under the runs' gate is an upstream call saved.
@@ -199,7 +199,36 @@ package final class WeatherDesk: Sendable {
       return cached
     }
     if saved { metrics?.savedSameRun() }
-    return frame
+    guard let frame, frame.series != nil else { return frame }
+    return current(frame, in: cell, at: time, needs: needs)
+  }
+
+  /// `cached` as it reads at `time` with every frame `needs` names: composed again from its
+  /// series when something in it has changed since it was (or the large frame is wanted and the
+  /// series can make it), and kept so for the next asker; nil when it cannot serve `needs`.
+  func current(_ cached: CachedFrame, in cell: Cell, at time: Int64, needs: ProfileSet)
+    -> CachedFrame?
+  {
+    let serves = cached.serves(needs)
+    guard let series = cached.series, time >= cached.recomposeAt || !serves else {
+      return serves ? cached : nil
+    }
+    let holds = cached.holds.union(needs)
+    guard let bytes = series.bytes(at: time, holds: holds) else { return serves ? cached : nil }
+    var composed = cached
+    composed.bytes = bytes
+    composed.recomposeAt = series.series.nextChange(after: time)
+    frames.withLock { frames in
+      // Unless a newer fetch (or a later composition) took its place meanwhile.
+      guard let stored = frames.peek(cell), stored.series === series,
+        stored.recomposeAt <= time || !stored.serves(needs)
+      else { return }
+      frames.update(cell) {
+        $0.bytes = composed.bytes
+        $0.recomposeAt = composed.recomposeAt
+      }
+    }
+    return composed
   }
 
   /// Whether the cell has a frame at all, fresh or not: refreshing it is no new cell.
@@ -281,8 +310,10 @@ package final class WeatherDesk: Sendable {
     let cell = cell(of: point)
     let (freshness, stale) = settings.withLock { ($0.freshness, $0.staleSeconds) }
     let cached = frames.withLock { $0.value(forKey: cell) }
-    if let cached, cached.serves(needs), cached.isFresh(at: now(), freshness) {
-      return .fresh(cached)
+    if let cached, cached.isFresh(at: now(), freshness),
+      let current = current(cached, in: cell, at: now(), needs: needs)
+    {
+      return .fresh(current)
     }
 
     let work: @Sendable () async -> Result<CachedFrame, ProviderError> = { [self] in
@@ -311,9 +342,14 @@ package final class WeatherDesk: Sendable {
     } else {
       result = await frameFetches.run(cell, work)
     }
-    // Joined a fetch started for a standard or tiny request: once more, keeping the large frame.
+    // Joined a fetch started for a standard or tiny request: the large frame from its series,
+    // or once more, keeping the large frame.
     if case .success(let frame) = result, !frame.serves(needs) {
-      result = await frameFetches.run(cell) { [self] in await fetch(cell, needs: needs) }
+      if let composed = current(frame, in: cell, at: now(), needs: needs) {
+        result = .success(composed)
+      } else {
+        result = await frameFetches.run(cell) { [self] in await fetch(cell, needs: needs) }
+      }
     }
     switch result {
     case .success(let frame):
@@ -339,8 +375,10 @@ package final class WeatherDesk: Sendable {
     // Under the models' runs, a frame holds every run usable when its call went out.
     let began = now()
     let previous = frames.withLock { $0.peek(cell) }
-    if let previous, previous.serves(needs), previous.isFresh(at: now(), freshness) {
-      return .success(previous)
+    if let previous, previous.isFresh(at: now(), freshness),
+      let current = current(previous, in: cell, at: now(), needs: needs)
+    {
+      return .success(current)
     }
     // Once a cell was asked for in the large profile, every later fetch keeps its large frame.
     let holds = needs.union(previous?.holds ?? .standard)
@@ -372,9 +410,19 @@ package final class WeatherDesk: Sendable {
         // became usable during the call makes the frame old at once: the conservative side).
         if let runs, service == .openMeteo, freshness.gate != ModelRuns.off {
           entry.fetchBegan = began
+          // With the call's data in 15-minute steps the frames move with the clock, across
+          // the local midnight, as long as the data reaches; without, they are as at the call
+          // and kept no later than the local midnight (day 0 would be yesterday).
+          let series = ForecastSeries(forecast, fetchedAt: fetchedAt)
+          if let series {
+            entry.series = FrameSeries(
+              series, service: service, airQuality: frame.airQuality, fetchedAt: fetchedAt)
+            entry.recomposeAt = series.nextChange(after: fetchedAt)
+          }
           entry.keepUntil = min(
             fetchedAt + maximumAge,
-            Self.localMidnight(after: fetchedAt, offsetMinutes: frame.utcOffsetMinutes))
+            series?.coveredUntil
+              ?? Self.localMidnight(after: fetchedAt, offsetMinutes: frame.utcOffsetMinutes))
           entry.expectedUntil = min(entry.keepUntil, runs.expectedNext() ?? entry.keepUntil)
           entry.savedFrom = fetchedAt + freshness.ttl
         }

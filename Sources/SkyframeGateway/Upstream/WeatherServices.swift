@@ -193,9 +193,11 @@ final class WeatherServices: Sendable {
       breakers[name]?.update(configuration.upstream.breakerPolicy)
     }
     let clock = clock
-    let context = ProviderContext(
+    var context = ProviderContext(
       httpClient: httpClient, logger: logger, alerts: configuration.alerts.enabled,
       now: { clock.unixTime() }, clock: clock.providerClock)
+    // Under the models' runs a cell's frames are composed from one call for up to its maximum age.
+    if configuration.runs.isEnabled { context.seriesSeconds = configuration.runs.maximumAgeSeconds }
     func provider(_ name: String) -> (any WeatherProvider)? {
       guard let inner = configuration.services[name]?.provider(context) else { return nil }
       return BudgetedProvider(inner: inner, guarded: guarded(name))

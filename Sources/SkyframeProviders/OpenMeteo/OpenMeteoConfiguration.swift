@@ -15,6 +15,9 @@ public struct OpenMeteoConfiguration: Sendable {
   public var language: String
   /// Commercial customer key, sent as `apikey`; never logged.
   public var apiKey: String?
+  /// 15-minute steps of every current variable to ask for, so that the gateway can compose the
+  /// frames of the same run later (`ForecastSeries`); 0: the precipitation's eight steps alone.
+  public var seriesSteps = 0
 
   public init(
     forecastURL: String = "https://api.open-meteo.com/v1/forecast",

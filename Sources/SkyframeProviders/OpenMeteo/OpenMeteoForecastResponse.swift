@@ -6,6 +6,7 @@ import SkyframeWeather
 /// name the path instead of guessing.
 struct OpenMeteoForecastResponse: Decodable {
   var utcOffsetSeconds: Int?
+  var timezone: String?
   var current: Current?
   var hourly: Hourly?
   var daily: Daily?
@@ -13,14 +14,32 @@ struct OpenMeteoForecastResponse: Decodable {
 
   enum CodingKeys: String, CodingKey {
     case utcOffsetSeconds = "utc_offset_seconds"
+    case timezone
     case current, hourly, daily
     case minutely15 = "minutely_15"
   }
 
-  /// `minutely_15=precipitation`: each value is the sum of the 15 minutes before its time.
+  /// `minutely_15`: `precipitation` is the sum of the 15 minutes before each time; asked for every
+  /// current variable (`OpenMeteoConfiguration.seriesSteps`), each row is what `current` says
+  /// during the 15 minutes from its time on (the service makes `current` from these steps).
   struct Minutely15: Decodable {
     var time: [Double?]?
     var precipitation: [Double?]?
+    var temperature: [Double?]?
+    var relativeHumidity: [Double?]?
+    var apparentTemperature: [Double?]?
+    var isDay: [Double?]?
+    var weatherCode: [Double?]?
+    var cloudCover: [Double?]?
+    var pressure: [Double?]?
+    var windSpeed: [Double?]?
+    var windDirection: [Double?]?
+    var windGusts: [Double?]?
+    var uvIndex: [Double?]?
+    var visibility: [Double?]?
+    var dewPoint: [Double?]?
+
+    typealias CodingKeys = Current.CodingKeys
   }
 
   struct Current: Decodable {
@@ -119,6 +138,7 @@ struct OpenMeteoForecastResponse: Decodable {
   ]
   static let minutely15Variables = ["precipitation"]
   /// Steps from the current quarter hour on: two hours, enough to say what the next hour does.
+  /// More when the steps are kept to compose later frames (`seriesSteps`).
   static let minutely15Steps = 8
   static let dailyVariables = [
     "weather_code", "temperature_2m_max", "temperature_2m_min", "precipitation_probability_max",
@@ -132,7 +152,7 @@ struct OpenMeteoForecastResponse: Decodable {
     guard let utcOffsetSeconds else {
       throw .malformed("\(path.isEmpty ? "" : path + ".")utc_offset_seconds is missing")
     }
-    return Forecast(
+    var forecast = Forecast(
       place: Forecast.Place(
         name: "", countryCode: nil, latitude: point.latitude, longitude: point.longitude),
       utcOffsetSeconds: utcOffsetSeconds,
@@ -140,6 +160,9 @@ struct OpenMeteoForecastResponse: Decodable {
       hourly: hourly?.model ?? [],
       daily: daily?.model(utcOffsetSeconds: Int64(utcOffsetSeconds)) ?? [],
       precipitationSteps: minutely15?.model)
+    forecast.currentSteps = minutely15?.currentSteps
+    forecast.timeZone = timezone
+    return forecast
   }
 }
 
@@ -182,13 +205,38 @@ extension OpenMeteoForecastResponse.Minutely15 {
   }
 }
 
+extension OpenMeteoForecastResponse.Minutely15 {
+  /// The current conditions at each step, when the steps carry the current variables (a
+  /// temperature series at least); nil for the precipitation alone.
+  fileprivate var currentSteps: [Forecast.Current]? {
+    guard let time, !time.isEmpty, temperature != nil else { return nil }
+    return time.indices.compactMap { index in
+      guard let start = unixSeconds(time[index]) else { return nil }
+      let isDay = isDay.element(index)
+      return Forecast.Current(
+        time: start, temperature: temperature.element(index),
+        apparentTemperature: apparentTemperature.element(index),
+        relativeHumidity: relativeHumidity.element(index), pressure: pressure.element(index),
+        windSpeed: windSpeed.element(index), windGusts: windGusts.element(index),
+        windDirection: windDirection.element(index),
+        weatherCode: wmoCode(weatherCode.element(index)),
+        isDay: isDay.flatMap { $0 == 1 ? true : $0 == 0 ? false : nil },
+        cloudCover: cloudCover.element(index), precipitation: precipitation.element(index),
+        uvIndex: uvIndex.element(index), visibility: visibility.element(index),
+        dewPoint: dewPoint.element(index))
+    }
+  }
+}
+
 extension OpenMeteoForecastResponse.Daily {
   fileprivate func model(utcOffsetSeconds: Int64) -> [Forecast.Day] {
     guard let time else { return [] }
     return time.indices.compactMap { index in
       // Open-Meteo gives local midnight in UTC seconds; adding the offset back gives the date.
+      // The offset is the one at the time of the call: across a change of daylight saving time
+      // a later midnight is an hour off, so the nearest date is taken, not the one below.
       guard let midnight = unixSeconds(time[index]) else { return nil }
-      let local = midnight + utcOffsetSeconds
+      let local = midnight + utcOffsetSeconds + 43_200
       let date = local / 86_400 - (local % 86_400 < 0 ? 1 : 0)
       return Forecast.Day(
         date: Int(date), minimum: minimum.element(index), maximum: maximum.element(index),

@@ -71,13 +71,21 @@ public struct OpenMeteoProvider: WeatherProvider {
     query.append("current", OpenMeteoForecastResponse.currentVariables.joined(separator: ","))
     query.append("hourly", OpenMeteoForecastResponse.hourlyVariables.joined(separator: ","))
     query.append("daily", OpenMeteoForecastResponse.dailyVariables.joined(separator: ","))
+    // Kept to compose later frames: every current variable in 15-minute steps, and a ninth day
+    // so that the eighth is still there after the local midnight.
+    let series = configuration.seriesSteps > 0
     query.append(
-      "minutely_15", OpenMeteoForecastResponse.minutely15Variables.joined(separator: ","))
-    query.append("forecast_minutely_15", "\(OpenMeteoForecastResponse.minutely15Steps)")
+      "minutely_15",
+      (series
+        ? OpenMeteoForecastResponse.currentVariables
+        : OpenMeteoForecastResponse.minutely15Variables).joined(separator: ","))
+    query.append(
+      "forecast_minutely_15",
+      "\(max(OpenMeteoForecastResponse.minutely15Steps, configuration.seriesSteps))")
     query.append("timezone", "auto")
     query.append("timeformat", "unixtime")
     query.append("wind_speed_unit", "ms")
-    query.append("forecast_days", "8")
+    query.append("forecast_days", series ? "9" : "8")
     let body = try await get(configuration.forecastURL, query)
     let responses = try Self.locations(
       OpenMeteoForecastResponse.self, in: body, count: points.count)

@@ -40,6 +40,13 @@ public struct OpenMeteoService: ServiceDescriptor {
     ] + budget.describedLines
   }
 
+  /// The 15-minute steps that let frames be composed for `seconds` after a call: the next hour's
+  /// precipitation is read an hour past the last, and the call may come up to a step after the
+  /// first; none for 0.
+  public static func seriesSteps(for seconds: Int) -> Int {
+    seconds > 0 ? (seconds + 3_600 + 900) / 900 + 1 : 0
+  }
+
   /// The provider's settings; `airQualityURL` comes from the `air-quality` section.
   public func configuration(airQualityURL: String? = nil) -> OpenMeteoConfiguration {
     var configuration = OpenMeteoConfiguration()
@@ -53,8 +60,10 @@ public struct OpenMeteoService: ServiceDescriptor {
   }
 
   public func provider(_ context: ProviderContext) -> (any WeatherProvider)? {
-    OpenMeteoProvider(
-      configuration: configuration(), httpClient: context.httpClient, logger: context.logger,
+    var configuration = configuration()
+    configuration.seriesSteps = Self.seriesSteps(for: context.seriesSeconds)
+    return OpenMeteoProvider(
+      configuration: configuration, httpClient: context.httpClient, logger: context.logger,
       clock: context.clock)
   }
 }

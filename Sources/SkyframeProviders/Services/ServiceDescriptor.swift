@@ -55,6 +55,9 @@ public struct ProviderContext: Sendable {
   public var now: @Sendable () -> Int64
   /// The gateway's clock, for the calls' deadlines and durations.
   public var clock: ProviderClock
+  /// How long the gateway composes frames from one call's data (`runs.maximum-age-seconds` under
+  /// the models' runs): a service that can serve short steps that far ahead should; 0: none.
+  public var seriesSeconds = 0
 
   public init(
     httpClient: HTTPClient, logger: Logger, alerts: Bool, now: @escaping @Sendable () -> Int64,

@@ -1,0 +1,130 @@
+import AsyncHTTPClient
+import Foundation
+import Logging
+import SkyframeCodec
+import SkyframeProviders
+import SkyframeTestSupport
+import SkyframeWeather
+import Synchronization
+import Testing
+
+@testable import SkyframeGateway
+
+/// Frames composed between runs from the call's data equal, byte for byte but `fetched_at` and
+/// the CRC, what a fresh call to the same run gives at that moment: across the local midnight, a
+/// change of daylight saving time and a new run. Against a stand-in on real HTTP that serves one
+/// run at a time and makes its `current` from its own series at the time asked; on the manual
+/// clock, not timed.
+@Suite struct ComposedFrameTests {
+  // 2027-10-30 18:05:07 UTC, 20:05 in Berlin (UTC+2): the local midnight comes at 22:00 UTC,
+  // summer time ends at 01:00 UTC.
+  static let start: Int64 = 1_824_919_507
+
+  /// `bytes` with `fetched_at` (bytes 24-27 in both profiles) and the CRC (the last four) zeroed.
+  static func withoutFetchTime(_ bytes: ArraySlice<UInt8>) -> [UInt8] {
+    var bytes = Array(bytes)
+    bytes.replaceSubrange(24..<28, with: [0, 0, 0, 0])
+    bytes.replaceSubrange((bytes.count - 4)..<bytes.count, with: [0, 0, 0, 0])
+    return bytes
+  }
+
+  /// The offset of the first byte where `a` and `b` differ but for the fetch time and the CRC.
+  static func firstDifference(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int? {
+    let (a, b) = (withoutFetchTime(a), withoutFetchTime(b))
+    guard a.count == b.count else { return -1 }
+    return a.indices.first { a[$0] != b[$0] }
+  }
+
+  @Test func framesComposedBetweenRunsEqualFreshFetches() async throws {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual, unixTimeAtStart: Self.start)
+    let run = Mutex(OneRunStandIn(run: 1))
+    let server = try await StubHTTPServer.start { request in
+      .json(run.withLock { $0 }.forecast(query: request.query, now: clock.unixTime()))
+    }
+    defer { Task { try? await server.stop() } }
+    let logger = Logger(label: "composed")
+    let maximumAge = 12 * 3_600
+    var gated = OpenMeteoConfiguration(forecastURL: server.baseURL + "/gate/v1/forecast")
+    gated.seriesSteps = OpenMeteoService.seriesSteps(for: maximumAge)
+    let fresh = OpenMeteoProvider(
+      configuration: OpenMeteoConfiguration(forecastURL: server.baseURL + "/fresh/v1/forecast"),
+      httpClient: .shared, logger: logger, clock: clock.providerClock)
+
+    var cache = GatewayConfiguration.Cache()
+    cache.ttlSeconds = 600
+    var settings = WeatherDesk.Settings(
+      services: [
+        ForecastBatcher(
+          provider: OpenMeteoProvider(
+            configuration: gated, httpClient: .shared, logger: logger,
+            clock: clock.providerClock), window: .zero)
+      ], cache: cache)
+    var runsSettings = GatewayConfiguration.Runs()
+    runsSettings.models = ["dwd_icon_d2"]
+    let runs = ModelRuns(
+      settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
+    settings.runs = runs
+    settings.maximumAgeSeconds = Int64(maximumAge)
+    let desk = WeatherDesk(settings: settings, clock: clock, logger: logger)
+    func publish(_ initialisation: Int64, available: Int64, at now: Int64) {
+      runs.record(
+        "dwd_icon_d2",
+        .success(
+          OpenMeteoModelRun(
+            initialisation: initialisation, availability: available, updateInterval: 10_800)),
+        at: now)
+      runs.recompute(at: now)
+    }
+    publish(Self.start - 4 * 3_600, available: Self.start - 3_600, at: Self.start)
+
+    let point = GeoPoint(latitude: 52.52, longitude: 13.40)
+    let center = desk.center(of: desk.cell(of: point))
+    var now = Self.start
+    var compared = 0
+    var minutesCounted = 0
+    var offsets = Set<Int16>()
+    var days = Set<UInt16>()
+    // Every 7 min 13 s for eleven hours; the second run is out at 03:00 UTC.
+    while now < Self.start + 11 * 3_600 {
+      let elapsed = now - Self.start
+      if now >= 1_824_951_600 + 600, run.withLock({ $0.run }) == 1 {
+        run.withLock { $0 = OneRunStandIn(run: 2) }
+        publish(1_824_940_800, available: 1_824_951_600, at: now)
+      }
+      manual.advance(by: .seconds(elapsed) - manual.now.offset)
+      guard case .fresh(let cached) = await desk.frame(at: point, needs: [.standard, .large])
+      else {
+        Issue.record("no fresh frame at \(now)")
+        return
+      }
+      let forecast = try #require(try await fresh.forecasts(for: [center]).first)
+      let standard = try forecast.frame(fetchedAt: now, service: .openMeteo).encoded()
+      let large = try forecast.largeFrame(standard: standard, fetchedAt: now)
+      #expect(cached.bytes.count == WeatherFrame.size + LargeLayout.size)
+      #expect(
+        Self.firstDifference(cached.bytes[0..<WeatherFrame.size], standard[...]) == nil,
+        "standard frame at \(now)")
+      #expect(
+        Self.firstDifference(cached.bytes[WeatherFrame.size...], large[...]) == nil,
+        "large frame at \(now)")
+      let decoded = try WeatherFrame(decoding: standard)
+      if decoded.precipitationNextHour?.minutesUntilChange != nil { minutesCounted += 1 }
+      if let offset = decoded.utcOffsetMinutes { offsets.insert(offset) }
+      if let day = decoded.dailyStart { days.insert(day) }
+      compared += 1
+      now += 433
+    }
+    let calls = server.requests.filter { $0.path.hasPrefix("/gate/") }.count
+    print(
+      "composed frames: \(compared) compared over 11 hours, \(calls) upstream calls"
+        + " (one per run), \(minutesCounted) counting minutes to a change of rain")
+    #expect(compared > 90)
+    // What the stretch crossed: summer and winter time, two local dates, rain changing.
+    #expect(offsets == [120, 60])
+    #expect(days.count == 2)
+    #expect(minutesCounted > 10)
+    // One call for each run: none between them, none at the local midnight.
+    #expect(calls == 2)
+  }
+}
