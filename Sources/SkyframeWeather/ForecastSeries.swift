@@ -26,33 +26,36 @@ public struct ForecastSeries: Sendable {
   let precipitation: [Forecast.PrecipitationStep]?
   let alerts: [Forecast.Alert]?
 
-  /// The current conditions during one 15-minute step, in frame units.
+  /// The current conditions during one 15-minute step, in frame units, each at its frame
+  /// sentinel when missing (`Packed`): 24 bytes a step.
   struct Step: Sendable {
-    var temperature: Int16?
-    var feelsLike: Int16?
-    var dewPoint: Int16?
-    var pressure: UInt16?
-    var windSpeed: UInt16?
-    var windGust: UInt16?
-    var windDirection: UInt16?
-    var visibility: UInt16?
-    var precipitation: UInt16?
-    var humidity: UInt8?
-    var weatherCode: UInt8?
-    var cloudCover: UInt8?
-    var uvIndex: UInt8?
-    var isDay: Bool?
+    var temperature: Int16
+    var feelsLike: Int16
+    var dewPoint: Int16
+    var pressure: UInt16
+    var windSpeed: UInt16
+    var windGust: UInt16
+    var windDirection: UInt16
+    var visibility: UInt16
+    var precipitation: UInt16
+    var humidity: UInt8
+    var weatherCode: UInt8
+    var cloudCover: UInt8
+    var uvIndex: UInt8
+    /// 1 day, 0 night, 0xFF missing.
+    var isDay: UInt8
   }
 
-  /// One hourly row, in frame units (the `large` profile's for precipitation and wind).
+  /// One hourly row, in frame units (the `large` profile's for precipitation and wind), at the
+  /// sentinels when missing: 16 bytes an hour.
   struct Hour: Sendable {
     var time: Int64
-    var temperature: Int16?
-    var precipitation: UInt16?
-    var weatherCode: UInt8?
-    var precipitationProbability: UInt8?
-    var windSpeed: UInt8?
-    var windGust: UInt8?
+    var temperature: Int16
+    var precipitation: UInt16
+    var weatherCode: UInt8
+    var precipitationProbability: UInt8
+    var windSpeed: UInt8
+    var windGust: UInt8
   }
 
   /// One daily row, in frame units; the sun as frame v1 §6.7 says it.
@@ -78,18 +81,20 @@ public struct ForecastSeries: Sendable {
       let first = rows.firstIndex(where: { ($0.time ?? .min) >= present }),
       let start = rows[first].time, start % 900 == 0, start <= present + 900
     else { return nil }
-    var steps: [Step] = []
-    for row in rows[first...] {
-      // Consecutive steps only: after a gap the series ends.
-      guard row.time == start + Int64(steps.count) * 900 else { break }
-      steps.append(Step(row))
+    // Consecutive steps only: after a gap the series ends.
+    var count = 0
+    while first + count < rows.endIndex, rows[first + count].time == start + Int64(count) * 900 {
+      count += 1
     }
+    let steps = rows[first..<(first + count)].map(Step.init)
     firstStep = start
     self.steps = steps
     place = forecast.place
     hourlyStepHours = forecast.hourlyStepHours
     alerts = forecast.alerts
-    precipitation = forecast.precipitationSteps?.filter { $0.start + $0.seconds > present }
+    precipitation = forecast.precipitationSteps.map {
+      Array($0.drop { $0.start + $0.seconds <= present })
+    }
     offsets = Self.offsets(
       from: fetchedAt, utcOffsetSeconds: forecast.utcOffsetSeconds, timeZone: forecast.timeZone,
       until: start + Int64(steps.count) * 900)
@@ -103,14 +108,14 @@ public struct ForecastSeries: Sendable {
     let firstHour = forecast.hourlyStart(at: fetchedAt)
     let step = Int64(max(forecast.hourlyStepHours, 1)) * 3_600
     let hourCount = Int64(LargeLayout.hourlyCount)
-    hours = forecast.hourly.filter { hour in
+    hours = forecast.hourly.lazy.filter { hour in
       hour.time >= (firstHour ?? .max) && hour.time < covered + hourCount * step
     }.map(Hour.init)
     if let last = forecast.hourly.last, firstHour != nil {
       covered = min(covered, last.time - (hourCount - 1) * step + step)
     }
     let today = CivilDate.localDay(fetchedAt, utcOffsetSeconds: forecast.utcOffsetSeconds)
-    days = forecast.daily.filter { $0.date >= today }.map(Day.init)
+    days = forecast.daily.lazy.filter { $0.date >= today }.map(Day.init)
     if let last = days.last {
       // Day `last - 7` is the last "today" with eight days ahead.
       let end = (Int64(last.date) - Int64(LargeLayout.dailyCount) + 2) * 86_400
@@ -195,58 +200,70 @@ public struct ForecastSeries: Sendable {
   }
 }
 
+/// A missing value as the frame writes it: the type's lowest value when signed, its highest
+/// when not. Compaction clamps every value into a range without it.
+extension FixedWidthInteger {
+  static var missing: Self { Self.isSigned ? .min : .max }
+  init(packing value: Self?) { self = value ?? .missing }
+  var unpacked: Self? { self == .missing ? nil : self }
+}
+
 extension ForecastSeries.Step {
   init(_ current: Forecast.Current) {
-    temperature = SkyframeWeather.temperature(current.temperature)
-    feelsLike = SkyframeWeather.temperature(current.apparentTemperature)
-    dewPoint = SkyframeWeather.temperature(current.dewPoint)
-    pressure = scaled(current.pressure, 10, 0...20_000)
-    windSpeed = scaled(current.windSpeed, 10, 0...5_000)
-    windGust = scaled(current.windGusts, 10, 0...5_000)
-    windDirection = current.windDirection.flatMap(compassDegrees)
-    visibility = scaled(current.visibility, 0.1, 0...0xFFFE)
-    precipitation = scaled(current.precipitation, 10, 0...0xFFFE)
-    humidity = scaled(current.relativeHumidity, 1, 0...100)
-    weatherCode = SkyframeWeather.weatherCode(current.weatherCode)
-    cloudCover = scaled(current.cloudCover, 1, 0...100)
-    uvIndex = scaled(current.uvIndex, 10, 0...250)
-    isDay = current.isDay
+    temperature = Int16(packing: SkyframeWeather.temperature(current.temperature))
+    feelsLike = Int16(packing: SkyframeWeather.temperature(current.apparentTemperature))
+    dewPoint = Int16(packing: SkyframeWeather.temperature(current.dewPoint))
+    pressure = UInt16(packing: scaled(current.pressure, 10, 0...20_000))
+    windSpeed = UInt16(packing: scaled(current.windSpeed, 10, 0...5_000))
+    windGust = UInt16(packing: scaled(current.windGusts, 10, 0...5_000))
+    windDirection = UInt16(packing: current.windDirection.flatMap(compassDegrees))
+    visibility = UInt16(packing: scaled(current.visibility, 0.1, 0...0xFFFE))
+    precipitation = UInt16(packing: scaled(current.precipitation, 10, 0...0xFFFE))
+    humidity = UInt8(packing: scaled(current.relativeHumidity, 1, 0...100))
+    weatherCode = UInt8(packing: SkyframeWeather.weatherCode(current.weatherCode))
+    cloudCover = UInt8(packing: scaled(current.cloudCover, 1, 0...100))
+    uvIndex = UInt8(packing: scaled(current.uvIndex, 10, 0...250))
+    isDay = current.isDay.map { $0 ? 1 : 0 } ?? .missing
   }
 
   /// The values back in the model's units: compaction rounds each to what it was.
   func current(at time: Int64) -> Forecast.Current {
     Forecast.Current(
-      time: time, temperature: temperature.map { Double($0) / 10 },
-      apparentTemperature: feelsLike.map { Double($0) / 10 },
-      relativeHumidity: humidity.map { Double($0) }, pressure: pressure.map { Double($0) / 10 },
-      windSpeed: windSpeed.map { Double($0) / 10 }, windGusts: windGust.map { Double($0) / 10 },
-      windDirection: windDirection.map { Double($0) },
-      weatherCode: weatherCode.map { Int($0) }, isDay: isDay,
-      cloudCover: cloudCover.map { Double($0) },
-      precipitation: precipitation.map { Double($0) / 10 },
-      uvIndex: uvIndex.map { Double($0) / 10 },
-      visibility: visibility.map { Double($0) * 10 }, dewPoint: dewPoint.map { Double($0) / 10 })
+      time: time, temperature: temperature.unpacked.map { Double($0) / 10 },
+      apparentTemperature: feelsLike.unpacked.map { Double($0) / 10 },
+      relativeHumidity: humidity.unpacked.map { Double($0) },
+      pressure: pressure.unpacked.map { Double($0) / 10 },
+      windSpeed: windSpeed.unpacked.map { Double($0) / 10 },
+      windGusts: windGust.unpacked.map { Double($0) / 10 },
+      windDirection: windDirection.unpacked.map { Double($0) },
+      weatherCode: weatherCode.unpacked.map { Int($0) },
+      isDay: isDay.unpacked.map { $0 == 1 }, cloudCover: cloudCover.unpacked.map { Double($0) },
+      precipitation: precipitation.unpacked.map { Double($0) / 10 },
+      uvIndex: uvIndex.unpacked.map { Double($0) / 10 },
+      visibility: visibility.unpacked.map { Double($0) * 10 },
+      dewPoint: dewPoint.unpacked.map { Double($0) / 10 })
   }
 }
 
 extension ForecastSeries.Hour {
   init(_ hour: Forecast.Hour) {
     time = hour.time
-    temperature = SkyframeWeather.temperature(hour.temperature)
-    precipitation = scaled(hour.precipitation, 10, 0...0xFFFE)
-    weatherCode = SkyframeWeather.weatherCode(hour.weatherCode)
-    precipitationProbability = scaled(hour.precipitationProbability, 1, 0...100)
-    windSpeed = scaled(hour.windSpeed, 2, 0...254)
-    windGust = scaled(hour.windGusts, 2, 0...254)
+    temperature = Int16(packing: SkyframeWeather.temperature(hour.temperature))
+    precipitation = UInt16(packing: scaled(hour.precipitation, 10, 0...0xFFFE))
+    weatherCode = UInt8(packing: SkyframeWeather.weatherCode(hour.weatherCode))
+    precipitationProbability = UInt8(packing: scaled(hour.precipitationProbability, 1, 0...100))
+    windSpeed = UInt8(packing: scaled(hour.windSpeed, 2, 0...254))
+    windGust = UInt8(packing: scaled(hour.windGusts, 2, 0...254))
   }
 
   var model: Forecast.Hour {
     Forecast.Hour(
-      time: time, temperature: temperature.map { Double($0) / 10 },
-      weatherCode: weatherCode.map { Int($0) },
-      precipitationProbability: precipitationProbability.map { Double($0) },
-      precipitation: precipitation.map { Double($0) / 10 },
-      windSpeed: windSpeed.map { Double($0) / 2 }, windGusts: windGust.map { Double($0) / 2 })
+      time: time, temperature: temperature.unpacked.map { Double($0) / 10 },
+      weatherCode: weatherCode.unpacked.map { Int($0) },
+      precipitationProbability: precipitationProbability.unpacked.map { Double($0) },
+      precipitation: precipitation.unpacked.map { Double($0) / 10 },
+      windSpeed: windSpeed.unpacked.map { Double($0) / 2 },
+      windGusts: windGust.unpacked.map { Double($0) / 2 })
   }
 }
 
