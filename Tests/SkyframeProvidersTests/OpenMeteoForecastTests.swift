@@ -263,3 +263,60 @@ struct OpenMeteoForecastTests {
     #expect(!capture.lines.contains { "\($0.message) \($0.metadata)".contains("s3cr3t") })
   }
 }
+
+@Suite("Open-Meteo forecasts kept as series")
+struct OpenMeteoSeriesTests {
+  /// A call's answer in the shape Open-Meteo gives when asked for every current variable in
+  /// 15-minute steps: two steps, and three days whose last begins in summer time while the call
+  /// was in winter time (the offset it gives), values made up here.
+  static let body = """
+    {"latitude":52.52,"longitude":13.4,"generationtime_ms":0.3,"utc_offset_seconds":3600,\
+    "timezone":"Europe/Berlin","timezone_abbreviation":"GMT+1","elevation":38.0,\
+    "minutely_15_units":{"time":"unixtime","temperature_2m":"°C"},\
+    "minutely_15":{"time":[1824940800,1824941700],"temperature_2m":[9.4,9.1],\
+    "relative_humidity_2m":[81,83],"apparent_temperature":[7.0,6.6],"is_day":[0,0],\
+    "precipitation":[0.0,0.3],"weather_code":[3,61],"cloud_cover":[100,100],\
+    "pressure_msl":[1011.2,1011.0],"wind_speed_10m":[3.1,3.4],"wind_direction_10m":[215,220],\
+    "wind_gusts_10m":[7.9,8.4],"uv_index":[0.0,0.0],"visibility":[24000.0,21000.0],\
+    "dew_point_2m":[6.3,6.5]},\
+    "daily":{"time":[1837551600,1837638000,1837720800],"temperature_2m_max":[12.1,11.0,9.5]}}
+    """
+
+  @Test("asked for series: every current variable in 15-minute steps, nine days, no current block")
+  func seriesRequest() async throws {
+    var configuration = OpenMeteoConfiguration(timeout: .seconds(5))
+    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
+    #expect(configuration.seriesSteps == 18)
+    let point = GeoPoint(latitude: 52.52, longitude: 13.4)
+    let (forecasts, requests) = try await withStubbedOpenMeteo(
+      answering: .json(Self.body), configuration: configuration
+    ) { provider, server in (try await provider.forecasts(for: [point]), server.requests) }
+    let query = try #require(requests.first).query
+    #expect(query["current"] == nil)
+    #expect(
+      query["minutely_15"]
+        == "temperature_2m,relative_humidity_2m,apparent_temperature,is_day,precipitation,"
+        + "weather_code,cloud_cover,pressure_msl,wind_speed_10m,wind_direction_10m,"
+        + "wind_gusts_10m,uv_index,visibility,dew_point_2m")
+    #expect(query["forecast_minutely_15"] == "18")
+    #expect(query["forecast_days"] == "9")
+
+    let forecast = try #require(forecasts.first)
+    let steps = try #require(forecast.currentSteps)
+    #expect(steps.count == 2)
+    #expect(
+      steps[1]
+        == Forecast.Current(
+          time: 1_824_941_700, temperature: 9.1, apparentTemperature: 6.6, relativeHumidity: 83,
+          pressure: 1_011.0, windSpeed: 3.4, windGusts: 8.4, windDirection: 220, weatherCode: 61,
+          isDay: false, cloudCover: 100, precipitation: 0.3, uvIndex: 0, visibility: 21_000,
+          dewPoint: 6.5))
+    // Without a current block the first step is the current conditions.
+    #expect(forecast.current == steps[0])
+    #expect(forecast.timeZone == "Europe/Berlin")
+    // 2028-03-25 to 27: the last midnight is at UTC+2, the call's offset +1; it is still the
+    // 27th (taking the date below, it was the 26th twice).
+    #expect(forecast.daily.map(\.date) == [21_268, 21_269, 21_270])
+    #expect(forecast.precipitationSteps?.count == 2)
+  }
+}

@@ -152,15 +152,17 @@ struct OpenMeteoForecastResponse: Decodable {
     guard let utcOffsetSeconds else {
       throw .malformed("\(path.isEmpty ? "" : path + ".")utc_offset_seconds is missing")
     }
+    // Asked for the current variables in 15-minute steps, the first step is `current`.
+    let steps = minutely15?.currentSteps
     var forecast = Forecast(
       place: Forecast.Place(
         name: "", countryCode: nil, latitude: point.latitude, longitude: point.longitude),
       utcOffsetSeconds: utcOffsetSeconds,
-      current: current.map(\.model) ?? Forecast.Current(),
+      current: current.map(\.model) ?? steps?.first ?? Forecast.Current(),
       hourly: hourly?.model ?? [],
       daily: daily?.model(utcOffsetSeconds: Int64(utcOffsetSeconds)) ?? [],
       precipitationSteps: minutely15?.model)
-    forecast.currentSteps = minutely15?.currentSteps
+    forecast.currentSteps = steps
     forecast.timeZone = timezone
     return forecast
   }

@@ -68,12 +68,16 @@ public struct OpenMeteoProvider: WeatherProvider {
     var query = QueryString()
     query.append("latitude", points.map { coordinateText($0.latitude) }.joined(separator: ","))
     query.append("longitude", points.map { coordinateText($0.longitude) }.joined(separator: ","))
-    query.append("current", OpenMeteoForecastResponse.currentVariables.joined(separator: ","))
+    // Kept to compose later frames: every current variable in 15-minute steps, and a ninth day
+    // so that the eighth is still there after the local midnight. `current` is then the first
+    // step (the service makes it from the same steps): asked for twice, its variables would
+    // count twice toward the limits, which weigh a call by its variables.
+    let series = configuration.seriesSteps > 0
+    if !series {
+      query.append("current", OpenMeteoForecastResponse.currentVariables.joined(separator: ","))
+    }
     query.append("hourly", OpenMeteoForecastResponse.hourlyVariables.joined(separator: ","))
     query.append("daily", OpenMeteoForecastResponse.dailyVariables.joined(separator: ","))
-    // Kept to compose later frames: every current variable in 15-minute steps, and a ninth day
-    // so that the eighth is still there after the local midnight.
-    let series = configuration.seriesSteps > 0
     query.append(
       "minutely_15",
       (series
