@@ -156,6 +156,7 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
       answering: Answering(profile: .tiny, checks: checks)
     ) { payload, unchanged in
       gatewayMetrics.answered(outcome.status, profile: .tiny, unchanged: unchanged)
+      gatewayMetrics.answered(outcome, at: composer.unixTime())
       downlink(payload)
     }
   }

@@ -88,6 +88,15 @@ import Testing
     let first = try await ask()
     #expect(first.status == .ok)
     #expect(harness.forecastCalls == 1)
+    // The run behind the answer began three hours before it.
+    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    func series(_ name: String) -> Int? {
+      metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+        .flatMap { Int($0.split(separator: " ").last ?? "") }
+    }
+    #expect(series("skyframe_answer_run_age_seconds_count") == 1)
+    #expect(series(#"skyframe_answer_run_age_seconds_bucket{le="7200.0"}"#) == 0)
+    #expect(series(#"skyframe_answer_run_age_seconds_bucket{le="10800.0"}"#) == 1)
 
     // Past the time-to-live, no newer run: the cached frame, and one call counted as saved.
     manual.advance(by: .seconds(2 * ttl))

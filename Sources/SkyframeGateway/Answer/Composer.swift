@@ -15,6 +15,9 @@ package final class Composer: Sendable {
     update(configuration)
   }
 
+  /// The gateway clock's Unix time.
+  package func unixTime() -> Int64 { clock.unixTime() }
+
   func update(_ configuration: GatewayConfiguration) {
     cacheTTLSeconds.store(Int64(configuration.cache.ttlSeconds), ordering: .relaxed)
   }

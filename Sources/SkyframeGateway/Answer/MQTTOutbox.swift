@@ -45,6 +45,7 @@ final class MQTTOutbox: Sendable {
     ) { payload, unchanged in
       if !retain {
         metrics.answered(outcome.status, profile: answering.profile, unchanged: unchanged)
+        metrics.answered(outcome, at: time ?? composer.unixTime())
       }
       do throws(MQTTError) {
         try deliver(payload, to: reply, retain: retain)

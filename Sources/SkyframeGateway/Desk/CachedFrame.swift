@@ -25,6 +25,9 @@ extension WeatherDesk {
     /// Under the gate, the frame is kept no later than this: its maximum age, or the place's
     /// local midnight (its day 0 would be yesterday).
     var keepUntil: Int64 = 0
+    /// Under the gate, the start (initialisation) of the newest model run usable when the fetch
+    /// began: the newest the frame can hold; 0 when not known.
+    var runStartedAt: Int64 = 0
     /// Under the gate, when a newer run is expected (`next_update`).
     var expectedUntil: Int64 = 0
     /// Under the gate, hits after this are counted as an upstream call saved (once per

@@ -374,6 +374,7 @@ package final class WeatherDesk: Sendable {
       }
     // Under the models' runs, a frame holds every run usable when its call went out.
     let began = now()
+    let newestRun = runs?.newestRun()
     let previous = frames.withLock { $0.peek(cell) }
     if let previous, previous.isFresh(at: now(), freshness),
       let current = current(previous, in: cell, at: now(), needs: needs)
@@ -410,6 +411,7 @@ package final class WeatherDesk: Sendable {
         // became usable during the call makes the frame old at once: the conservative side).
         if let runs, service == .openMeteo, freshness.gate != ModelRuns.off {
           entry.fetchBegan = began
+          entry.runStartedAt = newestRun ?? 0
           // With the call's data in 15-minute steps the frames move with the clock, across
           // the local midnight, as long as the data reaches; without, they are as at the call
           // and kept no later than the local midnight (day 0 would be yesterday).

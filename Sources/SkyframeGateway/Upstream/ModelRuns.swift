@@ -38,6 +38,8 @@ final class ModelRuns: Service, Sendable {
   private let gateValue = Atomic<Int64>(ModelRuns.off)
   /// The earliest moment a newer run is expected to be usable (for `next_update`); 0: unknown.
   private let expectedValue = Atomic<Int64>(0)
+  /// The start (initialisation) of the newest usable run of any model; 0: none known.
+  private let newestValue = Atomic<Int64>(0)
   private let httpClient: HTTPClient
   private let clock: GatewayClock
   private let logger: Logger
@@ -59,6 +61,13 @@ final class ModelRuns: Service, Sendable {
   /// When a newer run is expected to be usable; nil when not known.
   func expectedNext() -> Int64? {
     let value = expectedValue.load(ordering: .relaxed)
+    return value > 0 ? value : nil
+  }
+
+  /// The start (initialisation, `06Z`) of the newest run of any model that is usable now: what a
+  /// frame fetched now holds at the newest; nil when none is known.
+  func newestRun() -> Int64? {
+    let value = newestValue.load(ordering: .relaxed)
     return value > 0 ? value : nil
   }
 
@@ -169,6 +178,7 @@ final class ModelRuns: Service, Sendable {
       guard state.settings.isEnabled else {
         gateValue.store(Self.off, ordering: .relaxed)
         expectedValue.store(0, ordering: .relaxed)
+        newestValue.store(0, ordering: .relaxed)
         return
       }
       let margin = Int64(state.settings.marginSeconds)
@@ -176,6 +186,7 @@ final class ModelRuns: Service, Sendable {
       let patience = 3 * Int64(state.settings.pollSeconds) + 10 * Int64(state.models.count)
       var gate = Self.unknown
       var expected: Int64 = 0
+      var newest: Int64 = 0
       for model in state.models {
         guard let run = model.run, let lastRead = model.lastRead, now - lastRead <= patience
         else { continue }
@@ -183,11 +194,15 @@ final class ModelRuns: Service, Sendable {
         // The run after this one, or this one when its margin has not passed; one already due
         // but not seen (a late run) says nothing of when.
         let next = usable <= now ? usable + run.updateInterval : usable
-        if usable <= now { gate = max(gate, usable) }
+        if usable <= now {
+          gate = max(gate, usable)
+          newest = max(newest, run.initialisation)
+        }
         if next > now { expected = expected == 0 ? next : min(expected, next) }
       }
       gateValue.store(gate, ordering: .relaxed)
       expectedValue.store(expected, ordering: .relaxed)
+      newestValue.store(newest, ordering: .relaxed)
     }
   }
 
