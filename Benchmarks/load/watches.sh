@@ -36,6 +36,9 @@
 #   WATCHES_MAXIMUM  watches.maximum for the gateway; unset: its default (10,000) when N is at
 #                    most that, else N (so every watch is kept; the table says so). Set it to 10000
 #                    to see the refusals (a `rate_limited` frame to each device over the maximum)
+#   CELLS            how many distinct cells the N positions fall in (default N: one each);
+#                    fewer, and watch i takes cell i mod CELLS (100,000 watches over a city's
+#                    900 cells: WATCHES=100000 CELLS=900)
 #   SEED=1           the random positions
 #   CC=cc
 set -euo pipefail
@@ -164,7 +167,7 @@ EOF
   wait_subscribed "$dir/watch.err" || fail "the frame counter did not subscribe: $(tail -1 "$dir/watch.err")"
 
   start=$(date +%s%N)
-  published=$("$TMP/abuse" flood -p "$PORT" -n "$N" -d watch- -i "$N" -c "$N" -s "$SEED" -q 1 -r \
+  published=$("$TMP/abuse" flood -p "$PORT" -n "$N" -d watch- -i "$N" -c "${CELLS:-$N}" -s "$SEED" -q 1 -r \
     -t skyframe/v1/watch/ -a " @$INTERVAL" 2>"$dir/flood.err") || true
   echo "    watches published: ${published:-no result: $(tail -1 "$dir/flood.err")}"
   [[ -n $published ]] || status=1
@@ -246,7 +249,7 @@ EOF
 done
 
 echo
-echo "Summary: watches @$INTERVAL, ${DURATION} s from the first watch published, random positions in distinct cells (seed $SEED)"
+echo "Summary: watches @$INTERVAL, ${DURATION} s from the first watch published, random positions in ${CELLS:-as many} distinct cells (seed $SEED)"
 echo
 echo "| watches | settings | RSS before | peak: VmHWM / sampled max | RSS at the end | ok frames | stale | error frames | devices with an ok frame | upstream (stub) |"
 echo "|--:|---|--:|--:|--:|--:|--:|--:|---|---|"

@@ -127,4 +127,39 @@ import Testing
     // One call for each run: none between them, none at the local midnight.
     #expect(calls == 2)
   }
+
+  /// A frame another member fetched comes without the data it is composed from: it is kept no
+  /// later than the place's local midnight, whatever keep the member that fetched it gave it.
+  @Test func anAdoptedFrameEndsAtTheLocalMidnight() throws {
+    // 22:30 UTC, 23:30 at UTC+1: the local midnight is 30 minutes on.
+    let fetchedAt: Int64 = 1_800_000_000 / 86_400 * 86_400 + 22 * 3_600 + 1_800
+    let clock = GatewayClock(ManualClock(), unixTimeAtStart: fetchedAt + 60)
+    var cache = GatewayConfiguration.Cache()
+    cache.staleSeconds = 3_600
+    let desk = WeatherDesk(
+      settings: WeatherDesk.Settings(
+        services: [ForecastBatcher(provider: NoService(), window: .zero)], cache: cache),
+      clock: clock, logger: Logger(label: "adopt"))
+    var frame = WeatherFrame(status: .ok)
+    frame.utcOffsetMinutes = 60
+    frame.fetchedAt = UInt32(fetchedAt)
+    var entry = WeatherDesk.CachedFrame(bytes: try frame.encoded(), fetchedAt: fetchedAt)
+    entry.fetchBegan = fetchedAt - 1
+    entry.keepUntil = fetchedAt + 10_800
+    let cell = WeatherDesk.Cell(row: 5_252, column: 1_340)
+    #expect(desk.adopt(entry, for: cell))
+    let kept = try #require(desk.frames.withLock { $0.peek(cell) })
+    #expect(kept.keepUntil == fetchedAt + 1_800)
+  }
+
+  struct NoService: WeatherProvider {
+    let service = WeatherService.openMeteo
+    let maximumBatchSize = 1
+    func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
+      throw .unavailable("none")
+    }
+    func geocode(name: String, countryCode: String?) async throws(ProviderError)
+      -> Forecast.Place?
+    { nil }
+  }
 }

@@ -346,7 +346,7 @@ import Testing
     }
     #expect(String(decoding: request.payload, as: UTF8.self) == "52.5,13.4")
     #expect(
-      try await gateway.next(timeout: .seconds(1)) { $0.topic == "skyframe/v1/watch/dev1" }
+      try await gateway.next(timeout: .seconds(5)) { $0.topic == "skyframe/v1/watch/dev1" }
         .payload == Array("Oslo @900".utf8))
     await #expect(throws: MQTTMailbox.TimeoutError.self) {
       _ = try await gateway.next(timeout: .milliseconds(300)) {

@@ -225,7 +225,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
 
   /// Fetching at the models' pace (`runs` section): an Open-Meteo cell is fetched again when one
   /// of `models` has a newer run available (plus `marginSeconds`), not at every time-to-live;
-  /// `maximumAgeSeconds` while the metadata cannot be read, and at the place's local midnight.
+  /// at `maximumAgeSeconds`, the safety net while the metadata cannot be read. Between runs the
+  /// cell's frames are composed from the call's data at each moment (`ForecastSeries`).
   /// No models: the time-to-live alone.
   public struct Runs: Sendable, Equatable {
     /// Open-Meteo model names as its model-updates page lists them (`dwd_icon_d2`).

@@ -22,8 +22,8 @@ extension WeatherDesk {
     /// then, and is fresh until the gate (`ModelRuns.gate()`) passes that moment. Nil: the frame
     /// follows the time-to-live.
     var fetchBegan: Int64? = nil
-    /// Under the gate, the frame is kept no later than this: its maximum age, or the place's
-    /// local midnight (its day 0 would be yesterday).
+    /// Under the gate, the frame is kept no later than this: its maximum age, or as far as its
+    /// series reaches (without one, the place's local midnight: its day 0 would be yesterday).
     var keepUntil: Int64 = 0
     /// Under the gate, the start (initialisation) of the newest model run usable when the fetch
     /// began: the newest the frame can hold; 0 when not known.

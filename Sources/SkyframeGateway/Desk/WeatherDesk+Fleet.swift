@@ -85,8 +85,15 @@ extension WeatherDesk {
     var entry = entry
     entry.savedFrom = entry.fetchedAt + ttl
     if entry.fetchBegan != nil {
-      // Kept no longer than this member's own maximum age.
-      entry.keepUntil = min(entry.keepUntil, entry.fetchedAt + maximumAge)
+      // Kept no longer than this member's own maximum age; and, as the shared entry carries the
+      // frame but not the data it is composed from, not past the place's local midnight.
+      let offset =
+        entry.bytes.count >= WeatherFrame.size
+        ? entry.bytes.withUnsafeBytes { FrameView(unchecked: $0.baseAddress!).utcOffsetMinutes }
+        : nil
+      entry.keepUntil = min(
+        entry.keepUntil, entry.fetchedAt + maximumAge,
+        Self.localMidnight(after: entry.fetchedAt, offsetMinutes: offset))
       entry.expectedUntil = min(entry.expectedUntil, entry.keepUntil)
     }
     let count = frames.withLock { frames -> Int? in

@@ -15,10 +15,21 @@ import Synchronization
 /// (a retained topic keeps only its last message); `{base}/v1/frame/{device}/#` receives both.
 final class WatchScheduler: Service, Sendable {
   struct Watch: Sendable, Equatable {
-    var places: LocationList
+    /// The places as many as it names, on the heap: a `LocationList` keeps room for 16 inline
+    /// (about 900 bytes), which a watch would carry in the table and in every due list however
+    /// few it names.
+    var queries: [LocationQuery]
     var intervalSeconds: Int
     /// `~large Berlin @900`: pushes in that profile (request-v1.md §2.4).
     var profile: FrameProfile = .standard
+
+    init(places: LocationList, intervalSeconds: Int, profile: FrameProfile = .standard) {
+      queries = Array(places)
+      self.intervalSeconds = intervalSeconds
+      self.profile = profile
+    }
+
+    var places: LocationList { LocationList(queries) }
   }
 
   enum WatchError: Error, Equatable, CustomStringConvertible {
@@ -145,14 +156,14 @@ final class WatchScheduler: Service, Sendable {
       board?.removeWatch(device)
       guard let removed else { return }
       follow?(topics.frame(device: device), false)
-      clearFrames(of: device, slots: removed.places.count, keeping: 0, topics: topics)
+      clearFrames(of: device, slots: removed.queries.count, keeping: 0, topics: topics)
       log.info("watch removed")
       return
     }
     do throws(WatchError) {
       let watch = try Self.parse(payload, watches: limits, maximumLocations: maximumLocations)
       let (accepted, changed, before) = state.withLock { state -> (Bool, Bool, Int) in
-        let before = state.watches[device]?.places.count ?? 0
+        let before = state.watches[device]?.queries.count ?? 0
         guard state.watches[device] != nil || state.watches.count < limits.maximumWatches else {
           return (false, false, before)
         }
@@ -170,7 +181,7 @@ final class WatchScheduler: Service, Sendable {
         return (true, changed, before)
       }
       if accepted, before > 0 {
-        clearFrames(of: device, slots: before, keeping: watch.places.count, topics: topics)
+        clearFrames(of: device, slots: before, keeping: watch.queries.count, topics: topics)
       }
       scheduled?.setWatches(count)
       guard accepted else {
@@ -181,7 +192,7 @@ final class WatchScheduler: Service, Sendable {
         return
       }
       if before == 0 { follow?(topics.frame(device: device), true) }
-      let line = "watching \(watch.places.count) place(s) every \(watch.intervalSeconds) s"
+      let line = "watching \(watch.queries.count) place(s) every \(watch.intervalSeconds) s"
       if changed, !retained { log.info(line) } else { log.debug(line) }
     } catch {
       log.warning("bad watch: \(error)")
