@@ -192,6 +192,31 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The same under the models' runs: the cell's frames are composed from the call's data when
+  // something in them changes (not within these runs: the next change is minutes away), and a
+  // hit serves the bytes composed last.
+  let composable = Fixtures.composableForecast()
+  for (name, request) in [
+    ("Gateway_request_cache_hit_composed", "#42 52.52,13.41"),
+    ("Gateway_request_cache_hit_composed_large", "#42 ~large 52.52,13.41"),
+  ] {
+    Benchmark(name) { benchmark in
+      let sink = DroppingSink()
+      let path = Fixtures.requestPath(
+        forecast: composable, sink: sink,
+        modelRun: (Fixtures.now - 4 * 3_600, Fixtures.now - 3_600))
+      let message = MQTTMessage(
+        topic: "skyframe/v1/req/esp32-kitchen", payload: Array(request.utf8), qos: 0)
+      await path.handle(message)  // fills the cache
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        await path.handle(message)
+      }
+      benchmark.stopMeasurement()
+      precondition(sink.count > benchmark.scaledIterations.count, "every request was answered")
+    }
+  }
+
   // What the cache holds: the gateway's resident memory grown by filling 10,000 cells (the
   // default cache.max-cells), asked for by standard devices (192 bytes per cell; tiny answers
   // are made from it) and by large devices (192 + 960). Reported as kB per 10,000 cells.
@@ -239,7 +264,10 @@ enum Fixtures {
   /// The request path with the default configuration, except that one device may ask without
   /// limit (thousands of times a second here; the per-device and new-cell limits would answer
   /// rate_limited after the first few).
-  static func requestPath(forecast: Forecast, sink: DroppingSink) -> RequestPath {
+  static func requestPath(
+    forecast: Forecast, sink: DroppingSink,
+    modelRun: (initialisation: Int64, availability: Int64)? = nil
+  ) -> RequestPath {
     var configuration = GatewayConfiguration()
     configuration.requests.perDevicePerMinute = 0
     configuration.upstream.newCellsPerMinute = 0
@@ -247,7 +275,31 @@ enum Fixtures {
     return RequestPath(
       configuration: configuration, provider: FixedForecast(forecast: forecast), sink: sink,
       logger: Logger(label: "bench"),
-      clock: .system(unixTimeAtStart: now))
+      clock: .system(unixTimeAtStart: now), modelRun: modelRun)
+  }
+
+  /// The same forecast as Open-Meteo answers it under the runs: the current conditions in
+  /// 15-minute steps for four hours, four days of hours, nine days.
+  static func composableForecast() -> Forecast {
+    var forecast = forecast()
+    let present = now - now % 900
+    forecast.currentSteps = (0..<18).map { index in
+      var step = forecast.current
+      step.time = present + Int64(index) * 900
+      step.temperature = (step.temperature ?? 0) + Double(index) * 0.1
+      return step
+    }
+    forecast.current = forecast.currentSteps![0]
+    let last = forecast.hourly.last!
+    forecast.hourly += (1...48).map { index in
+      var hour = last
+      hour.time += Int64(index) * 3_600
+      return hour
+    }
+    forecast.daily.append(
+      Forecast.Day(date: forecast.daily.last!.date + 1, minimum: -3, maximum: 2))
+    forecast.timeZone = "Europe/Berlin"
+    return forecast
   }
 
   /// This process's resident set, from /proc/self/statm.

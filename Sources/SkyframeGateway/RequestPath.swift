@@ -1,3 +1,4 @@
+import AsyncHTTPClient
 import Logging
 import SkyframeMQTT
 import SkyframeProviders
@@ -10,14 +11,33 @@ public final class RequestPath: Sendable {
   private let router: Router
   private let queue: BoundedQueue<MQTTIntake.Job>
 
+  /// - Parameter modelRun: with a run (its start and when it became available), the cells are
+  ///   kept under the models' runs, one model having published that run, and their frames are
+  ///   composed from the call's data (`runs`).
   public init(
     configuration: GatewayConfiguration, provider: any WeatherProvider, sink: any FrameSink,
-    logger: Logger, clock: GatewayClock
+    logger: Logger, clock: GatewayClock,
+    modelRun: (initialisation: Int64, availability: Int64)? = nil
   ) {
     let metrics = GatewayMetrics()
-    let desk = WeatherDesk(
-      settings: WeatherDesk.Settings(provider: provider, cache: configuration.cache),
-      clock: clock, metrics: metrics, logger: logger)
+    var settings = WeatherDesk.Settings(provider: provider, cache: configuration.cache)
+    if let modelRun {
+      var runsSettings = configuration.runs
+      runsSettings.models = ["bench"]
+      let runs = ModelRuns(
+        settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
+      let now = clock.unixTime()
+      runs.record(
+        "bench",
+        .success(
+          OpenMeteoModelRun(
+            initialisation: modelRun.initialisation, availability: modelRun.availability,
+            updateInterval: 10_800)), at: now)
+      runs.recompute(at: now)
+      settings.runs = runs
+      settings.maximumAgeSeconds = Int64(runsSettings.maximumAgeSeconds)
+    }
+    let desk = WeatherDesk(settings: settings, clock: clock, metrics: metrics, logger: logger)
     queue = BoundedQueue(limit: configuration.requests.queueLimit)
     let resolver = Resolver(
       configuration: configuration, desk: desk, metrics: metrics, clock: clock,
