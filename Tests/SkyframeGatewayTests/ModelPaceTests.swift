@@ -214,7 +214,8 @@ import Testing
           result.differing += 1
         }
         result.largestSeries = max(
-          result.largestSeries, cached.series?.series.storedBytes ?? 0)
+          result.largestSeries,
+          desk.series.withLock { $0.peek(desk.cell(of: point)) }?.series.storedBytes ?? 0)
       }
     }
     result.callsPerCell =

@@ -123,6 +123,9 @@ package final class WeatherDesk: Sendable {
   let missListener = Mutex<(@Sendable (Cell) async -> OwnerReply)?>(nil)
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
   let frames: Mutex<LRUTable<Cell, CachedFrame>>
+  /// The call's data of each cell whose frames are composed from it (`CachedFrame.isComposed`),
+  /// matched to its frame by the fetch time; bounded by `cache.max-cells` as the frames are.
+  let series: Mutex<LRUTable<Cell, FrameSeries>>
   let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
   let names: Mutex<LRUTable<Cell, CachedPlace>>
   let nameFetches = Coalescer<Cell, Forecast.Place?>()
@@ -148,6 +151,7 @@ package final class WeatherDesk: Sendable {
     self.settings = Mutex(settings)
     frameFetches = Coalescer(background: background)
     frames = Mutex(LRUTable(capacity: settings.maximumCells))
+    series = Mutex(LRUTable(capacity: settings.maximumCells))
     names = Mutex(LRUTable(capacity: settings.maximumCells))
     places = Mutex(LRUTable(capacity: settings.maximumNames))
     frameEntries = metrics?.cacheEntries("frames")
@@ -163,6 +167,7 @@ package final class WeatherDesk: Sendable {
   func update(_ settings: Settings) {
     self.settings.withLock { $0 = settings }
     frames.withLock { $0.resize(to: settings.maximumCells) }
+    series.withLock { $0.resize(to: settings.maximumCells) }
     names.withLock { $0.resize(to: settings.maximumCells) }
     places.withLock { $0.resize(to: settings.maximumNames) }
   }
@@ -188,7 +193,7 @@ package final class WeatherDesk: Sendable {
   {
     var saved = false
     let frame = frames.withLock { frames -> CachedFrame? in
-      guard let cached = frames.value(forKey: cell), cached.serves(needs) || cached.series != nil,
+      guard let cached = frames.value(forKey: cell), cached.serves(needs) || cached.isComposed,
         cached.isFresh(at: time, freshness)
       else { return nil }
       // Past the time-to-live, a frame kept under the runs' gate is an upstream call saved.
@@ -199,7 +204,7 @@ package final class WeatherDesk: Sendable {
       return cached
     }
     if saved { metrics?.savedSameRun() }
-    guard let frame, frame.series != nil else { return frame }
+    guard let frame, frame.isComposed else { return frame }
     return current(frame, in: cell, at: time, needs: needs)
   }
 
@@ -210,9 +215,9 @@ package final class WeatherDesk: Sendable {
     -> CachedFrame?
   {
     let serves = cached.serves(needs)
-    guard let series = cached.series, time >= cached.recomposeAt || !serves else {
-      return serves ? cached : nil
-    }
+    guard cached.isComposed, time >= cached.recomposeAt || !serves,
+      let series = series.withLock({ $0.peek(cell) }), series.fetchedAt == cached.fetchedAt
+    else { return serves ? cached : nil }
     let holds = cached.holds.union(needs)
     guard let bytes = series.bytes(at: time, holds: holds) else { return serves ? cached : nil }
     var composed = cached
@@ -220,7 +225,7 @@ package final class WeatherDesk: Sendable {
     composed.recomposeAt = series.series.nextChange(after: time)
     frames.withLock { frames in
       // Unless a newer fetch (or a later composition) took its place meanwhile.
-      guard let stored = frames.peek(cell), stored.series === series,
+      guard let stored = frames.peek(cell), stored.fetchedAt == cached.fetchedAt,
         stored.recomposeAt <= time || !stored.serves(needs)
       else { return }
       frames.update(cell) {
@@ -417,9 +422,10 @@ package final class WeatherDesk: Sendable {
           // and kept no later than the local midnight (day 0 would be yesterday).
           let series = ForecastSeries(forecast, fetchedAt: fetchedAt)
           if let series {
-            entry.series = FrameSeries(
-              series, service: service, airQuality: frame.airQuality, fetchedAt: fetchedAt)
             entry.recomposeAt = series.nextChange(after: fetchedAt)
+            let composer = FrameSeries(
+              series, service: service, airQuality: frame.airQuality, fetchedAt: fetchedAt)
+            self.series.withLock { $0.set(composer, forKey: cell) }
           }
           entry.keepUntil = min(
             fetchedAt + maximumAge,
@@ -432,6 +438,7 @@ package final class WeatherDesk: Sendable {
           frames.set(entry, forKey: cell)
           return frames.count
         }
+        if !entry.isComposed { _ = series.withLock { $0.removeValue(forKey: cell) } }
         frameEntries?.record(count)
         fetchedListener.withLock { $0 }?(cell, entry)
         return .success(entry)
