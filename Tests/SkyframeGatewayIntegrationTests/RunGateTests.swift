@@ -142,6 +142,61 @@ import Testing
     #expect(harness.forecastCalls == 3)
   }
 
+  /// The whole gateway under `runs`, over MQTT, against a stand-in serving one run: the call asks
+  /// for the current conditions in 15-minute steps, and answers between runs move with the clock
+  /// (the current conditions, the hour, the day across the local midnight) with no further call;
+  /// `fetched_at` stays the call's time.
+  @Test func answersBetweenRunsMoveWithTheClock() async throws {
+    let manual = ManualClock()
+    // 21:50 UTC, 22:50 in Berlin (UTC+1): the local midnight is 70 minutes on.
+    let start: Int64 = 1_800_000_000 / 86_400 * 86_400 + 21 * 3_600 + 3_000
+    let metadata = Metadata()
+    metadata.run.withLock { $0 = (start - 3 * 3_600, start - 2 * 3_600) }
+    let metricsPort = try MosquittoBroker.freeLoopbackPort()
+    let clock = GatewayClock(manual, unixTimeAtStart: start)
+    let harness = try await GatewayHarness.make(clock: clock) {
+      $0.weather.batchWindowMilliseconds = 0
+      $0.runs.models = ["dwd_icon_d2"]
+      $0.metrics.port = metricsPort
+    }
+    defer { Task { await harness.shutdown() } }
+    let standIn = OneRunStandIn(run: 3)
+    harness.set(
+      .answer { request in
+        metadata.answer(request)
+          ?? (request.path == "/v1/forecast"
+            ? .json(standIn.forecast(query: request.query, now: clock.unixTime()))
+            : ServiceFixtures.answer(request, places: [], temperature: 4))
+      })
+    try await harness.start()
+    for _ in 0..<1_000 {
+      let body = try MosquittoBroker.httpGet(port: metricsPort, path: "/health").body
+      if body.contains("\"read_at\"") { break }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    let device = try await Device.frames(port: harness.broker.port)
+    func ask() async throws -> WeatherFrame {
+      try device.ask("52.52,13.405")
+      return try await device.frames(1)[0]
+    }
+    let first = try await ask()
+    #expect(first.status == .ok)
+    #expect(harness.forecastCalls == 1)
+    let call = try #require(harness.http.requests.first { $0.path == "/v1/forecast" })
+    #expect(call.query["current"] == nil)
+    #expect(call.query["minutely_15"]?.contains("pressure_msl") == true)
+
+    // 80 minutes on: past the local midnight, no call; a new day, a new hour, new conditions.
+    manual.advance(by: .seconds(4_800))
+    let later = try await ask()
+    #expect(harness.forecastCalls == 1)
+    #expect(later.fetchedAt == first.fetchedAt)
+    #expect(later.observedAt == UInt32(start + 4_800 - (start + 4_800) % 900))
+    #expect(later.hourlyStart == UInt32(start + 4_800 - (start + 4_800) % 3_600))
+    #expect(later.dailyStart == (first.dailyStart ?? 0) + 1)
+    #expect(later.current.temperature != nil)
+  }
+
   @Test func theFirstLocalMidnightEndsAFramesDay() {
     // UTC+1 at 23:30 local: midnight is 30 minutes on; UTC-5 likewise.
     let utc = Int64(1_800_000_000) / 86_400 * 86_400
