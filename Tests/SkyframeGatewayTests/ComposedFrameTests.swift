@@ -128,6 +128,66 @@ import Testing
     #expect(calls == 2)
   }
 
+  /// A new run, and the service fails: the answer is `stale`, composed from the last call's data
+  /// as the clock reads now (its current conditions move on), not the bytes of the last answer.
+  @Test func aStaleAnswerMovesWithTheClockToo() async throws {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual, unixTimeAtStart: Self.start)
+    let failing = Atomic<Bool>(false)
+    let server = try await StubHTTPServer.start { request in
+      failing.load(ordering: .relaxed)
+        ? .json(#"{"error":true,"reason":"down"}"#, status: 503)
+        : .json(OneRunStandIn(run: 1).forecast(query: request.query, now: clock.unixTime()))
+    }
+    defer { Task { try? await server.stop() } }
+    let logger = Logger(label: "stale")
+    var configuration = OpenMeteoConfiguration(forecastURL: server.baseURL + "/v1/forecast")
+    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
+    var cache = GatewayConfiguration.Cache()
+    cache.staleSeconds = 7_200
+    var settings = WeatherDesk.Settings(
+      services: [
+        ForecastBatcher(
+          provider: OpenMeteoProvider(
+            configuration: configuration, httpClient: .shared, logger: logger,
+            clock: clock.providerClock), window: .zero)
+      ], cache: cache)
+    var runsSettings = GatewayConfiguration.Runs()
+    runsSettings.models = ["dwd_icon_d2"]
+    let runs = ModelRuns(settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
+    settings.runs = runs
+    let desk = WeatherDesk(settings: settings, clock: clock, logger: logger)
+    func publish(_ initialisation: Int64, at now: Int64) {
+      runs.record(
+        "dwd_icon_d2",
+        .success(
+          OpenMeteoModelRun(
+            initialisation: initialisation, availability: initialisation + 3_600,
+            updateInterval: 10_800)), at: now)
+      runs.recompute(at: now)
+    }
+    publish(Self.start - 4 * 3_600, at: Self.start)
+    let point = GeoPoint(latitude: 52.52, longitude: 13.40)
+    guard case .fresh(let first) = await desk.frame(at: point) else {
+      Issue.record("no first frame")
+      return
+    }
+    // 50 minutes on a newer run is usable; the service is down.
+    manual.advance(by: .seconds(3_000))
+    let now = Self.start + 3_000
+    publish(now - 3_600 - 700, at: now)
+    failing.store(true, ordering: .relaxed)
+    guard case .stale(let stale) = await desk.frame(at: point) else {
+      Issue.record("not stale")
+      return
+    }
+    let before = try WeatherFrame(decoding: first.bytes)
+    let after = try WeatherFrame(decoding: stale.bytes)
+    #expect(after.fetchedAt == before.fetchedAt)
+    #expect(after.observedAt == UInt32(now - now % 900))
+    #expect(before.observedAt == UInt32(Self.start - Self.start % 900))
+  }
+
   /// A frame another member fetched comes without the data it is composed from: it is kept no
   /// later than the place's local midnight, whatever keep the member that fetched it gave it.
   @Test func anAdoptedFrameEndsAtTheLocalMidnight() throws {

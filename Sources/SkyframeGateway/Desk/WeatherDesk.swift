@@ -341,7 +341,7 @@ package final class WeatherDesk: Sendable {
     var result: Result<CachedFrame, ProviderError>
     if let deadline, let cached, now() - cached.fetchedAt <= stale {
       guard let finished = await frameFetches.run(cell, until: deadline, on: clock, work) else {
-        return .stale(cached)
+        return .stale(current(cached, in: cell, at: now(), needs: needs) ?? cached)
       }
       result = finished
     } else {
@@ -361,7 +361,10 @@ package final class WeatherDesk: Sendable {
       return .fresh(frame)
     case .failure(let error):
       let fallback = frames.withLock { $0.peek(cell) }
-      if let fallback, now() - fallback.fetchedAt <= stale { return .stale(fallback) }
+      // Stale, but as the clock reads now where the call's data reaches.
+      if let fallback, now() - fallback.fetchedAt <= stale {
+        return .stale(current(fallback, in: cell, at: now(), needs: needs) ?? fallback)
+      }
       return .failed(error)
     }
   }
