@@ -125,6 +125,23 @@ public struct ForecastSeries: Sendable {
     coveredUntil = covered
   }
 
+  init(
+    place: Forecast.Place, coveredUntil: Int64, hourlyStepHours: Int,
+    offsets: [(from: Int64, seconds: Int)], firstStep: Int64, steps: [Step], hours: [Hour],
+    days: [Day], precipitation: [Forecast.PrecipitationStep]?, alerts: [Forecast.Alert]?
+  ) {
+    self.place = place
+    self.coveredUntil = coveredUntil
+    self.hourlyStepHours = hourlyStepHours
+    self.offsets = offsets
+    self.firstStep = firstStep
+    self.steps = steps
+    self.hours = hours
+    self.days = days
+    self.precipitation = precipitation
+    self.alerts = alerts
+  }
+
   /// The offset at `time`.
   public func utcOffsetSeconds(at time: Int64) -> Int { Self.offset(in: offsets, at: time) }
 

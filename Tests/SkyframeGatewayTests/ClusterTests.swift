@@ -201,7 +201,7 @@ struct SharedFrameCacheTests {
     let entry = cache.entry(try frame(), for: cell)
     #expect(entry.count == SharedFrameCache.size)
     #expect(cache.topic(cell) == "skyframe/v1/gateway/cache/525_-134")
-    let (got, cached) = try cache.verify(entry, cellText: "525_-134").get()
+    let (got, cached) = try cache.verify(entry, cellText: "525_-134").get().pair
     #expect(got == cell)
     #expect(cached.bytes == (try frame()).bytes)
     #expect(cached.fetchedAt == 1_800_000_000)
@@ -216,11 +216,11 @@ struct SharedFrameCacheTests {
     gated.fetchBegan = 1_799_990_000
     gated.keepUntil = 1_800_010_800
     gated.expectedUntil = 1_800_004_000
-    let (_, back) = try cache.verify(cache.entry(gated, for: cell), cellText: "525_-134").get()
+    let (_, back) = try cache.verify(cache.entry(gated, for: cell), cellText: "525_-134").get().pair
     #expect(back.fetchBegan == 1_799_990_000)
     #expect(back.keepUntil == 1_800_010_800 && back.expectedUntil == 1_800_004_000)
     #expect(
-      try cache.verify(cache.entry(try frame(), for: cell), cellText: "525_-134").get().1
+      try cache.verify(cache.entry(try frame(), for: cell), cellText: "525_-134").get().frame
         .fetchBegan == nil)
     // Version 1: version, fetched_at, valid_until, row, column, the frame, HMAC over all that.
     var old: [UInt8] = [1]
@@ -231,7 +231,7 @@ struct SharedFrameCacheTests {
     old += SharedFrameCache.hmacSHA256(
       old[...], key: Array("a cluster key of 32 bytes, or so".utf8))
     #expect(old.count == 257)
-    let (oldCell, oldFrame) = try cache.verify(old, cellText: "525_-134").get()
+    let (oldCell, oldFrame) = try cache.verify(old, cellText: "525_-134").get().pair
     let expectedBytes = try frame().bytes
     #expect(oldCell == cell && oldFrame.bytes == expectedBytes)
     #expect(oldFrame.fetchedAt == 1_800_000_000 && oldFrame.fetchBegan == nil)
@@ -362,4 +362,8 @@ struct LogLevelSwitchTests {
     logger.warning("four")
     #expect(lines.all == ["warning two", "debug three"])
   }
+}
+
+extension SharedFrameCache.Shared {
+  var pair: (WeatherDesk.Cell, WeatherDesk.CachedFrame) { (cell, frame) }
 }

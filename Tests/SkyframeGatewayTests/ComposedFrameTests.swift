@@ -188,6 +188,121 @@ import Testing
     #expect(before.observedAt == UInt32(Self.start - Self.start % 900))
   }
 
+  /// The series of one call, fetched from the one-run stand-in at `now` over real HTTP.
+  static func series(at now: Int64) async throws -> (Forecast, ForecastSeries) {
+    let server = try await StubHTTPServer.start { request in
+      .json(OneRunStandIn(run: 2).forecast(query: request.query, now: now))
+    }
+    defer { Task { try? await server.stop() } }
+    var configuration = OpenMeteoConfiguration(forecastURL: server.baseURL + "/v1/forecast")
+    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
+    let provider = OpenMeteoProvider(
+      configuration: configuration, httpClient: .shared, logger: Logger(label: "series"))
+    var forecast = try #require(
+      try await provider.forecasts(for: [GeoPoint(latitude: 52.52, longitude: 13.4)]).first)
+    forecast.place.name = "Berlin"
+    forecast.place.countryCode = "DE"
+    forecast.alerts = [
+      .init(severity: .moderate, start: now - 600, end: now + 5_000, event: "Sturmböen"),
+      .init(severity: nil, start: nil, end: nil, event: nil),
+    ]
+    return (forecast, try #require(ForecastSeries(forecast, fetchedAt: now)))
+  }
+
+  /// A series as bytes (for another member) comes back composing the same forecasts; bytes cut
+  /// short or altered anywhere read as no series or as another one, never as a trap.
+  @Test func aSeriesSurvivesItsBytesAndJunkDoesNotTrap() async throws {
+    let (_, series) = try await Self.series(at: Self.start)
+    let bytes = series.encoded()
+    let back = try #require(ForecastSeries(decoding: bytes[...]))
+    #expect(back.coveredUntil == series.coveredUntil)
+    for time in stride(from: Self.start, to: series.coveredUntil, by: 613) {
+      #expect(back.forecast(at: time) == series.forecast(at: time), "at \(time)")
+      #expect(back.nextChange(after: time) == series.nextChange(after: time))
+    }
+    for length in 0..<bytes.count {
+      #expect(ForecastSeries(decoding: bytes[0..<length]) == nil)
+    }
+    // splitmix64, seeded: the same junk every run.
+    var state: UInt64 = 33
+    func next() -> UInt64 {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return z ^ (z >> 31)
+    }
+    for _ in 0..<2_000 {
+      var junk = bytes
+      junk[Int(next() % UInt64(junk.count))] = UInt8(truncatingIfNeeded: next())
+      if let read = ForecastSeries(decoding: junk[...]) {
+        _ = read.forecast(at: Self.start + 1_000)
+        _ = read.nextChange(after: Self.start + 1_000)
+      }
+    }
+  }
+
+  /// In a fleet, a member that takes another's entry of a composed frame gets the data with it
+  /// (version 3) and composes the frame as the clock moves, as the member that fetched it does.
+  @Test func aSharedEntryCarriesTheDataAndTheTakerComposes() async throws {
+    let (forecast, series) = try await Self.series(at: Self.start)
+    let cache = SharedFrameCache(
+      key: Array("a cluster key of 32 bytes, or so".utf8), topics: .init(), staleSeconds: 3_600)
+    let cell = WeatherDesk.Cell(row: 5_252, column: 1_340)
+    let composer = FrameSeries(
+      series, service: .openMeteo, airQuality: AirQuality(index: 42, scale: .usAQI),
+      fetchedAt: Self.start)
+    var entry = WeatherDesk.CachedFrame(
+      bytes: try forecast.frame(fetchedAt: Self.start, service: .openMeteo).encoded(),
+      fetchedAt: Self.start)
+    entry.fetchBegan = Self.start - 1
+    entry.keepUntil = series.coveredUntil
+    entry.runStartedAt = Self.start - 4 * 3_600
+    let bytes = cache.entry(entry, for: cell, series: composer)
+    #expect(bytes.first == 3)
+    let shared = try cache.verify(bytes, cellText: "5252_1340").get()
+    #expect(shared.frame.runStartedAt == Self.start - 4 * 3_600)
+    let taken = try #require(shared.series)
+    #expect(taken.airQuality == AirQuality(index: 42, scale: .usAQI))
+    var altered = bytes
+    altered[400] ^= 1
+    #expect(throws: SharedFrameCache.RefusedEntry.self) {
+      try cache.verify(altered, cellText: "5252_1340").get()
+    }
+
+    // The taker, 40 minutes on, answers what the fetcher's data composes then.
+    let manual = ManualClock()
+    let clock = GatewayClock(manual, unixTimeAtStart: Self.start + 60)
+    var cacheSettings = GatewayConfiguration.Cache()
+    cacheSettings.staleSeconds = 3_600
+    var settings = WeatherDesk.Settings(
+      services: [ForecastBatcher(provider: NoService(), window: .zero)], cache: cacheSettings)
+    var runsSettings = GatewayConfiguration.Runs()
+    runsSettings.models = ["dwd_icon_d2"]
+    let runs = ModelRuns(
+      settings: runsSettings, httpClient: .shared, clock: clock, logger: Logger(label: "taker"))
+    runs.record(
+      "dwd_icon_d2",
+      .success(
+        OpenMeteoModelRun(
+          initialisation: Self.start - 4 * 3_600, availability: Self.start - 3_600,
+          updateInterval: 10_800)), at: Self.start)
+    runs.recompute(at: Self.start)
+    settings.runs = runs
+    let taker = WeatherDesk(settings: settings, clock: clock, logger: Logger(label: "taker"))
+    #expect(taker.adopt(shared.frame, for: cell, series: taken))
+    manual.advance(by: .seconds(2_400))
+    let now = Self.start + 2_460
+    let answered = try #require(
+      taker.cachedFrame(at: taker.center(of: cell), needs: .standard, time: now))
+    var expected = try #require(series.forecast(at: now)).frame(
+      fetchedAt: Self.start, at: now, service: .openMeteo)
+    expected.airQuality = AirQuality(index: 42, scale: .usAQI)
+    #expect(answered.bytes == (try expected.encoded()))
+    #expect(
+      try WeatherFrame(decoding: answered.bytes).observedAt == UInt32(now - now % 900))
+  }
+
   /// A frame another member fetched comes without the data it is composed from: it is kept no
   /// later than the place's local midnight, whatever keep the member that fetched it gave it.
   @Test func anAdoptedFrameEndsAtTheLocalMidnight() throws {

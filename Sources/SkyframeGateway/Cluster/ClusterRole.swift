@@ -91,8 +91,10 @@ final class ClusterRole: GatewayPart, Sendable {
       }
     }
     let (client, logger) = (client, logger)
-    desk.onFetched { cell, frame in
-      if !sharedCache.share(frame, for: cell, with: client, now: clock.unixTime()) {
+    desk.onFetched { cell, frame, series in
+      if !sharedCache.share(
+        frame, for: cell, series: series, with: client, now: clock.unixTime())
+      {
         logger.debug("could not share a cached frame")
       }
     }
@@ -201,8 +203,8 @@ final class ClusterRole: GatewayPart, Sendable {
       }
       let cell = Substring(rest)
       switch sharedCache.verify(message.payload, cellText: cell) {
-      case .success(let (cell, frame)):
-        desk.adopt(frame, for: cell)
+      case .success(let shared):
+        desk.adopt(shared.frame, for: shared.cell, series: shared.series)
       case .failure(let refused):
         refusals.warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SkyframeCodec
 import SkyframeMQTT
+import SkyframeWeather
 
 /// The cluster's cache through the broker: an instance that fetched a cell publishes the frame,
 /// retained, under `{base}/v1/gateway/cache/{row}_{column}`, with an MQTT 5 message expiry at the
@@ -20,14 +21,30 @@ import SkyframeMQTT
 ///     57  u8[192] the frame
 ///     249 u8[32]  HMAC-SHA256 over bytes 0..<249 with the cluster key
 ///
+/// A frame composed from its call's data (under the models' runs) goes with that data, so that
+/// every member composes it as the clock moves: version 3, 297 bytes and the data's,
+///
+///     0   u8      version 3
+///     1   …       as version 2, to byte 56
+///     57  i64     the newest run's start when the fetch began (`CachedFrame.runStartedAt`)
+///     65  u8      the frame's service    66  u8  air quality scale (0xFF: none)
+///     67  u16     air quality index
+///     69  u8[192] the frame as composed at the call
+///     261 u32     the data's length L (at most 65,536)
+///     265 u8[L]   the data (`ForecastSeries.encoded()`)
+///     265+L u8[32] HMAC-SHA256 over bytes 0..<265+L
+///
 /// A version 1 entry (257 bytes: no run gate, the frame at 33, the HMAC over 0..<225), from a
-/// member not yet upgraded, is taken too, as a frame that follows the time-to-live.
+/// member not yet upgraded, is taken too, as a frame that follows the time-to-live; a member of
+/// before version 3 refuses those and fetches such cells itself.
 ///
 /// An entry whose HMAC, cell (against its topic), frame (length, magic, version, CRC) or age does
 /// not check is ignored: a device that can publish there cannot poison the cache without the key.
 final class SharedFrameCache: Sendable {
   static let size = 281
   static let version: UInt8 = 2
+  static let composedVersion: UInt8 = 3
+  static let maximumSeriesBytes = 65_536
 
   private let key: [UInt8]
   private let prefix: String
@@ -58,11 +75,12 @@ final class SharedFrameCache: Sendable {
   /// Publishes `frame` as the signed, retained entry of `cell`; false when it could not.
   @discardableResult
   func share(
-    _ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell, with client: MQTTClient,
-    now: Int64
+    _ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell, series: FrameSeries? = nil,
+    with client: MQTTClient, now: Int64
   ) -> Bool {
     Self.publishEntry(
-      entry(frame, for: cell), on: topic(cell), expiring: expiry(frame, now: now), with: client)
+      entry(frame, for: cell, series: series), on: topic(cell), expiring: expiry(frame, now: now),
+      with: client)
   }
 
   /// Publishes a signed entry of the fleet's shared state, retained at QoS 1 with an MQTT 5
@@ -78,21 +96,44 @@ final class SharedFrameCache: Sendable {
     }
   }
 
-  /// The signed entry for `cell`.
-  func entry(_ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell) -> [UInt8] {
+  /// The signed entry for `cell`: version 3 with the data the frame is composed from, else 2.
+  func entry(
+    _ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell, series: FrameSeries? = nil
+  ) -> [UInt8] {
+    let data = series?.series.encoded() ?? []
+    let composed = series != nil && data.count <= Self.maximumSeriesBytes
     var bytes = [UInt8]()
-    bytes.reserveCapacity(Self.size)
-    bytes.append(Self.version)
-    let fields = [
+    bytes.reserveCapacity(Self.size + (composed ? 16 + data.count : 0))
+    bytes.append(composed ? Self.composedVersion : Self.version)
+    var fields = [
       frame.fetchedAt, frame.validUntil ?? 0, cell.row, cell.column, frame.fetchBegan ?? .min,
       frame.keepUntil, frame.expectedUntil,
     ]
+    if composed { fields.append(frame.runStartedAt) }
     for value in fields {
       withUnsafeBytes(of: value.littleEndian) { bytes.append(contentsOf: $0) }
     }
+    if let series, composed {
+      bytes.append(series.service.rawValue)
+      bytes.append(series.airQuality?.scale.rawValue ?? 0xFF)
+      withUnsafeBytes(of: (series.airQuality?.index ?? 0).littleEndian) {
+        bytes.append(contentsOf: $0)
+      }
+    }
     bytes.append(contentsOf: frame.bytes.prefix(WeatherFrame.size))
+    if composed {
+      withUnsafeBytes(of: UInt32(data.count).littleEndian) { bytes.append(contentsOf: $0) }
+      bytes.append(contentsOf: data)
+    }
     bytes.append(contentsOf: Self.hmacSHA256(bytes[...], key: key))
     return bytes
+  }
+
+  /// A checked entry: its cell, its frame, and the data the frame is composed from (version 3).
+  struct Shared {
+    var cell: WeatherDesk.Cell
+    var frame: WeatherDesk.CachedFrame
+    var series: FrameSeries?
   }
 
   /// Seconds until the entry leaves the stale window (at least 1).
@@ -103,17 +144,25 @@ final class SharedFrameCache: Sendable {
   /// The cell and frame of a checked entry published under `cellText` (the topic's last level),
   /// or why it is refused.
   func verify(_ payload: some Collection<UInt8>, cellText: Substring) -> Result<
-    (WeatherDesk.Cell, WeatherDesk.CachedFrame), RefusedEntry
+    Shared, RefusedEntry
   > {
     let bytes = Array(payload)
-    // Version 2, or 1 from a member not yet upgraded: where the frame and the HMAC are.
+    // Version 3 or 2, or 1 from a member not yet upgraded: where the frame and the HMAC are.
     let frameAt: Int
     switch (bytes.first, bytes.count) {
     case (Self.version, Self.size): frameAt = 57
     case (1, 257): frameAt = 33
+    case (Self.composedVersion, 297...(297 + Self.maximumSeriesBytes)):
+      frameAt = 69
+      let length = bytes.withUnsafeBytes {
+        Int(UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: 261, as: UInt32.self)))
+      }
+      guard length <= Self.maximumSeriesBytes, bytes.count == 297 + length else {
+        return .failure(.shape)
+      }
     default: return .failure(.shape)
     }
-    let signedEnd = frameAt + WeatherFrame.size
+    let signedEnd = bytes.count - 32
     guard
       Self.constantTimeEqual(Self.hmacSHA256(bytes[0..<signedEnd], key: key), bytes[signedEnd...])
     else { return .failure(.signature) }
@@ -124,7 +173,7 @@ final class SharedFrameCache: Sendable {
     }
     let cell = WeatherDesk.Cell(row: integer(17), column: integer(25))
     guard cellText == self.cellText(cell) else { return .failure(.cell) }
-    let frame = Array(bytes[frameAt..<signedEnd])
+    let frame = Array(bytes[frameAt..<(frameAt + WeatherFrame.size)])
     let checked = frame.withUnsafeBytes { buffer -> Bool in
       (try? FrameView(checking: buffer)) != nil
     }
@@ -132,12 +181,24 @@ final class SharedFrameCache: Sendable {
     let validUntil = integer(9)
     var entry = WeatherDesk.CachedFrame(
       bytes: frame, fetchedAt: integer(1), validUntil: validUntil == 0 ? nil : validUntil)
-    if frameAt == 57, integer(33) != .min {
+    if frameAt >= 57, integer(33) != .min {
       entry.fetchBegan = integer(33)
       entry.keepUntil = integer(41)
       entry.expectedUntil = integer(49)
     }
-    return .success((cell, entry))
+    var series: FrameSeries?
+    if frameAt == 69 {
+      entry.runStartedAt = integer(57)
+      let scale = AirQuality.Scale(rawValue: bytes[66])
+      let index = UInt16(bytes[67]) | UInt16(bytes[68]) << 8
+      guard
+        let data = ForecastSeries(decoding: bytes[(frameAt + WeatherFrame.size + 4)..<signedEnd])
+      else { return .failure(.frame) }
+      series = FrameSeries(
+        data, service: WeatherService(rawValue: bytes[65]),
+        airQuality: scale.map { AirQuality(index: index, scale: $0) }, fetchedAt: entry.fetchedAt)
+    }
+    return .success(Shared(cell: cell, frame: entry, series: series))
   }
 
   /// The owner's word that it could not fetch `cell` (`{base}/v1/gateway/unavailable/{cell}`):

@@ -1,6 +1,7 @@
 import CoreMetrics
 import SkyframeCodec
 import SkyframeProviders
+import SkyframeWeather
 import Synchronization
 
 /// The desk's side of a cluster: frames fetched here are told to the shared cache, a miss asks
@@ -18,7 +19,7 @@ extension WeatherDesk {
   }
 
   /// Calls `listener` with every frame fetched upstream, after it is cached.
-  func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame) -> Void) {
+  func onFetched(_ listener: @escaping @Sendable (Cell, CachedFrame, FrameSeries?) -> Void) {
     fetchedListener.withLock { $0 = listener }
   }
 
@@ -73,9 +74,10 @@ extension WeatherDesk {
   }
 
   /// Takes a frame another instance fetched, unless this cache has a newer one for the cell or
-  /// the frame is past the stale window. Returns whether it was taken.
+  /// the frame is past the stale window; with the data it is composed from (`series`), this
+  /// member composes it as the clock moves too. Returns whether it was taken.
   @discardableResult
-  func adopt(_ entry: CachedFrame, for cell: Cell) -> Bool {
+  func adopt(_ entry: CachedFrame, for cell: Cell, series composer: FrameSeries? = nil) -> Bool {
     let (stale, ttl, maximumAge) = settings.withLock {
       ($0.staleSeconds, $0.ttlSeconds, $0.maximumAgeSeconds)
     }
@@ -85,15 +87,17 @@ extension WeatherDesk {
     var entry = entry
     entry.savedFrom = entry.fetchedAt + ttl
     if entry.fetchBegan != nil {
-      // Kept no longer than this member's own maximum age; and, as the shared entry carries the
-      // frame but not the data it is composed from, not past the place's local midnight.
+      // Kept no longer than this member's own maximum age; and, without the data the frame is
+      // composed from (an entry of version 2), not past the place's local midnight.
       let offset =
         entry.bytes.count >= WeatherFrame.size
         ? entry.bytes.withUnsafeBytes { FrameView(unchecked: $0.baseAddress!).utcOffsetMinutes }
         : nil
       entry.keepUntil = min(
         entry.keepUntil, entry.fetchedAt + maximumAge,
-        Self.localMidnight(after: entry.fetchedAt, offsetMinutes: offset))
+        composer.map { $0.series.coveredUntil }
+          ?? Self.localMidnight(after: entry.fetchedAt, offsetMinutes: offset))
+      if let composer { entry.recomposeAt = composer.series.nextChange(after: entry.fetchedAt) }
       entry.expectedUntil = min(entry.expectedUntil, entry.keepUntil)
     }
     let count = frames.withLock { frames -> Int? in
@@ -102,6 +106,13 @@ extension WeatherDesk {
       return frames.count
     }
     guard let count else { return false }
+    series.withLock { table in
+      if let composer, entry.isComposed {
+        table.set(composer, forKey: cell)
+      } else {
+        _ = table.removeValue(forKey: cell)
+      }
+    }
     frameEntries?.record(count)
     arrivals.arrived(entry, for: cell)
     return true

@@ -114,7 +114,7 @@ package final class WeatherDesk: Sendable {
 
   let settings: Mutex<Settings>
   /// Told of every frame fetched upstream (the cluster's shared cache publishes it).
-  let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame) -> Void)?>(nil)
+  let fetchedListener = Mutex<(@Sendable (Cell, CachedFrame, FrameSeries?) -> Void)?>(nil)
   /// Told of every name looked up upstream (found or not), after it is cached: the cluster
   /// shares it.
   let geocodedListener = Mutex<(@Sendable (GeocodeKey, CachedPlace) -> Void)?>(nil)
@@ -443,7 +443,8 @@ package final class WeatherDesk: Sendable {
         }
         if !entry.isComposed { _ = series.withLock { $0.removeValue(forKey: cell) } }
         frameEntries?.record(count)
-        fetchedListener.withLock { $0 }?(cell, entry)
+        fetchedListener.withLock { $0 }?(
+          cell, entry, entry.isComposed ? series.withLock { $0.peek(cell) } : nil)
         return .success(entry)
       case .failure(let error):
         if firstError == nil { firstError = error }
