@@ -55,14 +55,17 @@ public struct LRUTable<Key: Hashable, Value> {
 
   @inlinable public func contains(_ key: Key) -> Bool { slots[key] != nil }
 
-  /// Inserts or replaces, marked as just used; the least recently used entry goes when full.
-  @inlinable public mutating func set(_ value: Value, forKey key: Key) {
+  /// Inserts or replaces, marked as just used; the least recently used entry goes when full, and
+  /// its key is returned.
+  @discardableResult @inlinable
+  public mutating func set(_ value: Value, forKey key: Key) -> Key? {
     if let slot = slots[key] {
       nodes[slot]!.value = value
       touch(slot)
-      return
+      return nil
     }
-    if slots.count >= capacity { evictOldest() }
+    var evicted: Key?
+    if slots.count >= capacity { evicted = evictOldest() }
     let node = Node(key: key, value: value, newer: -1, older: newest)
     let slot: Int
     if let reused = free.popLast() {
@@ -76,6 +79,7 @@ public struct LRUTable<Key: Hashable, Value> {
     newest = slot
     if oldest < 0 { oldest = slot }
     slots[key] = slot
+    return evicted
   }
 
   /// Changes the value in place if the key is there, without marking it used.
@@ -130,11 +134,13 @@ public struct LRUTable<Key: Hashable, Value> {
     }
   }
 
-  @inlinable mutating func evictOldest() {
-    guard oldest >= 0, nodes[oldest] != nil else { return }
+  @discardableResult @inlinable
+  mutating func evictOldest() -> Key? {
+    guard oldest >= 0, nodes[oldest] != nil else { return nil }
     let node = unlink(oldest)
     slots[node.key] = nil
     evictions += 1
+    return node.key
   }
 
   // The links are read and written field by field: copying a whole node would retain and release

@@ -10,7 +10,7 @@ import SkyframeCodec
 ///     offsets: u8 count, each i64 from and i32 seconds
 ///     first step (i64), steps: u16 count, each 23 bytes (frame units, sentinels for missing)
 ///     hours: u16 count, each 16 bytes
-///     days: u8 count, each 29 bytes
+///     days: u8 count, each 23 bytes
 ///     precipitation: u8 present, u16 count, each i64 start, i64 seconds, u8 has value, f64 mm
 ///     alerts: u8 present, u8 count, each u8 severity (0xFF none), i64 start, i64 end
 ///             (Int64.min: none), u8 has event, event (text)

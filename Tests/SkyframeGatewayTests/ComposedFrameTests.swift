@@ -303,6 +303,59 @@ import Testing
       try WeatherFrame(decoding: answered.bytes).observedAt == UInt32(now - now % 900))
   }
 
+  /// The cells' data go with their frames: no more of it than `cache.max-cells` frames, and a
+  /// composed frame whose data is gone is a miss when it should move on, never served frozen.
+  @Test func aCellsDataGoesWithItsFrame() async throws {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual, unixTimeAtStart: Self.start)
+    let server = try await StubHTTPServer.start { request in
+      .json(OneRunStandIn(run: 1).forecast(query: request.query, now: clock.unixTime()))
+    }
+    defer { Task { try? await server.stop() } }
+    let logger = Logger(label: "bounds")
+    var configuration = OpenMeteoConfiguration(forecastURL: server.baseURL + "/v1/forecast")
+    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
+    var cache = GatewayConfiguration.Cache()
+    cache.maximumCells = 2
+    var settings = WeatherDesk.Settings(
+      services: [
+        ForecastBatcher(
+          provider: OpenMeteoProvider(
+            configuration: configuration, httpClient: .shared, logger: logger,
+            clock: clock.providerClock), window: .zero)
+      ], cache: cache)
+    var runsSettings = GatewayConfiguration.Runs()
+    runsSettings.models = ["dwd_icon_d2"]
+    let runs = ModelRuns(settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
+    runs.record(
+      "dwd_icon_d2",
+      .success(
+        OpenMeteoModelRun(
+          initialisation: Self.start - 4 * 3_600, availability: Self.start - 3_600,
+          updateInterval: 10_800)), at: Self.start)
+    runs.recompute(at: Self.start)
+    settings.runs = runs
+    let desk = WeatherDesk(settings: settings, clock: clock, logger: logger)
+    let points = (0..<5).map { GeoPoint(latitude: 52.5 + Double($0) * 0.01, longitude: 13.4) }
+    for point in points {
+      guard case .fresh = await desk.frame(at: point) else {
+        Issue.record("no frame")
+        return
+      }
+    }
+    #expect(desk.entries.frames == 2)
+    #expect(desk.series.withLock { $0.count } == 2)
+    let kept = desk.cell(of: points[4])
+    #expect(desk.series.withLock { $0[kept] } != nil)
+    #expect(desk.series.withLock { $0[desk.cell(of: points[0])] } == nil)
+
+    // Its data lost: 20 minutes on, the frame would have to move on; it is no hit.
+    _ = desk.series.withLock { $0.removeValue(forKey: kept) }
+    #expect(desk.cachedFrame(at: points[4], time: Self.start) != nil)
+    manual.advance(by: .seconds(1_200))
+    #expect(desk.cachedFrame(at: points[4], time: Self.start + 1_200) == nil)
+  }
+
   /// A frame another member fetched comes without the data it is composed from: it is kept no
   /// later than the place's local midnight, whatever keep the member that fetched it gave it.
   @Test func anAdoptedFrameEndsAtTheLocalMidnight() throws {

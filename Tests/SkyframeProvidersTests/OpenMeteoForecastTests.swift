@@ -1,3 +1,4 @@
+import Foundation
 import Logging
 import SkyframeCodec
 import SkyframeProviders
@@ -318,5 +319,16 @@ struct OpenMeteoSeriesTests {
     // 27th (taking the date below, it was the 26th twice).
     #expect(forecast.daily.map(\.date) == [21_268, 21_269, 21_270])
     #expect(forecast.precipitationSteps?.count == 2)
+  }
+
+  @Test("an offset from UTC no place has is a malformed answer, not a trap")
+  func offsetOutOfRange() async throws {
+    let body = Self.body.replacingOccurrences(
+      of: #""utc_offset_seconds":3600"#, with: #""utc_offset_seconds":9000000000000000000"#)
+    await #expect(throws: ProviderError.self) {
+      try await withStubbedOpenMeteo(answering: .json(body)) { provider, _ in
+        try await provider.forecasts(for: [GeoPoint(latitude: 52.52, longitude: 13.4)])
+      }
+    }
   }
 }

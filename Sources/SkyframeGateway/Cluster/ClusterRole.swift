@@ -270,8 +270,10 @@ final class ClusterRole: GatewayPart, Sendable {
     guard let sharedCache, owner == members.own, let cell = sharedCache.cell(from: payload)
     else { return }
     if let frame = desk.freshFrame(for: cell) {
-      // Already here (the asker missed the entry): share it again.
-      sharedCache.share(frame, for: cell, with: client, now: clock.unixTime())
+      // Already here (the asker missed the entry): share it again, with its data.
+      sharedCache.share(
+        frame, for: cell, series: desk.series(of: frame, in: cell), with: client,
+        now: clock.unixTime())
       return
     }
     guard wantsInFlight.add(1, ordering: .relaxed).newValue <= Self.maximumWantsInFlight else {

@@ -101,7 +101,10 @@ final class SharedFrameCache: Sendable {
     _ frame: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell, series: FrameSeries? = nil
   ) -> [UInt8] {
     let data = series?.series.encoded() ?? []
-    let composed = series != nil && data.count <= Self.maximumSeriesBytes
+    // Only the entry's own data (a composed copy of the frame keeps the call's fetch time).
+    let composed =
+      series.map { $0.fetchedAt == frame.fetchedAt } == true
+      && data.count <= Self.maximumSeriesBytes
     var bytes = [UInt8]()
     bytes.reserveCapacity(Self.size + (composed ? 16 + data.count : 0))
     bytes.append(composed ? Self.composedVersion : Self.version)

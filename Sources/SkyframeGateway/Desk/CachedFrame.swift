@@ -38,9 +38,11 @@ extension WeatherDesk {
     /// data is kept beside the frame, not in it: a reference here would be retained and released
     /// with every copy of the entry on the hit path, about 80 ns of a 700 ns hit.)
     var recomposeAt: Int64 = .max
+    /// The number of the data it is composed from (`FrameSeries.generation`); 0: none.
+    var seriesGeneration: UInt64 = 0
 
     /// Whether the frames are composed again from the call's data as the clock moves.
-    var isComposed: Bool { recomposeAt != .max }
+    var isComposed: Bool { seriesGeneration != 0 }
 
     /// The frames this entry holds: the standard one, and the large one when it follows.
     var holds: ProfileSet {

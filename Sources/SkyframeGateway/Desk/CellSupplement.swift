@@ -66,7 +66,7 @@ final class CellSupplement<Reading: Sendable>: Sendable {
       // A failed call is logged by its guard; the frame goes without the field.
       guard case .success(let reading) = await batcher.value(at: center) else { return nil }
       let entry = Entry(reading: reading, expiresAt: clock.unixTime() + settings.ttlSeconds)
-      table.withLock { $0.set(entry, forKey: cell) }
+      table.withLock { _ = $0.set(entry, forKey: cell) }
       return reading
     }
     return reading ?? nil

@@ -10,13 +10,26 @@ final class FrameSeries: Sendable {
   /// The air quality index the fetch put in the frame (from its own desk and time-to-live).
   let airQuality: AirQuality?
   let fetchedAt: Int64
+  /// Which cached entry this is the data of (`CachedFrame.seriesGeneration`): a number the desk
+  /// gives each, so that a frame is never composed from another call's data.
+  let generation: UInt64
 
-  init(_ series: ForecastSeries, service: WeatherService, airQuality: AirQuality?, fetchedAt: Int64)
-  {
+  init(
+    _ series: ForecastSeries, service: WeatherService, airQuality: AirQuality?, fetchedAt: Int64,
+    generation: UInt64 = 0
+  ) {
     self.series = series
     self.service = service
     self.airQuality = airQuality
     self.fetchedAt = fetchedAt
+    self.generation = generation
+  }
+
+  /// The same data for the entry numbered `generation`.
+  func numbered(_ generation: UInt64) -> FrameSeries {
+    FrameSeries(
+      series, service: service, airQuality: airQuality, fetchedAt: fetchedAt,
+      generation: generation)
   }
 
   /// The standard frame as at `time`, followed by the large one when `holds` names it; nil when

@@ -97,22 +97,26 @@ extension WeatherDesk {
         entry.keepUntil, entry.fetchedAt + maximumAge,
         composer.map { $0.series.coveredUntil }
           ?? Self.localMidnight(after: entry.fetchedAt, offsetMinutes: offset))
-      if let composer { entry.recomposeAt = composer.series.nextChange(after: entry.fetchedAt) }
       entry.expectedUntil = min(entry.expectedUntil, entry.keepUntil)
+    }
+    // The data gets this member's own number for the entry.
+    let numbered = composer.map {
+      $0.numbered(seriesGenerations.add(1, ordering: .relaxed).newValue)
+    }
+    if let numbered, entry.fetchBegan != nil {
+      entry.recomposeAt = numbered.series.nextChange(after: entry.fetchedAt)
+      entry.seriesGeneration = numbered.generation
     }
     let count = frames.withLock { frames -> Int? in
       if let current = frames.peek(cell), current.fetchedAt >= entry.fetchedAt { return nil }
-      frames.set(entry, forKey: cell)
+      let evicted = frames.set(entry, forKey: cell)
+      series.withLock { table in
+        if let evicted { table[evicted] = nil }
+        table[cell] = entry.isComposed ? numbered : nil
+      }
       return frames.count
     }
     guard let count else { return false }
-    series.withLock { table in
-      if let composer, entry.isComposed {
-        table.set(composer, forKey: cell)
-      } else {
-        _ = table.removeValue(forKey: cell)
-      }
-    }
     frameEntries?.record(count)
     arrivals.arrived(entry, for: cell)
     return true

@@ -124,8 +124,11 @@ package final class WeatherDesk: Sendable {
   /// Bounded by `cache.max-cells` and `cache.max-names`: the least recently asked go first.
   let frames: Mutex<LRUTable<Cell, CachedFrame>>
   /// The call's data of each cell whose frames are composed from it (`CachedFrame.isComposed`),
-  /// matched to its frame by the fetch time; bounded by `cache.max-cells` as the frames are.
-  let series: Mutex<LRUTable<Cell, FrameSeries>>
+  /// matched to its entry by number. Changed only while `frames` is locked (that lock first), so
+  /// it holds data only for cells `frames` holds: bounded by `cache.max-cells`.
+  let series = Mutex<[Cell: FrameSeries]>([:])
+  /// The last number given to a cell's data.
+  let seriesGenerations = Atomic<UInt64>(0)
   let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
   let names: Mutex<LRUTable<Cell, CachedPlace>>
   let nameFetches = Coalescer<Cell, Forecast.Place?>()
@@ -151,7 +154,6 @@ package final class WeatherDesk: Sendable {
     self.settings = Mutex(settings)
     frameFetches = Coalescer(background: background)
     frames = Mutex(LRUTable(capacity: settings.maximumCells))
-    series = Mutex(LRUTable(capacity: settings.maximumCells))
     names = Mutex(LRUTable(capacity: settings.maximumCells))
     places = Mutex(LRUTable(capacity: settings.maximumNames))
     frameEntries = metrics?.cacheEntries("frames")
@@ -166,8 +168,10 @@ package final class WeatherDesk: Sendable {
 
   func update(_ settings: Settings) {
     self.settings.withLock { $0 = settings }
-    frames.withLock { $0.resize(to: settings.maximumCells) }
-    series.withLock { $0.resize(to: settings.maximumCells) }
+    frames.withLock { frames in
+      frames.resize(to: settings.maximumCells)
+      series.withLock { $0 = $0.filter { frames.contains($0.key) } }
+    }
     names.withLock { $0.resize(to: settings.maximumCells) }
     places.withLock { $0.resize(to: settings.maximumNames) }
   }
@@ -215,17 +219,21 @@ package final class WeatherDesk: Sendable {
     -> CachedFrame?
   {
     let serves = cached.serves(needs)
-    guard cached.isComposed, time >= cached.recomposeAt || !serves,
-      let series = series.withLock({ $0.peek(cell) }), series.fetchedAt == cached.fetchedAt
-    else { return serves ? cached : nil }
-    let holds = cached.holds.union(needs)
-    guard let bytes = series.bytes(at: time, holds: holds) else { return serves ? cached : nil }
+    guard cached.isComposed, time >= cached.recomposeAt || !serves else {
+      return serves ? cached : nil
+    }
+    // Its data gone (another fetch took the cell's place meanwhile) or not reaching `time`: the
+    // frame cannot move on, and is no answer as it is.
+    guard let series = series.withLock({ $0[cell] }),
+      series.generation == cached.seriesGeneration,
+      let bytes = series.bytes(at: time, holds: cached.holds.union(needs))
+    else { return nil }
     var composed = cached
     composed.bytes = bytes
     composed.recomposeAt = series.series.nextChange(after: time)
     frames.withLock { frames in
       // Unless a newer fetch (or a later composition) took its place meanwhile.
-      guard let stored = frames.peek(cell), stored.fetchedAt == cached.fetchedAt,
+      guard let stored = frames.peek(cell), stored.seriesGeneration == cached.seriesGeneration,
         stored.recomposeAt <= time || !stored.serves(needs)
       else { return }
       frames.update(cell) {
@@ -234,6 +242,29 @@ package final class WeatherDesk: Sendable {
       }
     }
     return composed
+  }
+
+  /// Puts `entry` (and the data it is composed from, or none) in the cell's place: both tables
+  /// under the frames' lock, so that a cell's data goes when its frame does. Returns how many
+  /// frames the cache holds.
+  @discardableResult
+  func store(_ entry: CachedFrame, series composer: FrameSeries?, for cell: Cell) -> Int {
+    frames.withLock { frames in
+      let evicted = frames.set(entry, forKey: cell)
+      series.withLock { table in
+        if let evicted { table[evicted] = nil }
+        table[cell] = entry.isComposed ? composer : nil
+      }
+      return frames.count
+    }
+  }
+
+  /// The data `frame` (the cell's cached entry) is composed from, when it is.
+  func series(of frame: CachedFrame, in cell: Cell) -> FrameSeries? {
+    guard frame.isComposed else { return nil }
+    return series.withLock { $0[cell] }.flatMap {
+      $0.generation == frame.seriesGeneration ? $0 : nil
+    }
   }
 
   /// Whether the cell has a frame at all, fresh or not: refreshing it is no new cell.
@@ -415,6 +446,7 @@ package final class WeatherDesk: Sendable {
           ? (try? forecast.largeFrame(standard: bytes, fetchedAt: fetchedAt)) ?? [] : []
         var entry = CachedFrame(
           bytes: bytes + largeFrame, fetchedAt: fetchedAt, validUntil: forecast.validUntil)
+        var composer: FrameSeries?
         // Open-Meteo's cells follow the models' runs when they are configured (a run that
         // became usable during the call makes the frame old at once: the conservative side).
         if let runs, service == .openMeteo, freshness.gate != ModelRuns.off {
@@ -426,9 +458,10 @@ package final class WeatherDesk: Sendable {
           let series = ForecastSeries(forecast, fetchedAt: fetchedAt)
           if let series {
             entry.recomposeAt = series.nextChange(after: fetchedAt)
-            let composer = FrameSeries(
-              series, service: service, airQuality: frame.airQuality, fetchedAt: fetchedAt)
-            self.series.withLock { $0.set(composer, forKey: cell) }
+            entry.seriesGeneration = seriesGenerations.add(1, ordering: .relaxed).newValue
+            composer = FrameSeries(
+              series, service: service, airQuality: frame.airQuality, fetchedAt: fetchedAt,
+              generation: entry.seriesGeneration)
           }
           entry.keepUntil = min(
             fetchedAt + maximumAge,
@@ -437,14 +470,9 @@ package final class WeatherDesk: Sendable {
           entry.expectedUntil = min(entry.keepUntil, runs.expectedNext() ?? entry.keepUntil)
           entry.savedFrom = fetchedAt + freshness.ttl
         }
-        let count = frames.withLock { frames in
-          frames.set(entry, forKey: cell)
-          return frames.count
-        }
-        if !entry.isComposed { _ = series.withLock { $0.removeValue(forKey: cell) } }
+        let count = store(entry, series: composer, for: cell)
         frameEntries?.record(count)
-        fetchedListener.withLock { $0 }?(
-          cell, entry, entry.isComposed ? series.withLock { $0.peek(cell) } : nil)
+        fetchedListener.withLock { $0 }?(cell, entry, composer)
         return .success(entry)
       case .failure(let error):
         if firstError == nil { firstError = error }

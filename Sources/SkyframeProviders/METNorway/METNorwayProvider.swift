@@ -192,7 +192,7 @@ public struct METNorwayProvider: WeatherProvider {
     }
 
     func set(_ entry: Entry, for key: Key) {
-      state.withLock { $0.entries.set(entry, forKey: key) }
+      state.withLock { _ = $0.entries.set(entry, forKey: key) }
     }
 
     /// True at most once an hour.

@@ -152,6 +152,11 @@ struct OpenMeteoForecastResponse: Decodable {
     guard let utcOffsetSeconds else {
       throw .malformed("\(path.isEmpty ? "" : path + ".")utc_offset_seconds is missing")
     }
+    // No place is more than 18 hours off UTC; a larger number would overflow the day arithmetic.
+    guard abs(utcOffsetSeconds) <= 18 * 3_600 else {
+      throw .malformed(
+        "\(path.isEmpty ? "" : path + ".")utc_offset_seconds \(utcOffsetSeconds) is out of range")
+    }
     // Asked for the current variables in 15-minute steps, the first step is `current`.
     let steps = minutely15?.currentSteps
     var forecast = Forecast(
