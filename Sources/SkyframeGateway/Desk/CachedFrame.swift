@@ -27,7 +27,12 @@ extension WeatherDesk {
     var keepUntil: Int64 = 0
     /// Under the gate, the start (initialisation) of the newest model run usable when the fetch
     /// began: the newest the frame can hold; 0 when not known.
-    var runStartedAt: Int64 = 0
+    var runStartedAt: Int64 {
+      get { Int64(runStart) }
+      set { runStart = UInt32(clamping: newValue) }
+    }
+    /// `runStartedAt` in four bytes (Unix seconds to 2106), beside `seriesGeneration`: every
+    /// copy of the entry on the hit path copies these too.
     /// Under the gate, when a newer run is expected (`next_update`).
     var expectedUntil: Int64 = 0
     /// Under the gate, hits after this are counted as an upstream call saved (once per
@@ -39,7 +44,8 @@ extension WeatherDesk {
     /// with every copy of the entry on the hit path, about 80 ns of a 700 ns hit.)
     var recomposeAt: Int64 = .max
     /// The number of the data it is composed from (`FrameSeries.generation`); 0: none.
-    var seriesGeneration: UInt64 = 0
+    var seriesGeneration: UInt32 = 0
+    var runStart: UInt32 = 0
 
     /// Whether the frames are composed again from the call's data as the clock moves.
     var isComposed: Bool { seriesGeneration != 0 }

@@ -12,11 +12,11 @@ final class FrameSeries: Sendable {
   let fetchedAt: Int64
   /// Which cached entry this is the data of (`CachedFrame.seriesGeneration`): a number the desk
   /// gives each, so that a frame is never composed from another call's data.
-  let generation: UInt64
+  let generation: UInt32
 
   init(
     _ series: ForecastSeries, service: WeatherService, airQuality: AirQuality?, fetchedAt: Int64,
-    generation: UInt64 = 0
+    generation: UInt32 = 0
   ) {
     self.series = series
     self.service = service
@@ -26,7 +26,7 @@ final class FrameSeries: Sendable {
   }
 
   /// The same data for the entry numbered `generation`.
-  func numbered(_ generation: UInt64) -> FrameSeries {
+  func numbered(_ generation: UInt32) -> FrameSeries {
     FrameSeries(
       series, service: service, airQuality: airQuality, fetchedAt: fetchedAt,
       generation: generation)

@@ -101,7 +101,7 @@ extension WeatherDesk {
     }
     // The data gets this member's own number for the entry.
     let numbered = composer.map {
-      $0.numbered(seriesGenerations.add(1, ordering: .relaxed).newValue)
+      $0.numbered(nextSeriesGeneration())
     }
     if let numbered, entry.fetchBegan != nil {
       entry.recomposeAt = numbered.series.nextChange(after: entry.fetchedAt)

@@ -128,7 +128,13 @@ package final class WeatherDesk: Sendable {
   /// it holds data only for cells `frames` holds: bounded by `cache.max-cells`.
   let series = Mutex<[Cell: FrameSeries]>([:])
   /// The last number given to a cell's data.
-  let seriesGenerations = Atomic<UInt64>(0)
+  private let seriesGenerations = Atomic<UInt32>(0)
+
+  /// A number for a cell's data, never 0 (no data), wrapping after four billion.
+  func nextSeriesGeneration() -> UInt32 {
+    let next = seriesGenerations.wrappingAdd(1, ordering: .relaxed).newValue
+    return next == 0 ? seriesGenerations.wrappingAdd(1, ordering: .relaxed).newValue : next
+  }
   let places: Mutex<LRUTable<GeocodeKey, CachedPlace>>
   let names: Mutex<LRUTable<Cell, CachedPlace>>
   let nameFetches = Coalescer<Cell, Forecast.Place?>()
@@ -458,7 +464,7 @@ package final class WeatherDesk: Sendable {
           let series = ForecastSeries(forecast, fetchedAt: fetchedAt)
           if let series {
             entry.recomposeAt = series.nextChange(after: fetchedAt)
-            entry.seriesGeneration = seriesGenerations.add(1, ordering: .relaxed).newValue
+            entry.seriesGeneration = nextSeriesGeneration()
             composer = FrameSeries(
               series, service: service, airQuality: frame.airQuality, fetchedAt: fetchedAt,
               generation: entry.seriesGeneration)
