@@ -92,87 +92,21 @@ extension ForecastSeries {
       let latitude = input.u64().map(Double.init(bitPattern:)),
       let longitude = input.u64().map(Double.init(bitPattern:)),
       let coveredUntil = input.i64(), let hourlyStepHours = input.u8(),
-      let offsetCount = input.u8()
+      let offsetCount = input.u8(),
+      let offsets = input.rows(
+        Int(offsetCount), of: 12,
+        { input in
+          input.i64().flatMap { from in input.i32().map { (from: from, seconds: Int($0)) } }
+        }),
+      let firstStep = input.i64(),
+      let stepCount = input.u16(), let steps = input.rows(Int(stepCount), of: 23, Step.init),
+      let hourCount = input.u16(), let hours = input.rows(Int(hourCount), of: 16, Hour.init),
+      let dayCount = input.u8(), let days = input.rows(Int(dayCount), of: 23, Day.init),
+      let hasPrecipitation = input.u8(), let precipitationCount = input.u16(),
+      let precipitation = input.rows(Int(precipitationCount), of: 25, Self.precipitationStep),
+      let hasAlerts = input.u8(), let alertCount = input.u8(),
+      let alerts = input.rows(Int(alertCount), of: 20, Self.alert)
     else { return nil }
-    var offsets: [(from: Int64, seconds: Int)] = []
-    for _ in 0..<offsetCount {
-      guard let from = input.i64(), let seconds = input.i32() else { return nil }
-      offsets.append((from, Int(seconds)))
-    }
-    guard let firstStep = input.i64(), let stepCount = input.u16(),
-      input.remaining >= Int(stepCount) * 23
-    else { return nil }
-    var steps: [Step] = []
-    steps.reserveCapacity(Int(stepCount))
-    for _ in 0..<stepCount {
-      guard let temperature = input.i16(), let feelsLike = input.i16(),
-        let dewPoint = input.i16(), let pressure = input.u16(), let windSpeed = input.u16(),
-        let windGust = input.u16(), let windDirection = input.u16(),
-        let visibility = input.u16(), let precipitation = input.u16(),
-        let humidity = input.u8(), let weatherCode = input.u8(), let cloudCover = input.u8(),
-        let uvIndex = input.u8(), let isDay = input.u8()
-      else { return nil }
-      steps.append(
-        Step(
-          temperature: temperature, feelsLike: feelsLike, dewPoint: dewPoint,
-          pressure: pressure, windSpeed: windSpeed, windGust: windGust,
-          windDirection: windDirection, visibility: visibility, precipitation: precipitation,
-          humidity: humidity, weatherCode: weatherCode, cloudCover: cloudCover,
-          uvIndex: uvIndex, isDay: isDay))
-    }
-    guard let hourCount = input.u16(), input.remaining >= Int(hourCount) * 16 else { return nil }
-    var hours: [Hour] = []
-    hours.reserveCapacity(Int(hourCount))
-    for _ in 0..<hourCount {
-      guard let time = input.i64(), let temperature = input.i16(),
-        let precipitation = input.u16(), let weatherCode = input.u8(),
-        let probability = input.u8(), let windSpeed = input.u8(), let windGust = input.u8()
-      else { return nil }
-      hours.append(
-        Hour(
-          time: time, temperature: temperature, precipitation: precipitation,
-          weatherCode: weatherCode, precipitationProbability: probability,
-          windSpeed: windSpeed, windGust: windGust))
-    }
-    guard let dayCount = input.u8() else { return nil }
-    var days: [Day] = []
-    for _ in 0..<dayCount {
-      guard let date = input.i32(), let minimum = input.i16(), let maximum = input.i16(),
-        let sum = input.u16(), let code = input.u8(), let probability = input.u8(),
-        let uv = input.u8(), let wind = input.u8(), let sun = input.u8(),
-        let sunrise = input.u32(), let sunset = input.u32()
-      else { return nil }
-      days.append(
-        Day(
-          date: date, minimum: minimum.unpacked, maximum: maximum.unpacked,
-          precipitationSum: sum.unpacked, weatherCode: code.unpacked,
-          precipitationProbability: probability.unpacked, uvIndexMaximum: uv.unpacked,
-          windSpeedMaximum: wind.unpacked, sun: SunState(rawValue: sun),
-          sunrise: sunrise == 0 ? nil : sunrise, sunset: sunset == 0 ? nil : sunset))
-    }
-    guard let hasPrecipitation = input.u8(), let precipitationCount = input.u16(),
-      input.remaining >= Int(precipitationCount) * 25
-    else { return nil }
-    var precipitation: [Forecast.PrecipitationStep] = []
-    precipitation.reserveCapacity(Int(precipitationCount))
-    for _ in 0..<precipitationCount {
-      guard let start = input.i64(), let seconds = input.i64(), let hasValue = input.u8(),
-        let millimetres = input.u64().map(Double.init(bitPattern:))
-      else { return nil }
-      precipitation.append(
-        .init(start: start, seconds: seconds, millimetres: hasValue == 1 ? millimetres : nil))
-    }
-    guard let hasAlerts = input.u8(), let alertCount = input.u8() else { return nil }
-    var alerts: [Forecast.Alert] = []
-    for _ in 0..<alertCount {
-      guard let severity = input.u8(), let start = input.i64(), let end = input.i64(),
-        let hasEvent = input.u8(), let event = input.text()
-      else { return nil }
-      alerts.append(
-        Forecast.Alert(
-          severity: AlertSummary.Severity(rawValue: severity), start: start == .min ? nil : start,
-          end: end == .min ? nil : end, event: hasEvent == 1 ? event : nil))
-    }
     // Times a clock can show and offsets a place can have: no arithmetic on them can overflow.
     let times: ClosedRange<Int64> = 0...(1 << 40)
     func time(_ value: Int64?) -> Bool { value.map { times.contains($0) } ?? true }
@@ -192,6 +126,67 @@ extension ForecastSeries {
       firstStep: firstStep, steps: steps, hours: hours, days: days,
       precipitation: hasPrecipitation == 1 ? precipitation : nil,
       alerts: hasAlerts == 1 ? alerts : nil)
+  }
+
+  private static func precipitationStep(_ input: inout ByteReader) -> Forecast.PrecipitationStep? {
+    guard let start = input.i64(), let seconds = input.i64(), let hasValue = input.u8(),
+      let millimetres = input.u64().map(Double.init(bitPattern:))
+    else { return nil }
+    return .init(start: start, seconds: seconds, millimetres: hasValue == 1 ? millimetres : nil)
+  }
+
+  private static func alert(_ input: inout ByteReader) -> Forecast.Alert? {
+    guard let severity = input.u8(), let start = input.i64(), let end = input.i64(),
+      let hasEvent = input.u8(), let event = input.text()
+    else { return nil }
+    return Forecast.Alert(
+      severity: AlertSummary.Severity(rawValue: severity), start: start == .min ? nil : start,
+      end: end == .min ? nil : end, event: hasEvent == 1 ? event : nil)
+  }
+}
+
+extension ForecastSeries.Step {
+  fileprivate init?(_ input: inout ByteReader) {
+    guard let temperature = input.i16(), let feelsLike = input.i16(), let dewPoint = input.i16(),
+      let pressure = input.u16(), let windSpeed = input.u16(), let windGust = input.u16(),
+      let windDirection = input.u16(), let visibility = input.u16(),
+      let precipitation = input.u16(), let humidity = input.u8(), let weatherCode = input.u8(),
+      let cloudCover = input.u8(), let uvIndex = input.u8(), let isDay = input.u8()
+    else { return nil }
+    self.init(
+      temperature: temperature, feelsLike: feelsLike, dewPoint: dewPoint, pressure: pressure,
+      windSpeed: windSpeed, windGust: windGust, windDirection: windDirection,
+      visibility: visibility, precipitation: precipitation, humidity: humidity,
+      weatherCode: weatherCode, cloudCover: cloudCover, uvIndex: uvIndex, isDay: isDay)
+  }
+}
+
+extension ForecastSeries.Hour {
+  fileprivate init?(_ input: inout ByteReader) {
+    guard let time = input.i64(), let temperature = input.i16(), let precipitation = input.u16(),
+      let weatherCode = input.u8(), let probability = input.u8(), let windSpeed = input.u8(),
+      let windGust = input.u8()
+    else { return nil }
+    self.init(
+      time: time, temperature: temperature, precipitation: precipitation,
+      weatherCode: weatherCode, precipitationProbability: probability, windSpeed: windSpeed,
+      windGust: windGust)
+  }
+}
+
+extension ForecastSeries.Day {
+  fileprivate init?(_ input: inout ByteReader) {
+    guard let date = input.i32(), let minimum = input.i16(), let maximum = input.i16(),
+      let sum = input.u16(), let code = input.u8(), let probability = input.u8(),
+      let uv = input.u8(), let wind = input.u8(), let sun = input.u8(),
+      let sunrise = input.u32(), let sunset = input.u32()
+    else { return nil }
+    self.init(
+      date: date, minimum: minimum.unpacked, maximum: maximum.unpacked,
+      precipitationSum: sum.unpacked, weatherCode: code.unpacked,
+      precipitationProbability: probability.unpacked, uvIndexMaximum: uv.unpacked,
+      windSpeedMaximum: wind.unpacked, sun: SunState(rawValue: sun),
+      sunrise: sunrise == 0 ? nil : sunrise, sunset: sunset == 0 ? nil : sunset)
   }
 }
 
@@ -224,6 +219,21 @@ private struct ByteWriter {
 
 /// Reads what `ByteWriter` wrote; nil past the end.
 private struct ByteReader {
+  /// `count` rows of at least `size` bytes each, each read by `read`; nil when the bytes left
+  /// cannot hold them (checked first: a count read from junk asks for no memory) or a row fails.
+  mutating func rows<Row>(_ count: Int, of size: Int, _ read: (inout ByteReader) -> Row?)
+    -> [Row]?
+  {
+    guard remaining >= count * size else { return nil }
+    var rows: [Row] = []
+    rows.reserveCapacity(count)
+    for _ in 0..<count {
+      guard let row = read(&self) else { return nil }
+      rows.append(row)
+    }
+    return rows
+  }
+
   private var bytes: ArraySlice<UInt8>
 
   init(_ bytes: ArraySlice<UInt8>) { self.bytes = bytes }

@@ -166,9 +166,11 @@ public struct ForecastSeries: Sendable {
   /// or end of an alert, the next change of the offset.
   public func nextChange(after time: Int64) -> Int64 {
     var next = time - time % 900 + 900
-    if let forecast = forecast(at: time),
-      forecast.nextHourPrecipitation(at: time)?.minutesUntilChange != nil
-    {
+    // The short steps alone decide it: no need to rebuild the hours and days for that.
+    let steps = Forecast(
+      place: place, utcOffsetSeconds: 0, current: Forecast.Current(), hourly: [], daily: [],
+      precipitationSteps: precipitation)
+    if steps.nextHourPrecipitation(at: time)?.minutesUntilChange != nil {
       next = min(next, time - time % 60 + 60)
     }
     for alert in alerts ?? [] {

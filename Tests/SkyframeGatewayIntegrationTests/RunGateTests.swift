@@ -35,6 +35,33 @@ import Testing
   let start: Int64 = 1_800_000_000
   let ttl: Int64 = 60
 
+  /// Waits (in real time) until the poller has read the metadata at `now` or later, or failed
+  /// to: a call still out when the test moves the clock would time out.
+  static func waitForPoll(port: Int, at now: Int64, failing: Bool = false) async throws {
+    let key = failing ? "last_error_at" : "read_at"
+    for _ in 0..<1_000 {
+      let body = try MosquittoBroker.httpGet(port: port, path: "/health").body
+      let status = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+      let model = (status?["models"] as? [[String: Any]])?.first
+      if let time = (model?[key] as? NSNumber)?.int64Value, time >= now { return }
+      try await Task.sleep(for: .milliseconds(10))
+    }
+    Issue.record("no poll of the metadata at \(now) (\(key))")
+  }
+
+  /// The value of the Prometheus series `name` (with its labels) on `port`'s `/metrics`.
+  static func metric(_ name: String, port: Int) throws -> Int? {
+    let text = try MosquittoBroker.httpGet(port: port, path: "/metrics").body
+    return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
+      .flatMap { Int($0.split(separator: " ").last ?? "") }
+  }
+
+  /// `device`'s one frame for Berlin.
+  static func ask(_ device: Device) async throws -> WeatherFrame {
+    try device.ask("52.52,13.405")
+    return try await device.frames(1)[0]
+  }
+
   @Test func aCellIsFetchedAgainOnlyForANewerRunOrAtItsMaximumAge() async throws {
     let manual = ManualClock()
     let metadata = Metadata()
@@ -56,47 +83,29 @@ import Testing
         metadata.answer(request)
           ?? ServiceFixtures.answer(request, places: [], temperature: 4)
       })
-    /// Waits (in real time) until the poller has read the metadata at the clock's present time,
-    /// or failed to: a call still out when the test moves the clock would time out.
+    /// At the clock's present time.
     func waitForPoll(failing: Bool = false) async throws {
-      let now = start + Int64(manual.now.offset.components.seconds)
-      let key = failing ? "last_error_at" : "read_at"
-      for _ in 0..<1_000 {
-        let body = try MosquittoBroker.httpGet(port: metricsPort, path: "/health").body
-        let status = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
-        let model = (status?["models"] as? [[String: Any]])?.first
-        if let time = (model?[key] as? NSNumber)?.int64Value, time >= now { return }
-        try await Task.sleep(for: .milliseconds(10))
-      }
-      Issue.record("no poll of the metadata at \(now) (\(key))")
+      try await Self.waitForPoll(
+        port: metricsPort, at: start + Int64(manual.now.offset.components.seconds),
+        failing: failing)
     }
     func skipped() throws -> Int {
-      let text = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
-      let line = text.split(separator: "\n").first {
-        $0.hasPrefix("skyframe_upstream_calls_skipped_total{reason=\"same-run\"}")
-      }
-      return line.flatMap { Int($0.split(separator: " ").last ?? "") } ?? -1
+      try Self.metric(
+        #"skyframe_upstream_calls_skipped_total{reason="same-run"}"#, port: metricsPort) ?? -1
     }
     try await harness.start()
     try await waitForPoll()
     let device = try await Device.frames(port: harness.broker.port)
-    func ask() async throws -> WeatherFrame {
-      try device.ask("52.52,13.405")
-      return try await device.frames(1)[0]
-    }
+    func ask() async throws -> WeatherFrame { try await Self.ask(device) }
 
     let first = try await ask()
     #expect(first.status == .ok)
     #expect(harness.forecastCalls == 1)
     // The run behind the answer began three hours before it.
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
-    func series(_ name: String) -> Int? {
-      metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-        .flatMap { Int($0.split(separator: " ").last ?? "") }
-    }
-    #expect(series("skyframe_answer_run_age_seconds_count") == 1)
-    #expect(series(#"skyframe_answer_run_age_seconds_bucket{le="7200.0"}"#) == 0)
-    #expect(series(#"skyframe_answer_run_age_seconds_bucket{le="10800.0"}"#) == 1)
+    func series(_ name: String) throws -> Int? { try Self.metric(name, port: metricsPort) }
+    #expect(try series("skyframe_answer_run_age_seconds_count") == 1)
+    #expect(try series(#"skyframe_answer_run_age_seconds_bucket{le="7200.0"}"#) == 0)
+    #expect(try series(#"skyframe_answer_run_age_seconds_bucket{le="10800.0"}"#) == 1)
 
     // Past the time-to-live, no newer run: the cached frame, and one call counted as saved.
     manual.advance(by: .seconds(2 * ttl))
@@ -169,16 +178,9 @@ import Testing
             : ServiceFixtures.answer(request, places: [], temperature: 4))
       })
     try await harness.start()
-    for _ in 0..<1_000 {
-      let body = try MosquittoBroker.httpGet(port: metricsPort, path: "/health").body
-      if body.contains("\"read_at\"") { break }
-      try await Task.sleep(for: .milliseconds(10))
-    }
+    try await Self.waitForPoll(port: metricsPort, at: start)
     let device = try await Device.frames(port: harness.broker.port)
-    func ask() async throws -> WeatherFrame {
-      try device.ask("52.52,13.405")
-      return try await device.frames(1)[0]
-    }
+    func ask() async throws -> WeatherFrame { try await Self.ask(device) }
     let first = try await ask()
     #expect(first.status == .ok)
     #expect(harness.forecastCalls == 1)

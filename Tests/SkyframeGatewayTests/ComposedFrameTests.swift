@@ -35,38 +35,12 @@ import Testing
     return a.indices.first { a[$0] != b[$0] }
   }
 
-  @Test func framesComposedBetweenRunsEqualFreshFetches() async throws {
-    let manual = ManualClock()
-    let clock = GatewayClock(manual, unixTimeAtStart: Self.start)
-    let run = Mutex(OneRunStandIn(run: 1))
-    let server = try await StubHTTPServer.start { request in
-      .json(run.withLock { $0 }.forecast(query: request.query, now: clock.unixTime()))
-    }
-    defer { Task { try? await server.stop() } }
-    let logger = Logger(label: "composed")
-    let maximumAge = 12 * 3_600
-    var gated = OpenMeteoConfiguration(forecastURL: server.baseURL + "/gate/v1/forecast")
-    gated.seriesSteps = OpenMeteoService.seriesSteps(for: maximumAge)
-    let fresh = OpenMeteoProvider(
-      configuration: OpenMeteoConfiguration(forecastURL: server.baseURL + "/fresh/v1/forecast"),
-      httpClient: .shared, logger: logger, clock: clock.providerClock)
+  /// A desk under the runs of one model (`dwd_icon_d2`), as every test here starts from.
+  struct RunDesk {
+    let desk: WeatherDesk
+    let runs: ModelRuns
 
-    var cache = GatewayConfiguration.Cache()
-    cache.ttlSeconds = 600
-    var settings = WeatherDesk.Settings(
-      services: [
-        ForecastBatcher(
-          provider: OpenMeteoProvider(
-            configuration: gated, httpClient: .shared, logger: logger,
-            clock: clock.providerClock), window: .zero)
-      ], cache: cache)
-    var runsSettings = GatewayConfiguration.Runs()
-    runsSettings.models = ["dwd_icon_d2"]
-    let runs = ModelRuns(
-      settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
-    settings.runs = runs
-    settings.maximumAgeSeconds = Int64(maximumAge)
-    let desk = WeatherDesk(settings: settings, clock: clock, logger: logger)
+    /// The model's run that began at `initialisation` is `available` then, as read at `now`.
     func publish(_ initialisation: Int64, available: Int64, at now: Int64) {
       runs.record(
         "dwd_icon_d2",
@@ -76,7 +50,56 @@ import Testing
         at: now)
       runs.recompute(at: now)
     }
-    publish(Self.start - 4 * 3_600, available: Self.start - 3_600, at: Self.start)
+  }
+
+  /// A desk fetching from `provider` under the runs, frames kept up to `maximumAge`.
+  static func runDesk(
+    _ provider: any WeatherProvider, clock: GatewayClock,
+    cache: GatewayConfiguration.Cache = .init(), maximumAge: Int = 10_800
+  ) -> RunDesk {
+    let logger = Logger(label: "composed")
+    var settings = WeatherDesk.Settings(
+      services: [ForecastBatcher(provider: provider, window: .zero)], cache: cache)
+    var runsSettings = GatewayConfiguration.Runs()
+    runsSettings.models = ["dwd_icon_d2"]
+    let runs = ModelRuns(settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
+    settings.runs = runs
+    settings.maximumAgeSeconds = Int64(maximumAge)
+    return RunDesk(
+      desk: WeatherDesk(settings: settings, clock: clock, logger: logger), runs: runs)
+  }
+
+  /// Open-Meteo at `url`, asked for the 15-minute data that `maximumAge` needs.
+  static func seriesProvider(_ url: String, clock: GatewayClock, maximumAge: Int = 10_800)
+    -> OpenMeteoProvider
+  {
+    var configuration = OpenMeteoConfiguration(forecastURL: url)
+    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: maximumAge)
+    return OpenMeteoProvider(
+      configuration: configuration, httpClient: .shared, logger: Logger(label: "series"),
+      clock: clock.providerClock)
+  }
+
+  @Test func framesComposedBetweenRunsEqualFreshFetches() async throws {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual, unixTimeAtStart: Self.start)
+    let run = Mutex(OneRunStandIn(run: 1))
+    let server = try await StubHTTPServer.start { request in
+      .json(run.withLock { $0 }.forecast(query: request.query, now: clock.unixTime()))
+    }
+    defer { Task { try? await server.stop() } }
+    let maximumAge = 12 * 3_600
+    let fresh = OpenMeteoProvider(
+      configuration: OpenMeteoConfiguration(forecastURL: server.baseURL + "/fresh/v1/forecast"),
+      httpClient: .shared, logger: Logger(label: "fresh"), clock: clock.providerClock)
+    var cache = GatewayConfiguration.Cache()
+    cache.ttlSeconds = 600
+    let gate = Self.runDesk(
+      Self.seriesProvider(
+        server.baseURL + "/gate/v1/forecast", clock: clock, maximumAge: maximumAge),
+      clock: clock, cache: cache, maximumAge: maximumAge)
+    let desk = gate.desk
+    gate.publish(Self.start - 4 * 3_600, available: Self.start - 3_600, at: Self.start)
 
     let point = GeoPoint(latitude: 52.52, longitude: 13.40)
     let center = desk.center(of: desk.cell(of: point))
@@ -90,7 +113,7 @@ import Testing
       let elapsed = now - Self.start
       if now >= 1_824_951_600 + 600, run.withLock({ $0.run }) == 1 {
         run.withLock { $0 = OneRunStandIn(run: 2) }
-        publish(1_824_940_800, available: 1_824_951_600, at: now)
+        gate.publish(1_824_940_800, available: 1_824_951_600, at: now)
       }
       manual.advance(by: .seconds(elapsed) - manual.now.offset)
       guard case .fresh(let cached) = await desk.frame(at: point, needs: [.standard, .large])
@@ -140,33 +163,13 @@ import Testing
         : .json(OneRunStandIn(run: 1).forecast(query: request.query, now: clock.unixTime()))
     }
     defer { Task { try? await server.stop() } }
-    let logger = Logger(label: "stale")
-    var configuration = OpenMeteoConfiguration(forecastURL: server.baseURL + "/v1/forecast")
-    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
     var cache = GatewayConfiguration.Cache()
     cache.staleSeconds = 7_200
-    var settings = WeatherDesk.Settings(
-      services: [
-        ForecastBatcher(
-          provider: OpenMeteoProvider(
-            configuration: configuration, httpClient: .shared, logger: logger,
-            clock: clock.providerClock), window: .zero)
-      ], cache: cache)
-    var runsSettings = GatewayConfiguration.Runs()
-    runsSettings.models = ["dwd_icon_d2"]
-    let runs = ModelRuns(settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
-    settings.runs = runs
-    let desk = WeatherDesk(settings: settings, clock: clock, logger: logger)
-    func publish(_ initialisation: Int64, at now: Int64) {
-      runs.record(
-        "dwd_icon_d2",
-        .success(
-          OpenMeteoModelRun(
-            initialisation: initialisation, availability: initialisation + 3_600,
-            updateInterval: 10_800)), at: now)
-      runs.recompute(at: now)
-    }
-    publish(Self.start - 4 * 3_600, at: Self.start)
+    let gate = Self.runDesk(
+      Self.seriesProvider(server.baseURL + "/v1/forecast", clock: clock), clock: clock,
+      cache: cache)
+    let desk = gate.desk
+    gate.publish(Self.start - 4 * 3_600, available: Self.start - 3_600, at: Self.start)
     let point = GeoPoint(latitude: 52.52, longitude: 13.40)
     guard case .fresh(let first) = await desk.frame(at: point) else {
       Issue.record("no first frame")
@@ -175,7 +178,7 @@ import Testing
     // 50 minutes on a newer run is usable; the service is down.
     manual.advance(by: .seconds(3_000))
     let now = Self.start + 3_000
-    publish(now - 3_600 - 700, at: now)
+    gate.publish(now - 3_600 - 700, available: now - 700, at: now)
     failing.store(true, ordering: .relaxed)
     guard case .stale(let stale) = await desk.frame(at: point) else {
       Issue.record("not stale")
@@ -194,10 +197,8 @@ import Testing
       .json(OneRunStandIn(run: 2).forecast(query: request.query, now: now))
     }
     defer { Task { try? await server.stop() } }
-    var configuration = OpenMeteoConfiguration(forecastURL: server.baseURL + "/v1/forecast")
-    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
-    let provider = OpenMeteoProvider(
-      configuration: configuration, httpClient: .shared, logger: Logger(label: "series"))
+    let provider = Self.seriesProvider(
+      server.baseURL + "/v1/forecast", clock: .system(unixTimeAtStart: now))
     var forecast = try #require(
       try await provider.forecasts(for: [GeoPoint(latitude: 52.52, longitude: 13.4)]).first)
     forecast.place.name = "Berlin"
@@ -275,21 +276,9 @@ import Testing
     let clock = GatewayClock(manual, unixTimeAtStart: Self.start + 60)
     var cacheSettings = GatewayConfiguration.Cache()
     cacheSettings.staleSeconds = 3_600
-    var settings = WeatherDesk.Settings(
-      services: [ForecastBatcher(provider: NoService(), window: .zero)], cache: cacheSettings)
-    var runsSettings = GatewayConfiguration.Runs()
-    runsSettings.models = ["dwd_icon_d2"]
-    let runs = ModelRuns(
-      settings: runsSettings, httpClient: .shared, clock: clock, logger: Logger(label: "taker"))
-    runs.record(
-      "dwd_icon_d2",
-      .success(
-        OpenMeteoModelRun(
-          initialisation: Self.start - 4 * 3_600, availability: Self.start - 3_600,
-          updateInterval: 10_800)), at: Self.start)
-    runs.recompute(at: Self.start)
-    settings.runs = runs
-    let taker = WeatherDesk(settings: settings, clock: clock, logger: Logger(label: "taker"))
+    let gate = Self.runDesk(NoService(), clock: clock, cache: cacheSettings)
+    gate.publish(Self.start - 4 * 3_600, available: Self.start - 3_600, at: Self.start)
+    let taker = gate.desk
     #expect(taker.adopt(shared.frame, for: cell, series: taken))
     manual.advance(by: .seconds(2_400))
     let now = Self.start + 2_460
@@ -312,30 +301,13 @@ import Testing
       .json(OneRunStandIn(run: 1).forecast(query: request.query, now: clock.unixTime()))
     }
     defer { Task { try? await server.stop() } }
-    let logger = Logger(label: "bounds")
-    var configuration = OpenMeteoConfiguration(forecastURL: server.baseURL + "/v1/forecast")
-    configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
     var cache = GatewayConfiguration.Cache()
     cache.maximumCells = 2
-    var settings = WeatherDesk.Settings(
-      services: [
-        ForecastBatcher(
-          provider: OpenMeteoProvider(
-            configuration: configuration, httpClient: .shared, logger: logger,
-            clock: clock.providerClock), window: .zero)
-      ], cache: cache)
-    var runsSettings = GatewayConfiguration.Runs()
-    runsSettings.models = ["dwd_icon_d2"]
-    let runs = ModelRuns(settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
-    runs.record(
-      "dwd_icon_d2",
-      .success(
-        OpenMeteoModelRun(
-          initialisation: Self.start - 4 * 3_600, availability: Self.start - 3_600,
-          updateInterval: 10_800)), at: Self.start)
-    runs.recompute(at: Self.start)
-    settings.runs = runs
-    let desk = WeatherDesk(settings: settings, clock: clock, logger: logger)
+    let gate = Self.runDesk(
+      Self.seriesProvider(server.baseURL + "/v1/forecast", clock: clock), clock: clock,
+      cache: cache)
+    gate.publish(Self.start - 4 * 3_600, available: Self.start - 3_600, at: Self.start)
+    let desk = gate.desk
     let points = (0..<5).map { GeoPoint(latitude: 52.5 + Double($0) * 0.01, longitude: 13.4) }
     for point in points {
       guard case .fresh = await desk.frame(at: point) else {
