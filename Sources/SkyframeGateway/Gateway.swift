@@ -32,7 +32,9 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   let workers: RequestWorkers
   /// Fetches that outlive the request that started them, and those other members ask for.
   let background: BackgroundWork
-  let queue: BoundedQueue<MQTTIntake.Job>
+  let queue: BoundedQueue<DeviceIntake.Job>
+  /// The rooms every way in answers through (`DeviceIntake`).
+  let rooms: AnswerRooms
   let httpClient: HTTPClient
   let logger: Logger
   let services: WeatherServices
@@ -114,22 +116,24 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       configuration: configuration, composer: composer,
       sinks: [client] + lanes + (fastLaneClient.map { [$0] } ?? []), metrics: metrics,
       logger: logger, limiter: logLimiter)
-    intake = MQTTIntake(
-      configuration: configuration, resolver: resolver, outbox: outbox, fastLane: link,
-      lane: lanes.count + 1, queue: queue, members: members, metrics: metrics, clock: clock,
+    rooms = AnswerRooms(
+      resolver: resolver, composer: composer, queue: queue, metrics: metrics, clock: clock,
       logger: logger)
+    intake = MQTTIntake(
+      configuration: configuration, rooms: rooms, outbox: outbox, fastLane: link,
+      lane: lanes.count + 1, members: members)
     let intake = intake
     members?.onRelease { dropIfOthersLive in intake.releaseHeld(dropIfOthersLive: dropIfOthersLive)
     }
     members?.onTakenOver { intake.markTakenOver() }
-    workers = RequestWorkers(queue: queue, intake: intake, count: configuration.requests.workers)
+    workers = RequestWorkers(queue: queue, count: configuration.requests.workers)
     let own = OwnMessages(
       sink: client, metrics: metrics, logger: logger, limiter: logLimiter)
     self.own = own
     board = DisplayBoard(capacity: Self.boardCapacity(configuration))
     let (connected, services) = (connected, services)
     let context = PartContext(
-      configuration: configuration, resolver: resolver, outbox: outbox, desk: desk,
+      configuration: configuration, rooms: rooms, outbox: outbox, desk: desk,
       client: client, own: own, board: board, members: members, fleet: fleet,
       background: background, scheduled: services.scheduled,
       serviceNames: { services.status.map(\.name) }, servicesPaused: { services.allPaused },

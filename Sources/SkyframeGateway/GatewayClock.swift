@@ -48,7 +48,7 @@ public struct GatewayClock: Sendable {
   /// A reading in nanoseconds, for durations and for `unixTime(atReading:)`: the system clock's
   /// is one `clock_gettime` (read for every request, so no closure and no 128-bit arithmetic);
   /// any other clock's is its time since it was made, so a test's clock drives it.
-  func reading() -> Int64 {
+  package func reading() -> Int64 {
     if startReading != nil { return MonotonicNanoseconds.now() }
     let (seconds, attoseconds) = elapsed().components
     return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
@@ -56,7 +56,7 @@ public struct GatewayClock: Sendable {
 
   /// `unixTime()` at a `reading()` taken just now: one clock read serves a request's timing and
   /// its Unix time.
-  func unixTime(atReading nanoseconds: Int64) -> Int64 {
+  package func unixTime(atReading nanoseconds: Int64) -> Int64 {
     // Whole seconds elapsed, as `components.seconds` of the elapsed duration would say.
     unixTimeAtStart + max(nanoseconds - (startReading ?? 0), 0) / 1_000_000_000
   }

@@ -9,7 +9,7 @@ import SkyframeProviders
 public final class RequestPath: Sendable {
   let intake: MQTTIntake
   private let router: Router
-  private let queue: BoundedQueue<MQTTIntake.Job>
+  private let queue: BoundedQueue<DeviceIntake.Job>
 
   /// - Parameter modelRun: with a run (its start and when it became available), the cells are
   ///   kept under the models' runs, one model having published that run, and their frames are
@@ -43,12 +43,14 @@ public final class RequestPath: Sendable {
       configuration: configuration, desk: desk, metrics: metrics, clock: clock,
       logLimiter: DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock),
       logger: logger)
+    let composer = Composer(configuration: configuration, clock: clock)
     let outbox = MQTTOutbox(
-      configuration: configuration, composer: Composer(configuration: configuration, clock: clock),
-      sinks: [sink], metrics: metrics)
+      configuration: configuration, composer: composer, sinks: [sink], metrics: metrics)
     intake = MQTTIntake(
-      configuration: configuration, resolver: resolver, outbox: outbox, queue: queue,
-      metrics: metrics, clock: clock, logger: logger)
+      configuration: configuration,
+      rooms: AnswerRooms(
+        resolver: resolver, composer: composer, queue: queue, metrics: metrics, clock: clock,
+        logger: logger), outbox: outbox)
     router = Router(topics: configuration.topics)
   }
 
@@ -56,7 +58,7 @@ public final class RequestPath: Sendable {
     guard case .request(let device) = router.route(message.topic) else { return }
     MQTTIncoming.with(message) { intake.receive($0, from: device) }
     while queue.depth > 0, let job = await queue.next() {
-      await intake.answer(job)
+      await job.intake.answer(job)
     }
   }
 }

@@ -16,8 +16,7 @@ extension LoRaWANGateway {
   /// Nil without `lorawan.servers`.
   static func part(_ context: PartContext) throws(MQTTError) -> LoRaWANGateway? {
     try make(
-      configuration: context.configuration, resolver: context.resolver,
-      composer: context.composer, members: context.members, metrics: context.metrics,
+      configuration: context.configuration, rooms: context.rooms, members: context.members,
       clock: context.clock, logger: context.logger)
   }
 }

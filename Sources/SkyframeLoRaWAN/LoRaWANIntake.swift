@@ -6,84 +6,71 @@ import SkyframeProviders
 import Synchronization
 
 /// The way in of LoRaWAN uplinks (`schemas/lorawan-uplink-v1.md` §6), for every network server
-/// connection: the uplink read by the connection's dialect, a second copy of an uplink already
-/// taken dropped (`UplinkMemory`), the device admitted as an MQTT device is (its DevEUI is its
-/// id: one `rate_limited` past its requests a minute, then silence; `refresh` memory; in a table
-/// of its own), its place resolved by the shared resolver, and the `tiny` frame, `unchanged` or a
-/// tiny error frame written by the shared composer and sent as the server's downlink if it fits
-/// both receive windows. At most one downlink per uplink.
-final class LoRaWANIntake: NewCellAccount, Sendable {
+/// connection: what is LoRaWAN's own around the one device intake. The uplink is read by the
+/// connection's dialect; a second copy of an uplink already taken is dropped (`UplinkMemory`); an
+/// answer that could not fit the receive windows is not worth an upstream call; the uplink
+/// request (coordinates, a configured place, refresh) becomes a device request in the `tiny`
+/// profile whose refresh falls back on the configured place or the receiving gateway's
+/// position. Admission (the DevEUI is the device id, in a table of LoRaWAN devices), remembering,
+/// answering now or through the one queue, and composing are the intake's (`DeviceIntake`); the
+/// answer leaves as the server's downlink when it fits both receive windows. At most one
+/// downlink per uplink.
+final class LoRaWANIntake: Sendable {
   private struct Settings: Sendable {
     var lorawan: LoRaWANSettings
-    var perDevicePerMinute: Int
-    var deadlineMilliseconds: Int
 
     init(_ configuration: GatewayConfiguration) {
       lorawan = configuration.lorawan
-      perDevicePerMinute = configuration.requests.perDevicePerMinute
-      deadlineMilliseconds = configuration.requests.deadlineMilliseconds
     }
   }
 
-  /// Answers that wait for an upstream call at once, at most; beyond, `rate_limited`.
-  static let maximumWaiting = 64
-
   private let settings: Mutex<Settings>
-  private let resolver: Resolver
-  private let composer: Composer
-  private let devices: DeviceTable
+  /// The one device intake, with LoRaWAN devices' own table.
+  let devices: DeviceIntake
   private let seen: UplinkMemory
-  private let gatewayMetrics: GatewayMetrics
   let metrics: LoRaWANMetrics
-  private let waiting = Atomic<Int>(0)
+  private let out: Downlinks
   private let clock: GatewayClock
   private let logger: Logger
 
-  init(
-    configuration: GatewayConfiguration, resolver: Resolver, composer: Composer,
-    metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
-  ) {
+  init(configuration: GatewayConfiguration, rooms: AnswerRooms) {
     settings = Mutex(Settings(configuration))
-    self.resolver = resolver
-    self.composer = composer
-    devices = DeviceTable(capacity: configuration.requests.maximumDevices)
+    devices = rooms.intake(way: "lorawan", configuration: configuration)
     seen = UplinkMemory(capacity: configuration.requests.maximumDevices)
-    gatewayMetrics = metrics
-    self.metrics = LoRaWANMetrics(registry: metrics.registry)
-    self.clock = clock
-    self.logger = logger
+    metrics = LoRaWANMetrics(registry: rooms.metrics.registry)
+    out = Downlinks(metrics: metrics)
+    clock = rooms.clock
+    logger = rooms.logger
   }
 
   func update(_ configuration: GatewayConfiguration) {
     settings.withLock { $0 = Settings(configuration) }
-    devices.resize(to: configuration.requests.maximumDevices)
+    devices.update(configuration)
     seen.resize(to: configuration.requests.maximumDevices)
   }
 
-  private func log(_ device: String) -> DeviceLog {
-    DeviceLog(logger: logger, device: device, limiter: resolver.logLimiter)
-  }
+  private func log(_ device: String) -> DeviceLog { devices.log(device) }
 
-  /// Takes one uplink message from `connection`'s server. Answers at once when the cache has
-  /// the weather; otherwise returns the work that waits for it, for the connection to run.
+  /// Takes one uplink message from `connection`'s server: answered at once when the cache has
+  /// the weather, else queued for the workers like every device request.
   func receive(
     _ message: MQTTMessage, from connection: NetworkServerConnection, client: MQTTClient
-  ) -> (
-    @Sendable () async -> Void
-  )? {
+  ) {
     let server = connection.server
-    guard let (uplink, device, settings) = screened(message, from: connection) else { return nil }
+    guard let (uplink, device, settings) = screened(message, from: connection) else { return }
     let log = log(uplink.devEUI)
+    let arrived = clock.reading()
+    let now = clock.unixTime(atReading: arrived)
     // Redelivered by the broker, sent again by the server, heard through a second gateway: the
     // device sent it once and gets one downlink.
     guard
       seen.isFirst(
         device: uplink.devEUI, frameCount: uplink.frameCount, payload: uplink.payload,
-        second: clock.unixTime())
+        second: now)
     else {
       metrics.uplink(server.name, "duplicate")
       log.debug("uplink fCnt \(uplink.frameCount) again: already answered, no second downlink")
-      return nil
+      return
     }
     let places = settings.lorawan.places(of: device)
     let parsed = Result { () throws(UplinkError) in
@@ -99,98 +86,59 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
       log.warning(
         "uplink at a data rate \(server.band.rawValue) does not have: answer withheld (check lorawan.servers.\(server.name).band)"
       )
-      return nil
+      return
     }
     let limit = server.sizer(for: device).limit(uplinkDataRate: dataRate)
     let smallest = (try? parsed.get().check) != nil ? UnchangedLayout.size : TinyLayout.size
     guard limit >= smallest else {
       metrics.uplink(server.name, kind)
-      Self.withheld(
+      Downlinks.withheld(
         metrics, server: server, limit: limit, dataRate: dataRate, size: smallest, log: log)
-      return nil
+      return
     }
-
-    let admission = devices.admit(
-      uplink.devEUI, minute: clock.unixTime() / 60, perMinute: settings.perDevicePerMinute,
-      frameTopic: { _ in "" })
-    guard admission.allowed || admission.firstRefusal else {
+    guard let admission = devices.admit(uplink.devEUI, now: now, reading: arrived) else {
       // Told `rate_limited` once this minute, as an MQTT device is: no downlink, no airtime.
       metrics.uplink(server.name, "over_limit")
-      return nil
+      return
     }
     metrics.uplink(server.name, kind)
-    let downlink = downlink(
-      to: uplink, through: connection, client: client, limit: limit, dataRate: dataRate, log: log)
-
-    guard admission.allowed else {
-      log.info("over \(settings.perDevicePerMinute) requests a minute: rate_limited")
-      send(.refusal(.rateLimited, "too many requests"), requestID: requestID, downlink)
-      return nil
-    }
-    let request: DeviceUplink
-    switch parsed {
-    case .success(let uplinkRequest): request = uplinkRequest
-    case .failure(let error):
-      log.info("bad uplink request: \(error)")
-      send(.refusal(error.frameStatus, "\(error)"), requestID: requestID, downlink)
-      return nil
-    }
-    guard let query = place(of: request, from: uplink, configured: places) else {
-      log.info("refresh with nothing remembered, no place configured and no gateway location")
-      send(.refusal(.notFound, "refresh: no place known"), requestID: requestID, downlink)
-      return nil
-    }
-    return answer(
-      query, to: request, from: uplink.devEUI, downlink: downlink,
-      deadlineMilliseconds: settings.deadlineMilliseconds)
+    let reply = Downlinks.Target(
+      uplink: uplink, connection: connection, client: client, limit: limit, dataRate: dataRate,
+      log: log)
+    let read = ReadRequest(
+      parsed.map { Self.request(of: $0, configured: places) }
+        .mapError { Unreadable($0.frameStatus, "\($0)") },
+      requestID: requestID, profile: .tiny,
+      refreshFallback: places.first ?? uplink.gatewayLocation.map(Self.coordinates(of:)),
+      nothingToRefresh: .notFound)
+    devices.answer(
+      read, from: uplink.devEUI, admission: admission, reply: reply, via: out, arrived: arrived,
+      now: now)
   }
 
-  /// The outbox of one uplink: the composer's tiny frame (or `unchanged`, or a tiny error) handed
-  /// to the downlink of the connection it came from, and counted as an answer.
-  private func send(
-    _ outcome: Outcome, requestID: UInt16, checks: ContentChecks = ContentChecks(),
-    _ downlink: DownlinkSend
-  ) {
-    composer.compose(
-      outcome, requestID: requestID, slot: 0, of: 1,
-      answering: Answering(profile: .tiny, checks: checks)
-    ) { payload, unchanged in
-      gatewayMetrics.answered(outcome.status, profile: .tiny, unchanged: unchanged)
-      gatewayMetrics.answered(outcome, at: composer.unixTime())
-      downlink(payload)
-    }
+  /// The device request an uplink request makes (`schemas/lorawan-uplink-v1.md` §6): its
+  /// coordinates or configured place (remembered for a refresh) or a refresh, in `tiny`, with
+  /// the uplink's content check.
+  static func request(of uplink: DeviceUplink, configured places: [LocationQuery])
+    -> DeviceRequest
+  {
+    let body: DeviceRequest.Body =
+      switch uplink.body {
+      case .coordinates(let coordinates): .locations(LocationList([.coordinates(coordinates)]))
+      case .place(let index): .locations(LocationList([places[Int(index)]]))
+      case .refresh: .refresh
+      }
+    var checks = ContentChecks()
+    checks.append(uplink.check)
+    return DeviceRequest(id: UInt16(uplink.id), body: body, profile: .tiny, checks: checks)
   }
 
-  /// Answers `request` for `query` at once from the cache, or returns the work that waits for
-  /// the weather (at most `maximumWaiting` at a time; past it, `rate_limited`).
-  private func answer(
-    _ query: LocationQuery, to request: DeviceUplink, from eui: String,
-    downlink: @escaping DownlinkSend, deadlineMilliseconds: Int
-  ) -> (@Sendable () async -> Void)? {
-    let checks = {
-      var checks = ContentChecks()
-      checks.append(request.check)
-      return checks
-    }()
-    let id = UInt16(request.id)
-
-    if let outcome = resolver.resolveNow(query) {
-      gatewayMetrics.cacheHit()
-      send(outcome, requestID: id, checks: checks, downlink)
-      return nil
-    }
-    guard waiting.add(1, ordering: .relaxed).newValue <= Self.maximumWaiting else {
-      waiting.subtract(1, ordering: .relaxed)
-      send(.refusal(.rateLimited, "gateway busy"), requestID: id, downlink)
-      return nil
-    }
-    let deadline =
-      deadlineMilliseconds > 0 ? clock.now + .milliseconds(deadlineMilliseconds) : nil
-    return { [self] in
-      let outcome = await resolver.resolve(query, for: .device(eui, self), answerBy: deadline)
-      send(outcome, requestID: id, checks: checks, downlink)
-      waiting.subtract(1, ordering: .relaxed)
-    }
+  /// The receiving gateway's position at the uplink's 0.01 degrees (§6.3).
+  static func coordinates(of location: (latitude: Double, longitude: Double)) -> LocationQuery {
+    .coordinates(
+      Coordinates(
+        latitude: Int32((location.latitude * 100).rounded()) * 1_000,
+        longitude: Int32((location.longitude * 100).rounded()) * 1_000))
   }
 
   /// The uplink in `message` with its device and the settings it is answered under, or nil
@@ -241,64 +189,47 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
     }
   }
 
-  /// What the request asks for: its coordinates or configured place (remembered for a
-  /// refresh); for a refresh the place remembered, else the first configured, else the
-  /// receiving gateway's position at the uplink's 0.01 degrees (§6.3); nil when none is known.
-  private func place(
-    of request: DeviceUplink, from uplink: LoRaWANUplink, configured places: [LocationQuery]
-  ) -> LocationQuery? {
-    switch request.body {
-    case .coordinates(let coordinates):
-      let query = LocationQuery.coordinates(coordinates)
-      devices.remember(LocationList([query]), profile: .tiny, for: uplink.devEUI)
-      return query
-    case .place(let index):
-      let query = places[Int(index)]
-      devices.remember(LocationList([query]), profile: .tiny, for: uplink.devEUI)
-      return query
-    case .refresh:
-      if let last = devices.lastPlaces(of: uplink.devEUI), let first = last.first { return first }
-      if let first = places.first { return first }
-      guard let location = uplink.gatewayLocation else { return nil }
-      return .coordinates(
-        Coordinates(
-          latitude: Int32((location.latitude * 100).rounded()) * 1_000,
-          longitude: Int32((location.longitude * 100).rounded()) * 1_000))
+}
+
+/// The way out of LoRaWAN answers: the composer's tiny frame (or `unchanged`, or a tiny error)
+/// as the server's downlink JSON, published on the connection the uplink came by, when it fits
+/// both receive windows; else withheld and counted.
+struct Downlinks: WayOut {
+  /// Where one uplink's answer goes.
+  struct Target: Sendable {
+    var uplink: LoRaWANUplink
+    var connection: NetworkServerConnection
+    var client: MQTTClient
+    /// What both receive windows carry after the uplink.
+    var limit: Int
+    var dataRate: Int
+    var log: DeviceLog
+  }
+
+  let metrics: LoRaWANMetrics
+
+  func send(_ answer: SentAnswer, to target: Target) {
+    let (server, dialect) = (target.connection.server, target.connection.dialect)
+    let payload = answer.bytes
+    guard payload.count <= target.limit else {
+      Self.withheld(
+        metrics, server: server, limit: target.limit, dataRate: target.dataRate,
+        size: payload.count, log: target.log)
+      return
+    }
+    let (topic, json) = dialect.downlink(
+      to: target.uplink.replyDevice, fPort: server.fPort, payload: payload)
+    do throws(MQTTError) {
+      try target.client.publish(topic, payload: json, qos: dialect.qos)
+      let kind = answer.unchanged ? "unchanged" : answer.status.carriesWeather ? "tiny" : "error"
+      metrics.downlink(server.name, kind)
+    } catch {
+      metrics.withheld(server.name, "publish_failed")
+      target.log.warning("downlink to \(topic) not queued: \(error)")
     }
   }
 
-  typealias DownlinkSend = @Sendable (UnsafeRawBufferPointer) -> Void
-
-  /// What the answer's message becomes: the server's downlink JSON, published on the
-  /// connection, when it fits `limit`; else withheld and counted.
-  private func downlink(
-    to uplink: LoRaWANUplink, through connection: NetworkServerConnection, client: MQTTClient,
-    limit: Int, dataRate: Int, log: DeviceLog
-  ) -> DownlinkSend {
-    let (server, dialect, metrics) = (connection.server, connection.dialect, metrics)
-    return { payload in
-      guard payload.count <= limit else {
-        Self.withheld(
-          metrics, server: server, limit: limit, dataRate: dataRate, size: payload.count,
-          log: log)
-        return
-      }
-      let (topic, json) = dialect.downlink(
-        to: uplink.replyDevice, fPort: server.fPort, payload: payload)
-      do throws(MQTTError) {
-        try client.publish(topic, payload: json, qos: dialect.qos)
-        let kind =
-          payload.count == UnchangedLayout.size
-          ? "unchanged" : FrameStatus(rawValue: payload[3]).carriesWeather ? "tiny" : "error"
-        metrics.downlink(server.name, kind)
-      } catch {
-        metrics.withheld(server.name, "publish_failed")
-        log.warning("downlink to \(topic) not queued: \(error)")
-      }
-    }
-  }
-
-  private static func withheld(
+  static func withheld(
     _ metrics: LoRaWANMetrics, server: LoRaWANSettings.Server, limit: Int, dataRate: Int,
     size: Int, log: DeviceLog
   ) {
@@ -307,16 +238,4 @@ final class LoRaWANIntake: NewCellAccount, Sendable {
       "a \(size)-byte answer does not fit the \(limit) bytes both receive windows carry after an uplink at DR\(dataRate) (\(server.band.rawValue)): withheld"
     )
   }
-
-  // MARK: NewCellAccount: LoRaWAN devices' new cells count in this way in's device table.
-
-  func takeNewCell(_ device: String, minute: Int64, perMinute: Int) -> Bool {
-    devices.takeNewCell(device, minute: minute, perMinute: perMinute)
-  }
-
-  func hasSpentNewCells(_ device: String, minute: Int64, perMinute: Int) -> Bool {
-    devices.hasSpentNewCells(device, minute: minute, perMinute: perMinute)
-  }
-
-  func refusedNewCell(_ device: String) {}
 }

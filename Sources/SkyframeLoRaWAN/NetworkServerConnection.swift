@@ -178,9 +178,7 @@ final class NetworkServerConnection: Service, Sendable {
             "disconnected from network server \(server.name), reconnecting",
             metadata: ["code": "\(code)"])
         case .message(let message):
-          if let waiting = answers.receive(message, from: self, client: client) {
-            group.addTask { await waiting() }
-          }
+          answers.receive(message, from: self, client: client)
         }
       }
     }
@@ -199,13 +197,11 @@ final class LoRaWANGateway: Sendable {
 
   /// Nil without `lorawan.servers`.
   static func make(
-    configuration: GatewayConfiguration, resolver: Resolver, composer: Composer,
-    members: ClusterMembers?, metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
+    configuration: GatewayConfiguration, rooms: AnswerRooms, members: ClusterMembers?,
+    clock: GatewayClock, logger: Logger
   ) throws(MQTTError) -> LoRaWANGateway? {
     guard !configuration.lorawan.servers.isEmpty else { return nil }
-    let answers = LoRaWANIntake(
-      configuration: configuration, resolver: resolver, composer: composer, metrics: metrics,
-      clock: clock, logger: logger)
+    let answers = LoRaWANIntake(configuration: configuration, rooms: rooms)
     var connections: [NetworkServerConnection] = []
     for server in configuration.lorawan.servers {
       connections.append(

@@ -23,10 +23,11 @@ package final class Composer: Sendable {
   }
 
   /// Writes the answer for `outcome` in slot `slot` of `count` and hands it to `send` with
-  /// whether it is `unchanged`. A cache hit allocates nothing here: every buffer is on the stack.
+  /// whether it is `unchanged` and its `next_update`. A cache hit allocates nothing here: every buffer is on the stack.
   package func compose(
     _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, answering: Answering,
-    time: Int64? = nil, _ send: (UnsafeRawBufferPointer, _ unchanged: Bool) -> Void
+    time: Int64? = nil,
+    _ send: (UnsafeRawBufferPointer, _ unchanged: Bool, _ nextUpdate: UInt16) -> Void
   ) {
     let ttl = cacheTTLSeconds.load(ordering: .relaxed)
     let hint = Self.nextUpdate(for: outcome, ttl: ttl, now: time ?? clock.unixTime())
@@ -41,12 +42,12 @@ package final class Composer: Sendable {
       func finish(_ frame: UnsafeRawBufferPointer) {
         guard let check = answering.checks[slot], outcome.status.carriesWeather,
           ContentCheck.of(frame, kind: profile.kind) == check
-        else { return send(frame, false) }
+        else { return send(frame, false, hint) }
         let target = UnsafeMutableRawBufferPointer(rebasing: standard[0..<UnchangedLayout.size])
         UnchangedLayout.write(
           profile: profile, requestID: requestID, slotIndex: UInt8(clamping: slot),
           slotCount: UInt8(clamping: count), nextUpdateSeconds: hint, into: target)
-        send(UnsafeRawBufferPointer(target), true)
+        send(UnsafeRawBufferPointer(target), true, hint)
       }
       let written = UnsafeRawBufferPointer(standard)
       switch profile {

@@ -7,7 +7,7 @@ import Synchronization
 /// The way out of MQTT answers: the composer's frame published on the connection its request
 /// came in on, counted once, a failure counted and logged once, and the debug JSON mirror.
 /// Requests, watches and named places all answer through it.
-final class MQTTOutbox: Sendable {
+final class MQTTOutbox: WayOut, Sendable {
   let composer: Composer
   /// One per request connection; the first also takes the gateway's own.
   private let sinks: [any FrameSink]
@@ -32,34 +32,43 @@ final class MQTTOutbox: Sendable {
     debugJSON.store(configuration.topics.debugJSON, ordering: .relaxed)
   }
 
-  /// Composes `outcome` in the asked profile and publishes it to `reply`. A cache hit allocates
-  /// nothing here (libmosquitto copies the payload into its own packet).
+  /// Composes `outcome` in the asked profile and publishes it to `reply`: what watches and named
+  /// places send (requests answer through their intake, which hands this outbox the frames).
   func send(
     _ outcome: Outcome, requestID: UInt16, slot: Int, of count: Int, to reply: Reply,
     answering: Answering = Answering(), retain: Bool = false, time: Int64? = nil,
     logger: @autoclosure () -> DeviceLog
   ) {
-    let debugJSON = debugJSON.load(ordering: .relaxed)
     composer.compose(
       outcome, requestID: requestID, slot: slot, of: count, answering: answering, time: time
-    ) { payload, unchanged in
+    ) { payload, unchanged, _ in
       if !retain {
         metrics.answered(outcome.status, profile: answering.profile, unchanged: unchanged)
         metrics.answered(outcome, at: time ?? composer.unixTime())
       }
-      do throws(MQTTError) {
-        try deliver(payload, to: reply, retain: retain)
-      } catch {
-        metrics.publishFailed()
-        if let failures {
-          failures.warning("publish to \(reply.topic) failed: \(error)")
-        } else {
-          logger().error("publish to \(reply.topic) failed: \(error)")
-        }
+      publish(payload, unchanged: unchanged, to: reply, retain: retain, logger: logger())
+    }
+  }
+
+  /// A frame published, a failure counted and logged (once a minute for all while the broker is
+  /// away), and its JSON mirror when `topics.debug-json` is on. A cache hit allocates nothing
+  /// here (libmosquitto copies the payload into its own packet).
+  private func publish(
+    _ payload: UnsafeRawBufferPointer, unchanged: Bool, to reply: Reply, retain: Bool,
+    logger: @autoclosure () -> DeviceLog?
+  ) {
+    do throws(MQTTError) {
+      try deliver(payload, to: reply, retain: retain)
+    } catch {
+      metrics.publishFailed()
+      if let failures {
+        failures.warning("publish to \(reply.topic) failed: \(error)")
+      } else {
+        logger()?.error("publish to \(reply.topic) failed: \(error)")
       }
-      if debugJSON, !unchanged {
-        publishJSON(of: payload, topic: reply.topic + "/json", retain: retain, lane: reply.lane)
-      }
+    }
+    if debugJSON.load(ordering: .relaxed), !unchanged {
+      publishJSON(of: payload, topic: reply.topic + "/json", retain: retain, lane: reply.lane)
     }
   }
 
@@ -71,6 +80,11 @@ final class MQTTOutbox: Sendable {
     send(
       .refusal(status, text), requestID: requestID, slot: 0, of: 1, to: reply,
       answering: Answering(profile: profile), logger: logger())
+  }
+
+  /// The way out of the MQTT intake: an answer to a device's request.
+  func send(_ answer: SentAnswer, to reply: Reply) {
+    publish(answer.bytes, unchanged: answer.unchanged, to: reply, retain: false, logger: nil)
   }
 
   /// Publishes on the connection the request came in on; when that is another than the first

@@ -4,13 +4,12 @@ import ServiceLifecycle
 /// those whose places need an upstream call or a name look-up. On graceful shutdown the queue
 /// takes no more requests, and the workers finish the ones already in it before they stop.
 final class RequestWorkers: Service, Sendable {
-  private let queue: BoundedQueue<MQTTIntake.Job>
-  private let intake: MQTTIntake
+  private let queue: BoundedQueue<DeviceIntake.Job>
   private let count: Int
 
-  init(queue: BoundedQueue<MQTTIntake.Job>, intake: MQTTIntake, count: Int) {
+  /// Every way in's requests wait in the one queue; each job names its intake.
+  init(queue: BoundedQueue<DeviceIntake.Job>, count: Int) {
     self.queue = queue
-    self.intake = intake
     self.count = max(count, 1)
   }
 
@@ -18,8 +17,8 @@ final class RequestWorkers: Service, Sendable {
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
         for _ in 0..<count {
-          group.addTask { [queue, intake] in
-            while let job = await queue.next() { await intake.answer(job) }
+          group.addTask { [queue] in
+            while let job = await queue.next() { await job.intake.answer(job) }
           }
         }
       }

@@ -6,7 +6,10 @@ import SkyframeMQTT
 /// what it needs and nothing reaches into another part.
 package struct PartContext: Sendable {
   package let configuration: GatewayConfiguration
-  package let resolver: Resolver
+  /// The answer path every way in shares: `rooms.intake(way:configuration:)` makes a way in's
+  /// device intake.
+  package let rooms: AnswerRooms
+  package var resolver: Resolver { rooms.resolver }
   let outbox: MQTTOutbox
   package var composer: Composer { outbox.composer }
   let desk: WeatherDesk
