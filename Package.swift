@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "SkyframeGateway", targets: ["SkyframeGateway"]),
     .library(name: "SkyframeLoRaWAN", targets: ["SkyframeLoRaWAN"]),
     .library(name: "SkyframeHomeAssistant", targets: ["SkyframeHomeAssistant"]),
+    .library(name: "SkyframeHTTP", targets: ["SkyframeHTTP"]),
     .library(name: "SkyframeAssembly", targets: ["SkyframeAssembly"]),
     .executable(name: "skyframe", targets: ["skyframe"]),
   ],
@@ -41,6 +42,11 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     // Already under swift-configuration's YAML trait; read directly for the file's keys and lines.
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    // The HTTP way in: routing, HTTP/1.1 and TLS (over swift-nio-ssl, already in the tree).
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    // Both already under Hummingbird and async-http-client; named for the types the way in uses.
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+    .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
   ],
   targets: [
     // MQTT in: Debian's libmosquitto (libmosquitto-dev) and a small async wrapper over it.
@@ -124,10 +130,26 @@ let package = Package(
         "SkyframeWeather", log,
       ],
       swiftSettings: strict),
+    // The HTTP way in: displays that make one GET and sleep (Hummingbird).
+    .target(
+      name: "SkyframeHTTP",
+      dependencies: [
+        "SkyframeGateway", "SkyframeCodec", "SkyframeJSON", "SkyframeProviders", log,
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HummingbirdTLS", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+        .product(name: "NIOCore", package: "swift-nio"),
+      ],
+      swiftSettings: strict),
     // The gateway `skyframe` runs: the list of every part.
     .target(
       name: "SkyframeAssembly",
-      dependencies: ["SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant"],
+      dependencies: [
+        "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeHTTP",
+      ],
       swiftSettings: strict),
     .executableTarget(
       name: "skyframe",
@@ -178,7 +200,8 @@ let package = Package(
       name: "SkyframeGatewayIntegrationTests",
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
-        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON", "SkyframeCodec",
+        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON", "SkyframeCodec", "SkyframeHTTP",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       swiftSettings: strict),
     .testTarget(

@@ -1,4 +1,5 @@
 import SkyframeGateway
+import SkyframeHTTP
 import SkyframeHomeAssistant
 import SkyframeLoRaWAN
 
@@ -6,6 +7,6 @@ extension PartKind {
   /// The gateway `skyframe` runs: every part, in the order their routes are tried and their
   /// services start. A new part is its own module (or folder of the core) and one entry here.
   public static let all: [PartKind] = [
-    .cluster, .presence, .namedPlaces, .watches, .homeAssistant, .lorawan, .fastLane,
+    .cluster, .presence, .namedPlaces, .watches, .homeAssistant, .lorawan, .http, .fastLane,
   ]
 }

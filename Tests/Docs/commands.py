@@ -102,6 +102,7 @@ class Setup:
         self.processes = []
         self.broker = free_port()
         self.metrics = free_port()
+        self.http = free_port()
         conf = tmp / "mosquitto.conf"
         conf.write_text(f"listener {self.broker} 127.0.0.1\nallow_anonymous true\n")
         self.start(["mosquitto", "-c", str(conf)], "mosquitto.log")
@@ -114,6 +115,7 @@ class Setup:
             os.environ,
             SKYFRAME_MQTT_PORT=str(self.broker),
             SKYFRAME_METRICS_PORT=str(self.metrics),
+            SKYFRAME_HTTP_PORT=str(self.http),
             SKYFRAME_OPEN_METEO_FORECAST_URL=stub + "/v1/forecast",
             SKYFRAME_OPEN_METEO_GEOCODING_URL=stub + "/v1/search",
             SKYFRAME_AIR_QUALITY_URL=stub + "/v1/air-quality",
@@ -128,6 +130,7 @@ class Setup:
         if "online" not in online.stdout:
             print((tmp / "gateway.log").read_text()[-3000:])
             raise SystemExit("docs-commands: the gateway did not come online")
+        wait_for(lambda: self.listening(self.http), 20, "the HTTP way in")
 
     def start(self, argv, log, environment=None):
         handle = open(self.tmp / log, "w")
@@ -170,6 +173,7 @@ def rewrite(command, setup):
             if word == "--out" and index + 1 < len(words):
                 words[index + 1] = str(setup.tmp / pathlib.Path(words[index + 1]).name)
             words[index] = words[index].replace("localhost:9464", f"localhost:{setup.metrics}")
+            words[index] = words[index].replace("localhost:8080", f"localhost:{setup.http}")
         if program == ".build/release/skyframe" and len(words) > 1 and words[1] == "request":
             words += ["--port", str(setup.broker)]
         parts.append(shlex.join(words))

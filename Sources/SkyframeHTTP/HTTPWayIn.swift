@@ -1,0 +1,304 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
+import HummingbirdTLS
+import Logging
+import NIOCore
+import NIOSSL
+import ServiceLifecycle
+import SkyframeCodec
+import SkyframeGateway
+import Synchronization
+
+/// The way in of displays that make one HTTP request and sleep (`docs/devices/http.md`):
+/// `GET /v1/frame/{device}?q=Berlin,DE` (the request in the MQTT text language), or the binary
+/// request as the body of a `POST`, answered with the frames' bytes — or their JSON mirror with
+/// `Accept: application/json` or `?format=json`. Without a device id the client address is the
+/// device. What is HTTP's own: the device id from the path, the request from the query or the
+/// body, `ETag` (the frames' content checks) and `304`, `Cache-Control: max-age` from
+/// `next_update`, status codes and `Retry-After`, bearer tokens, HTTPS. Admission, limits,
+/// waiting and composing are the one device intake's.
+final class HTTPWayIn: GatewayPart, Sendable {
+  private let intake: DeviceIntake
+  private let settings: HTTPSettings
+  private let tokens: Set<String>
+  private let application: Application<RouterResponder<DeviceRequestContext>>
+  private let logger: Logger
+  private let connections: ConnectionCount
+
+  /// Nil without `http.port`.
+  static func part(_ context: PartContext) -> HTTPWayIn? {
+    let settings = context.configuration.http
+    guard settings.port > 0 else { return nil }
+    do {
+      return try HTTPWayIn(context, settings: settings)
+    } catch {
+      context.logger.error("http: the device listener cannot start: \(error)")
+      return nil
+    }
+  }
+
+  private init(_ context: PartContext, settings: HTTPSettings) throws {
+    self.settings = settings
+    logger = context.logger
+    tokens = try settings.tokensFile.map(HTTPSettings.tokens(in:)) ?? []
+    let intake = context.rooms.intake(way: "http", configuration: context.configuration)
+    self.intake = intake
+    let connections = ConnectionCount()
+    self.connections = connections
+    let router = Router(context: DeviceRequestContext.self)
+    let cell = WayInCell()
+    let answer: @Sendable (Request, DeviceRequestContext) async throws -> Response = {
+      request, context in
+      guard let way = cell.way else { return Response(status: .serviceUnavailable) }
+      return await way.respond(to: request, context: context)
+    }
+    // The routes first: the application builds its responder from the router as it is made.
+    router.get("/v1/frame", use: answer)
+    router.get("/v1/frame/{device}", use: answer)
+    router.post("/v1/frame", use: answer)
+    router.post("/v1/frame/{device}", use: answer)
+    application = Application(
+      router: router,
+      server: try Self.server(settings, connections: connections),
+      configuration: ApplicationConfiguration(
+        address: .hostname(settings.host, port: settings.port), serverName: "skyframe"),
+      logger: context.logger)
+    cell.way = self
+  }
+
+  // Hummingbird's Application is the listener's service.
+  var services: [any Service] { [application] }
+
+  func apply(_ configuration: GatewayConfiguration) { intake.update(configuration) }
+
+  func keepRestartOnlyKeys(of running: GatewayConfiguration, in new: inout GatewayConfiguration)
+    -> [String]
+  {
+    guard new.http != running.http else { return [] }
+    new.http = running.http
+    return ["http"]
+  }
+
+  /// HTTP/1.1, with TLS when configured; idle and half-sent requests closed after
+  /// `http.idle-seconds`; headers within 8 KB; at most `http.max-connections` at once.
+  private static func server(_ settings: HTTPSettings, connections: ConnectionCount) throws
+    -> HTTPServerBuilder
+  {
+    let maximum = settings.maximumConnections
+    let http1 = HTTP1Channel.Configuration(
+      additionalChannelHandlers: [ConnectionCap(count: connections, maximum: maximum)],
+      idleTimeout: .seconds(Int64(settings.idleSeconds)),
+      httpDecoderConfiguration: .init(
+        maxHeaderFieldSize: 8 * 1_024, maxHeaderListSize: 8 * 1_024, maxHeaderFieldCount: 64))
+    guard let certificate = settings.certificateFile, let key = settings.keyFile else {
+      return .http1(configuration: http1)
+    }
+    let tls = TLSConfiguration.makeServerConfiguration(
+      certificateChain: try NIOSSLCertificate.fromPEMFile(certificate).map { .certificate($0) },
+      privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+    return try .tls(.http1(configuration: http1), tlsConfiguration: tls)
+  }
+
+  // MARK: Answering
+
+  private func respond(to request: Request, context: DeviceRequestContext) async -> Response {
+    guard isAuthorized(request) else {
+      return Self.text(
+        .unauthorized, "a bearer token is needed (Authorization: Bearer …)\n",
+        headers: [.wwwAuthenticate: "Bearer"])
+    }
+    guard
+      (request.uri.path.utf8.count + (request.uri.query?.utf8.count ?? 0))
+        <= HTTPSettings.maximumTarget
+    else {
+      return Self.text(
+        .uriTooLong, "the request target is over \(HTTPSettings.maximumTarget) bytes\n")
+    }
+    let device: String
+    if let named = context.parameters.get("device") {
+      guard DeviceIntake.isValidDevice(named) else {
+        return Self.text(
+          .badRequest,
+          "device ids are 1-32 characters of a-z, A-Z, 0-9, '-', '_' and '.'\n")
+      }
+      device = named
+    } else {
+      // The client address is the device: one allowance per address.
+      device = "@" + (context.remoteAddress?.ipAddress ?? "unknown")
+    }
+    let query = Self.queryItems(request.uri.query ?? "")
+    let json =
+      query["format"] == "json"
+      || (request.headers[.accept]?.contains("application/json") ?? false)
+    var bytes: [UInt8]
+    if request.method == .post {
+      do {
+        let body = try await request.body.collect(upTo: HTTPSettings.maximumBody)
+        bytes = Array(buffer: body)
+      } catch {
+        return Self.text(
+          .contentTooLarge, "a request body has at most \(HTTPSettings.maximumBody) bytes\n")
+      }
+    } else {
+      guard let text = query["q"] else {
+        return Self.text(
+          .badRequest, "name the places with ?q= (e.g. ?q=Berlin,DE or ?q=52.52,13.41)\n")
+      }
+      bytes = Array(text.utf8)
+    }
+
+    let clock = intake.rooms.clock
+    let reading = clock.reading()
+    let now = clock.unixTime(atReading: reading)
+    guard let admission = intake.admit(device, now: now, reading: reading) else {
+      // Told once this minute: HTTP has no silence, so the answer is short.
+      var headers = HTTPFields()
+      headers[.retryAfter] = "\(60 - now % 60)"
+      return Response(status: .tooManyRequests, headers: headers)
+    }
+    let answers = HTTPAnswers()
+    bytes.withUnsafeBytes { payload in
+      intake.answer(
+        payload, from: device, admission: admission, reply: answers, via: HTTPOut(),
+        arrived: reading, now: now)
+    }
+    let frames = await answers.all()
+    return Self.response(
+      of: frames, json: json, ifNoneMatch: request.headers[.ifNoneMatch])
+  }
+
+  /// The response for the frames of one request.
+  static func response(of frames: [HTTPAnswers.Frame], json: Bool, ifNoneMatch: String?)
+    -> Response
+  {
+    let described = FrameResponse(frames)
+    var headers = HTTPFields()
+    if let etag = described.etag { headers[.eTag] = etag }
+    headers[.cacheControl] = described.maxAge > 0 ? "max-age=\(described.maxAge)" : "no-cache"
+    if let retryAfter = described.retryAfter { headers[.retryAfter] = "\(retryAfter)" }
+    if described.isMatched(by: ifNoneMatch) {
+      return Response(status: .notModified, headers: headers)
+    }
+    headers[.contentType] = json ? "application/json" : "application/octet-stream"
+    let body = FrameResponse.body(of: frames, json: json)
+    headers[.contentLength] = "\(body.count)"
+    return Response(
+      status: HTTPResponse.Status(code: described.code), headers: headers,
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+  }
+
+  private func isAuthorized(_ request: Request) -> Bool {
+    guard !tokens.isEmpty else { return true }
+    guard let value = request.headers[.authorization], value.hasPrefix("Bearer ") else {
+      return false
+    }
+    return tokens.contains(String(value.dropFirst(7)).trimmingCharacters(in: .whitespaces))
+  }
+
+  static func text(
+    _ status: HTTPResponse.Status, _ text: String, headers extra: HTTPFields = [:]
+  ) -> Response {
+    var headers = extra
+    headers[.contentType] = "text/plain; charset=utf-8"
+    return Response(
+      status: status, headers: headers,
+      body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
+  }
+
+  /// The query's items, percent-decoded, `+` read as a space; the first of a name counts.
+  static func queryItems(_ query: String) -> [String: String] {
+    var items: [String: String] = [:]
+    for pair in query.split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = decode(parts[0])
+      if items[name] == nil { items[name] = parts.count > 1 ? decode(parts[1]) : "" }
+    }
+    return items
+  }
+
+  static func decode(_ text: Substring) -> String {
+    var bytes: [UInt8] = []
+    var index = text.utf8.startIndex
+    let utf8 = text.utf8
+    func hexValue(_ byte: UInt8) -> UInt8? {
+      switch byte {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+      default: nil
+      }
+    }
+    while index < utf8.endIndex {
+      let byte = utf8[index]
+      if byte == UInt8(ascii: "%"),
+        let first = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex),
+        first < utf8.endIndex,
+        let second = utf8.index(first, offsetBy: 1, limitedBy: utf8.endIndex),
+        second < utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
+      {
+        bytes.append(high << 4 | low)
+        index = utf8.index(after: second)
+        continue
+      }
+      bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
+      index = utf8.index(after: index)
+    }
+    return String(decoding: bytes, as: UTF8.self)
+  }
+}
+
+/// The way in, for the routes made before it: set once, at the end of its init, before the
+/// listener starts.
+final class WayInCell: Sendable {
+  private struct Weak { weak var way: HTTPWayIn? }
+  private let value = Mutex(Weak())
+
+  var way: HTTPWayIn? {
+    get { value.withLock { $0.way } }
+    set { value.withLock { $0.way = newValue } }
+  }
+}
+
+/// What each request knows: Hummingbird's own context and the client's address.
+struct DeviceRequestContext: RequestContext, RemoteAddressRequestContext {
+  var coreContext: CoreRequestContextStorage
+  let remoteAddress: SocketAddress?
+
+  init(source: ApplicationRequestContextSource) {
+    coreContext = .init(source: source)
+    remoteAddress = source.channel.remoteAddress
+  }
+}
+
+/// The connections open at once.
+final class ConnectionCount: Sendable {
+  let open = Atomic<Int>(0)
+}
+
+/// Closes a connection past `http.max-connections` as it opens.
+final class ConnectionCap: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+  typealias InboundIn = NIOAny
+  private let count: ConnectionCount
+  private let maximum: Int
+  private let counted = Atomic<Bool>(false)
+
+  init(count: ConnectionCount, maximum: Int) {
+    self.count = count
+    self.maximum = maximum
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    counted.store(true, ordering: .relaxed)
+    if count.open.add(1, ordering: .relaxed).newValue > maximum {
+      context.close(promise: nil)
+    }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    if counted.exchange(false, ordering: .relaxed) {
+      count.open.subtract(1, ordering: .relaxed)
+    }
+  }
+}
