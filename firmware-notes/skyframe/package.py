@@ -5,12 +5,11 @@ Arduino IDE's "Add .ZIP Library", arduino-cli lib install --zip-path), a Platfor
 
     firmware-notes/skyframe/package.py OUT_DIR        -> OUT_DIR/Skyframe-VERSION.zip
 
-In the repository the library holds links, not copies: src/skyframe_frame.h points to
-firmware-notes/skyframe_frame.h (the one source of the decoder) and the ESP32 example's
-show_frame.c/.h to firmware-notes/examples/show/. A zip cannot carry such links to a device
-maker's computer, so here every link is replaced by the bytes of the file it points to. The
-folder test/ (this repository's checks) is left out. VERSION is library.properties' version.
-Prints the archive's path.
+The library folder holds real files only (sync.py makes the copies of the decoder's one source,
+firmware-notes/skyframe_frame.h); a link in it is refused here, since neither a zip nor a
+sketchbook it is copied into can carry it. The folder test/ (this repository's checks) and the
+two scripts package.py and sync.py are left out. VERSION is library.properties' version. Prints
+the archive's path.
 """
 
 import sys
@@ -18,7 +17,7 @@ import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-LEAVE_OUT = {"test", "package.py"}
+LEAVE_OUT = {"test", "package.py", "sync.py"}
 
 
 def version():
@@ -29,17 +28,17 @@ def version():
 
 
 def files():
-    """(path inside the library, path on disk) of every file, links followed, sorted."""
+    """(path inside the library, path on disk) of every file, sorted."""
     found = []
     for path in sorted(HERE.rglob("*")):
         relative = path.relative_to(HERE)
         if relative.parts[0] in LEAVE_OUT or "__pycache__" in relative.parts:
             continue
+        if path.is_symlink():
+            sys.exit(f"package.py: {relative} is a link: the library holds real files (sync.py)")
         if path.is_dir():
             continue
-        if path.is_symlink() and not path.exists():
-            sys.exit(f"package.py: {relative} is a broken link")
-        found.append((relative.as_posix(), path.resolve()))
+        found.append((relative.as_posix(), path))
     return found
 
 

@@ -9,8 +9,9 @@
 // it waits for the next 15-minute request.
 //
 // It is an example of the Skyframe library (firmware-notes/skyframe/: install it as
-// docs/devices/libraries.md says); show_frame.c and show_frame.h sit next to this file (in the
-// repository they are links to firmware-notes/examples/show/, which the ESP-IDF example shares).
+// docs/devices/libraries.md says); show_frame.c and show_frame.h sit next to this file (copies that
+// firmware-notes/skyframe/sync.py makes of firmware-notes/examples/show/, which the ESP-IDF
+// example uses in place).
 // Change the Wi-Fi name and password, DEVICE, PLACE and GATEWAY below.
 #include <WiFi.h>
 #include <PubSubClient.h>
