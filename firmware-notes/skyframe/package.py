@@ -3,7 +3,12 @@
 Arduino IDE's "Add .ZIP Library", arduino-cli lib install --zip-path), a PlatformIO library
 (lib_deps = file://...zip) and an ESP-IDF component (unzipped into a project's components/).
 
-    firmware-notes/skyframe/package.py OUT_DIR        -> OUT_DIR/Skyframe-VERSION.zip
+    firmware-notes/skyframe/package.py OUT_DIR        -> OUT_DIR/skyframe-VERSION.zip
+
+The zip unpacks to one folder, skyframe/, named as the library folder is: ESP-IDF names a
+component after its folder, so unpacked into a project's components/ it is the component
+`skyframe` that a CMakeLists.txt's REQUIRES names. (The Arduino IDE and PlatformIO show the
+library under the name library.properties and library.json give, Skyframe, whatever its folder.)
 
 The library folder holds real files only (sync.py makes the copies of the decoder's one source,
 firmware-notes/skyframe_frame.h); a link in it is refused here, since neither a zip nor a
@@ -17,6 +22,7 @@ import zipfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+FOLDER = HERE.name  # "skyframe": the ESP-IDF component's name
 LEAVE_OUT = {"test", "package.py", "sync.py"}
 
 
@@ -47,10 +53,10 @@ def main():
         sys.exit(__doc__)
     out_dir = Path(sys.argv[1])
     out_dir.mkdir(parents=True, exist_ok=True)
-    archive = out_dir / f"Skyframe-{version()}.zip"
+    archive = out_dir / f"{FOLDER}-{version()}.zip"
     with zipfile.ZipFile(archive, "w", zipfile.ZIP_DEFLATED) as z:
         for inside, source in files():
-            info = zipfile.ZipInfo(f"Skyframe/{inside}", date_time=(2024, 1, 1, 0, 0, 0))
+            info = zipfile.ZipInfo(f"{FOLDER}/{inside}", date_time=(2024, 1, 1, 0, 0, 0))
             info.external_attr = 0o644 << 16
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, source.read_bytes())

@@ -15,6 +15,8 @@ IDF_TARBALL what `compote component pack` makes. Checks, one ok/FAIL line each, 
   - every archive: no link and no device or other special member, every member that is a file in
     the library a regular file with the library file's bytes, every file sync.py makes present
     (compote writes its own idf_component.yml into its archive: that one is not compared);
+  - the zip unpacks to skyframe/, the ESP-IDF component's name (ESP-IDF takes it from the folder)
+    that `REQUIRES skyframe` in the docs asks for;
   - no file git tracks, besides firmware-notes/skyframe_frame.h and the copies sync.py makes, has
     the header's content (a copy that no script keeps would drift the day the header changes).
 """
@@ -33,6 +35,7 @@ LIBRARY = Path(__file__).resolve().parent.parent
 NOTES = LIBRARY.parent
 REPO = NOTES.parent
 HEADER = NOTES / "skyframe_frame.h"
+COMPONENT = "skyframe"  # the ESP-IDF component's name (docs/devices/libraries.md, REQUIRES)
 
 passed = failed = 0
 
@@ -166,6 +169,20 @@ def check_archive(label, path, made, not_compared=()):
            f"{len(made)} made files among them, no link")
 
 
+def check_folder_name(path):
+    """ESP-IDF names a component after its folder, so the folder the zip unpacks to is the name a
+    project's REQUIRES must give; it is the name the docs give (`REQUIRES skyframe`), the name
+    the component is packed under (compote --name skyframe) and the library folder's own."""
+    with zipfile.ZipFile(path) as z:
+        tops = sorted({name.split("/", 1)[0] for name in z.namelist()})
+    if tops == [COMPONENT] and LIBRARY.name == COMPONENT:
+        ok(f"the zip unpacks to {COMPONENT}/: in a project's components/ it is the component "
+           f"`REQUIRES {COMPONENT}` names, as the library folder is")
+    else:
+        bad(f"the zip unpacks to {tops}, the library folder is {LIBRARY.name}/: ESP-IDF names a "
+            f"component after its folder, and the docs say `REQUIRES {COMPONENT}`")
+
+
 def check_no_stray_copies(sync):
     blob = subprocess.run(["git", "-C", str(REPO), "hash-object", str(HEADER)], text=True,
                           capture_output=True, check=True).stdout.strip()
@@ -194,6 +211,7 @@ def main():
     check_made(sync)
     made = [library_relative(t) for t, _, _ in sync.made_files()]
     check_archive("package.py's zip", args.zip, made)
+    check_folder_name(args.zip)
     if args.pio:
         check_archive("pio pkg pack", args.pio, made)
     if args.idf:
