@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Writes the library's files that are made from another file of this repository, or checks them.
+"""Writes the libraries' files that are made from another file of this repository, or checks them.
 
     firmware-notes/skyframe/sync.py            rewrite every made file from its source
     firmware-notes/skyframe/sync.py --check    write nothing; list the made files that differ from
                                                what their source gives, exit 1 if any does
     ... [--root DIR]                           DIR holds firmware-notes/ (default: this repository)
 
+The libraries are firmware-notes/skyframe (the decoder: Arduino, PlatformIO, ESP-IDF) and
+firmware-notes/skyframe-esp32 (Arduino on the ESP32: show_frame() and the ESP32Display example).
 A library folder must hold real files: it is copied into a sketchbook, zipped, packed by
 PlatformIO and by the ESP-IDF component manager, and a link to ../../ breaks in every one of them.
 So the decoder keeps one source, firmware-notes/skyframe_frame.h, and the library carries a copy
-of it that this script makes (the ESP32 example's show_frame.c/.h likewise, from
+of it that this script makes (the ESP32 library's show_frame.c/.h likewise, from
 firmware-notes/examples/show/, which the ESP-IDF example uses in place). Change the source, run this script, commit both; the library's
 test (test/run.sh, through test/check_copies.py) runs --check and fails on a copy that drifted.
 """
@@ -25,9 +27,9 @@ def made_files():
     """(made file, source, how the source becomes it), paths relative to the repository."""
     return [
         ("firmware-notes/skyframe/src/skyframe_frame.h", "firmware-notes/skyframe_frame.h", copy),
-        ("firmware-notes/skyframe/examples/ESP32Display/show_frame.c",
+        ("firmware-notes/skyframe-esp32/src/show_frame.c",
          "firmware-notes/examples/show/show_frame.c", copy),
-        ("firmware-notes/skyframe/examples/ESP32Display/show_frame.h",
+        ("firmware-notes/skyframe-esp32/src/show_frame.h",
          "firmware-notes/examples/show/show_frame.h", copy),
     ]
 

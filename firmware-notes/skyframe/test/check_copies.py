@@ -2,15 +2,17 @@
 """The library holds real files, its copies agree with their one source, and every archive made of
 it carries those files.
 
-    check_copies.py LIBRARY_ZIP [--pio PIO_TARBALL] [--idf IDF_TARBALL]
+    check_copies.py ZIP... [--pio PIO_TARBALL] [--idf IDF_TARBALL]
 
-LIBRARY_ZIP is package.py's zip; PIO_TARBALL what `pio pkg pack` makes of the library folder;
-IDF_TARBALL what `compote component pack` makes. Checks, one ok/FAIL line each, last line
+ZIP: package.py's zips, skyframe's first (each unpacks to its library's folder);
+PIO_TARBALL what `pio pkg pack` makes of firmware-notes/skyframe; IDF_TARBALL what `compote
+component pack` makes of it. Checks, one ok/FAIL line each, last line
 "copies: N passed, M failed":
-  - no link anywhere in the library folder, and none that git tracks under firmware-notes/ (a
-    link to ../../ breaks when the folder is copied into a sketchbook or packed);
-  - every file sync.py makes (the header's copy in src/, the ESP32 example's show_frame.c/.h)
-    equal to what its source gives (sync.py --check), and sync.py --check failing on a copy
+  - no link anywhere in the library folders (skyframe, skyframe-esp32), and none that git tracks
+    under firmware-notes/ (a link to ../../ breaks when a folder is copied into a sketchbook or
+    packed);
+  - every file sync.py makes (the header's copy in skyframe/src/, show_frame.c/.h in
+    skyframe-esp32/src/) equal to what its source gives (sync.py --check), and sync.py --check failing on a copy
     changed by one byte (so a check that passes everything fails here);
   - every archive: no link and no device or other special member, every member that is a file in
     the library a regular file with the library file's bytes, every file sync.py makes present
@@ -33,6 +35,7 @@ from pathlib import Path
 
 LIBRARY = Path(__file__).resolve().parent.parent
 NOTES = LIBRARY.parent
+LIBRARIES = {p.name: p for p in (LIBRARY, NOTES / "skyframe-esp32")}
 REPO = NOTES.parent
 HEADER = NOTES / "skyframe_frame.h"
 COMPONENT = "skyframe"  # the ESP-IDF component's name (docs/devices/libraries.md, REQUIRES)
@@ -60,16 +63,23 @@ def load_sync():
 
 
 def library_relative(made):
-    """A made file's path inside the library folder."""
-    return (REPO / made).relative_to(LIBRARY).as_posix()
+    """A made file's path inside firmware-notes/ (its library folder, then the path in it)."""
+    return (REPO / made).relative_to(NOTES).as_posix()
+
+
+def made_in(library, sync):
+    """The made files of one library, as paths inside it."""
+    return [(REPO / t).relative_to(library).as_posix() for t, _, _ in sync.made_files()
+            if (REPO / t).is_relative_to(library)]
 
 
 def check_links():
-    links = sorted(p.relative_to(LIBRARY).as_posix() for p in LIBRARY.rglob("*") if p.is_symlink())
+    links = sorted(p.relative_to(NOTES).as_posix() for library in LIBRARIES.values()
+                   for p in library.rglob("*") if p.is_symlink())
     if links:
-        bad(f"links in the library folder: {links}")
+        bad(f"links in the library folders: {links}")
     else:
-        ok("no link in the library folder")
+        ok(f"no link in the library folders ({', '.join(LIBRARIES)})")
     listed = subprocess.run(["git", "-C", str(REPO), "ls-files", "-s", "firmware-notes"],
                             text=True, capture_output=True, check=True).stdout.splitlines()
     tracked = [line.split("\t", 1)[1] for line in listed if line.startswith("120000 ")]
@@ -140,14 +150,14 @@ def members(path):
     return out
 
 
-def check_archive(label, path, made, not_compared=()):
+def check_archive(label, path, library, made, not_compared=()):
     found = members(path)
     if not found:
         bad(f"{label}: {path.name} is empty")
         return
     problems = []
     for name, kind, data in found:
-        source = LIBRARY / name
+        source = library / name
         if kind in ("link", "other"):
             problems.append(f"{name} is a {kind}, not a file")
         elif kind == "dir":
@@ -167,6 +177,13 @@ def check_archive(label, path, made, not_compared=()):
         ok(f"{label} {path.name}: {len(files)} regular files, each the library's file byte for "
            f"byte{' (but ' + ', '.join(not_compared) + ')' if not_compared else ''}, "
            f"{len(made)} made files among them, no link")
+
+
+def zip_folder(path):
+    """The one folder a zip unpacks to, or None."""
+    with zipfile.ZipFile(path) as z:
+        tops = sorted({name.split("/", 1)[0] for name in z.namelist()})
+    return tops[0] if len(tops) == 1 else None
 
 
 def check_folder_name(path):
@@ -202,22 +219,31 @@ def check_no_stray_copies(sync):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("zip", type=Path)
+    parser.add_argument("zips", type=Path, nargs="+")
     parser.add_argument("--pio", type=Path)
     parser.add_argument("--idf", type=Path)
     args = parser.parse_args()
     sync = load_sync()
     check_links()
     check_made(sync)
-    made = [library_relative(t) for t, _, _ in sync.made_files()]
-    check_archive("package.py's zip", args.zip, made)
-    check_folder_name(args.zip)
+    for path in args.zips:
+        folder = zip_folder(path)
+        if folder not in LIBRARIES:
+            bad(f"{path.name} does not unpack to one library folder ({folder})")
+            continue
+        check_archive("package.py's zip", path, LIBRARIES[folder],
+                      made_in(LIBRARIES[folder], sync))
+    check_folder_name(args.zips[0])
+    if sorted(zip_folder(p) for p in args.zips) != sorted(LIBRARIES):
+        bad(f"the zips unpack to {[zip_folder(p) for p in args.zips]}, not one per library "
+            f"folder {sorted(LIBRARIES)}")
+    made = made_in(LIBRARY, sync)
     if args.pio:
-        check_archive("pio pkg pack", args.pio, made)
+        check_archive("pio pkg pack", args.pio, LIBRARY, made)
     if args.idf:
         # The component manager leaves out what idf_component.yml's files.exclude names (examples)
         # and writes its own idf_component.yml.
-        check_archive("compote component pack", args.idf,
+        check_archive("compote component pack", args.idf, LIBRARY,
                       [m for m in made if not m.startswith("examples/")], ("idf_component.yml",))
     check_no_stray_copies(sync)
     print(f"copies: {passed} passed, {failed} failed")

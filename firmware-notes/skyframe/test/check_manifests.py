@@ -1,15 +1,19 @@
 #!/usr/bin/env python3
 """The library's three manifests against their specifications.
 
-    check_manifests.py [LIBRARY_DIR]      (default: firmware-notes/skyframe)
+    check_manifests.py [LIBRARY_DIR [ESP32_LIBRARY_DIR]]
+                          (default: firmware-notes/skyframe and firmware-notes/skyframe-esp32)
 
 Run with a Python that has the PyPI packages `platformio` and `idf-component-manager`
 (test/python-env.sh makes one): their own manifest readers are the reference for two of them.
 
   library.properties  Arduino library specification 1.5 (arduino.github.io/arduino-cli/latest/
-                      library-specification): key=value lines in UTF-8; the required fields
-                      name, version, author, maintainer, sentence, paragraph, category, url,
-                      architectures; name of letters, digits, spaces, _ . - starting with a letter
+                      library-specification): key=value lines in UTF-8; the fields name,
+                      version, author, maintainer, sentence, paragraph, category, architectures
+                      present (the specification lists url too, and the Library Manager's
+                      indexer wants it; Skyframe has no public address yet, so it is left out
+                      rather than invented, and checked only when given); depends a
+                      comma-separated list of library names; name of letters, digits, spaces, _ . - starting with a letter
                       or digit, at most 63 characters; version in semver (MAJOR.MINOR.PATCH); a
                       category of the spec's list; url http(s); architectures "*" or a
                       comma-separated list; every name in includes= a header of src/; the 1.5
@@ -24,7 +28,9 @@ Run with a Python that has the PyPI packages `platformio` and `idf-component-man
                       ManifestManager in upload mode, as `compote component upload` checks), a
                       version, description and url present; CMakeLists.txt calls
                       idf_component_register with SRCS and INCLUDE_DIRS that exist.
-  the three versions  equal.
+  Skyframe ESP32      the second library (Arduino only): the Arduino 1.5 checks above and
+                      PlatformIO's reader of its library.properties.
+  the versions        equal in the four manifests.
 
 Each check must also reject a known-bad manifest (a field removed or malformed), so a checker
 that accepts anything fails. One ok/FAIL line per check; last "manifests: N passed, M failed".
@@ -38,7 +44,7 @@ import tempfile
 from pathlib import Path
 
 REQUIRED_PROPERTIES = ["name", "version", "author", "maintainer", "sentence", "paragraph",
-                       "category", "url", "architectures"]
+                       "category", "architectures"]
 CATEGORIES = {"Display", "Communication", "Signal Input/Output", "Sensors", "Device Control",
               "Timing", "Data Storage", "Data Processing", "Other"}
 SEMVER = re.compile(r"^(0|[1-9]\d*)\.(0|[1-9]\d*)\.(0|[1-9]\d*)"
@@ -98,6 +104,9 @@ def arduino_problems(library):
     if arch and arch != "*" and not all(re.match(r"^[a-z0-9_]+$", a.strip())
                                         for a in arch.split(",")):
         problems.append(f"architectures {arch!r}: '*' or a comma-separated list")
+    for dependency in (d.strip() for d in props.get("depends", "").split(",")):
+        if props.get("depends") and not NAME.match(re.sub(r"\s*\(.*\)$", "", dependency)):
+            problems.append(f"depends names {dependency!r}, not a library name")
     for header in filter(None, (h.strip() for h in props.get("includes", "").split(","))):
         if not (library / "src" / header).is_file():
             problems.append(f"includes names {header}, not a file of src/")
@@ -150,12 +159,20 @@ def platformio_problems(library):
             if not (base / name).is_file():
                 problems.append(f"example {example.get('name')}: {base / name} missing")
     if (library / "library.properties").exists():
-        try:
-            data = ManifestParserFactory.new_from_file(str(library / "library.properties")).as_dict()
-            ManifestSchema().load_manifest(data)
-        except Exception as error:
-            problems.append(f"PlatformIO's reader of library.properties rejects it: {error}")
+        problems += platformio_properties_problems(library)
     return problems
+
+
+def platformio_properties_problems(library):
+    from platformio.package.manifest.parser import ManifestParserFactory
+    from platformio.package.manifest.schema import ManifestSchema
+
+    try:
+        data = ManifestParserFactory.new_from_file(str(library / "library.properties")).as_dict()
+        ManifestSchema().load_manifest(data)
+    except Exception as error:  # PlatformIO's ManifestValidationError and parser errors
+        return [f"PlatformIO's reader of library.properties rejects it: {error}"]
+    return []
 
 
 def idf_problems(library):
@@ -213,11 +230,17 @@ def spoiled(library, tmp, index, name, change):
 def main():
     library = Path(sys.argv[1]).resolve() if len(sys.argv) > 1 else \
         Path(__file__).resolve().parent.parent
-    for label, check in (("library.properties (Arduino 1.5)", arduino_problems),
-                         ("library.json (PlatformIO)", platformio_problems),
-                         ("idf_component.yml + CMakeLists.txt (ESP-IDF)", idf_problems)):
+    esp32 = Path(sys.argv[2]).resolve() if len(sys.argv) > 2 else \
+        library.parent / "skyframe-esp32"
+    for label, check, folder in (
+            ("library.properties (Arduino 1.5)", arduino_problems, library),
+            ("library.json (PlatformIO)", platformio_problems, library),
+            ("idf_component.yml + CMakeLists.txt (ESP-IDF)", idf_problems, library),
+            ("Skyframe ESP32: library.properties (Arduino 1.5)", arduino_problems, esp32),
+            ("Skyframe ESP32: library.properties (PlatformIO's reader)",
+             platformio_properties_problems, esp32)):
         try:
-            problems = check(library)
+            problems = check(folder)
         except ImportError as error:
             problems = [f"the checker's package is missing: {error} (run test/python-env.sh)"]
         if problems:
@@ -225,11 +248,12 @@ def main():
         else:
             ok(f"{label} meets its specification")
     v = versions(library)
-    if v[0] and v[0] == v[1] == v[2]:
-        ok(f"the three manifests give version {v[0]}")
+    v_esp32 = read_properties(esp32 / "library.properties")[0].get("version")
+    if v[0] and v[0] == v[1] == v[2] == v_esp32:
+        ok(f"the four manifests give version {v[0]}")
     else:
         bad(f"versions differ: library.properties {v[0]}, library.json {v[1]}, "
-            f"idf_component.yml {v[2]}")
+            f"idf_component.yml {v[2]}, Skyframe ESP32's library.properties {v_esp32}")
 
     # Known-bad manifests must be refused, by the same functions.
     broken = [
@@ -248,10 +272,16 @@ def main():
         ("CMakeLists.txt", "SRCS of a missing file", idf_problems,
          lambda t: t.replace("src/skyframe_frame.c", "src/missing.c")),
     ]
+    broken = [(library,) + b for b in broken] + [
+        (esp32, "library.properties", "depends=Skyframe; PubSubClient", arduino_problems,
+         lambda t: re.sub(r"^depends=.*$", "depends=Skyframe; PubSubClient", t, flags=re.M)),
+        (esp32, "library.properties", "no architectures", arduino_problems,
+         lambda t: re.sub(r"^architectures=.*\n", "", t, flags=re.M)),
+    ]
     with tempfile.TemporaryDirectory() as tmp:
-        for index, (name, what, check, change) in enumerate(broken):
+        for index, (folder, name, what, check, change) in enumerate(broken):
             try:
-                problems = check(spoiled(library, tmp, index, name, change))
+                problems = check(spoiled(folder, tmp, index, name, change))
             except ImportError as error:
                 problems = []
                 bad(f"cannot check a {name} with {what}: {error}")
