@@ -20,6 +20,10 @@
 # allocates; for tests and logs).
 import struct
 
+# The release of the Skyframe device libraries (semver of their API; the C header's
+# SKYFRAME_LIBRARY_VERSION is the same number). Not the gateway's version, nor a wire format's.
+VERSION = "1.1.0"
+
 try:
     from binascii import crc32 as _crc32
 except ImportError:  # a port built without binascii.crc32

@@ -30,15 +30,20 @@ Run with a Python that has the PyPI packages `platformio` and `idf-component-man
                       idf_component_register with SRCS and INCLUDE_DIRS that exist.
   Skyframe ESP32      the second library (Arduino only): the Arduino 1.5 checks above and
                       PlatformIO's reader of its library.properties.
-  the versions        equal in the four manifests.
+  the versions        one version for the device libraries: equal in the four manifests, in the
+                      C header (SKYFRAME_LIBRARY_VERSION and its _MAJOR/_MINOR/_PATCH, read by
+                      compiling and running a program that prints them) and in
+                      firmware-notes/micropython/skyframe.py (VERSION, read by importing it).
 
 Each check must also reject a known-bad manifest (a field removed or malformed), so a checker
 that accepts anything fails. One ok/FAIL line per check; last "manifests: N passed, M failed".
 """
 
+import importlib.util
 import json
 import re
 import shutil
+import subprocess
 import sys
 import tempfile
 from pathlib import Path
@@ -217,6 +222,36 @@ def versions(library):
     return props.get("version"), pio, idf.group(1) if idf else None
 
 
+def header_version(header):
+    """SKYFRAME_LIBRARY_VERSION of HEADER as the compiler sees it, with its three numbers joined
+    by dots, or a sentence saying why there is none."""
+    program = (f'#include "{header}"\n#include <stdio.h>\n'
+               'int main(void) {\n'
+               '    printf("%s %d.%d.%d\\n", SKYFRAME_LIBRARY_VERSION, SKYFRAME_LIBRARY_VERSION_MAJOR,\n'
+               '           SKYFRAME_LIBRARY_VERSION_MINOR, SKYFRAME_LIBRARY_VERSION_PATCH);\n'
+               '    return 0;\n}\n')
+    with tempfile.TemporaryDirectory() as tmp:
+        source, binary = Path(tmp) / "v.c", Path(tmp) / "v"
+        source.write_text(program)
+        built = subprocess.run(["cc", "-std=c99", "-Wall", "-Werror", "-o", str(binary),
+                                str(source)], capture_output=True, text=True)
+        if built.returncode != 0:
+            errors = [l for l in built.stderr.splitlines() if "error" in l] or ["?"]
+            return None, f"no version in the header: {errors[0].split('error: ')[-1][:100]}"
+        text, numbers = subprocess.run([str(binary)], capture_output=True, text=True,
+                                       check=True).stdout.split()
+    if text != numbers:
+        return None, f"SKYFRAME_LIBRARY_VERSION {text} but _MAJOR/_MINOR/_PATCH {numbers}"
+    return text, None
+
+
+def python_version(module):
+    spec = importlib.util.spec_from_file_location("skyframe_under_test", module)
+    loaded = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(loaded)
+    return getattr(loaded, "VERSION", None)
+
+
 def spoiled(library, tmp, index, name, change):
     """A copy of LIBRARY (links followed) with CHANGE applied to file NAME's text."""
     copy = Path(tmp) / str(index) / "skyframe"
@@ -254,6 +289,26 @@ def main():
     else:
         bad(f"versions differ: library.properties {v[0]}, library.json {v[1]}, "
             f"idf_component.yml {v[2]}, Skyframe ESP32's library.properties {v_esp32}")
+    notes = library.parent
+    for header in (notes / "skyframe_frame.h", library / "src" / "skyframe_frame.h"):
+        c_version, why = header_version(header)
+        where = header.relative_to(notes.parent)
+        if why:
+            bad(f"{where}: {why}")
+        elif c_version != v[0]:
+            bad(f"{where}: SKYFRAME_LIBRARY_VERSION {c_version}, library.properties {v[0]}")
+        else:
+            ok(f"{where}: SKYFRAME_LIBRARY_VERSION {c_version} (and its numbers), as the manifests")
+    module = notes / "micropython" / "skyframe.py"
+    try:
+        py_version = python_version(module)
+    except Exception as error:  # a module that does not import is a failure here too
+        py_version = f"no import: {error}"
+    if py_version == v[0]:
+        ok(f"firmware-notes/micropython/skyframe.py: VERSION {py_version}, as the manifests")
+    else:
+        bad(f"firmware-notes/micropython/skyframe.py: VERSION {py_version}, "
+            f"library.properties {v[0]}")
 
     # Known-bad manifests must be refused, by the same functions.
     broken = [
