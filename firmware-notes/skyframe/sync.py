@@ -12,11 +12,13 @@ A library folder must hold real files: it is copied into a sketchbook, zipped, p
 PlatformIO and by the ESP-IDF component manager, and a link to ../../ breaks in every one of them.
 So the decoder keeps one source, firmware-notes/skyframe_frame.h, and the library carries a copy
 of it that this script makes (the ESP32 library's show_frame.c/.h likewise, from
-firmware-notes/examples/show/, which the ESP-IDF example uses in place). Change the source, run this script, commit both; the library's
+firmware-notes/examples/show/, which the ESP-IDF example uses in place). Each library's
+keywords.txt is made from its header's declarations the same way. Change the source, run this script, commit both; the library's
 test (test/run.sh, through test/check_copies.py) runs --check and fails on a copy that drifted.
 """
 
 import argparse
+import re
 import sys
 from pathlib import Path
 
@@ -27,6 +29,9 @@ def made_files():
     """(made file, source, how the source becomes it), paths relative to the repository."""
     return [
         ("firmware-notes/skyframe/src/skyframe_frame.h", "firmware-notes/skyframe_frame.h", copy),
+        ("firmware-notes/skyframe/keywords.txt", "firmware-notes/skyframe_frame.h", keywords),
+        ("firmware-notes/skyframe-esp32/keywords.txt", "firmware-notes/examples/show/show_frame.h",
+         keywords),
         ("firmware-notes/skyframe-esp32/src/show_frame.c",
          "firmware-notes/examples/show/show_frame.c", copy),
         ("firmware-notes/skyframe-esp32/src/show_frame.h",
@@ -36,6 +41,31 @@ def made_files():
 
 def copy(source_bytes):
     return source_bytes
+
+
+def keywords(header_bytes):
+    """keywords.txt (the Arduino IDE's syntax colouring, library specification 1.5) of a header's
+    public part (what comes before its implementation): its struct types as KEYWORD1, its
+    functions and function-like macros as KEYWORD2, its other macros as LITERAL1; one
+    "name<TAB>TYPE" line each. Include guards (NAME_H) and the header's private macros (*_DONE)
+    are left out; SKYFRAME_FRAME_IMPLEMENTATION, the macro a program defines, is in."""
+    text = header_bytes.decode("utf-8").split("#ifdef SKYFRAME_FRAME_IMPLEMENTATION", 1)[0]
+    found = {}
+    for name in re.findall(r"^}\s*(\w+);", text, re.M):
+        found[name] = "KEYWORD1"
+    for name in re.findall(r"^(?:const\s+)?\w+\s*\*?\s*(\w+)\s*\(", text, re.M):
+        found.setdefault(name, "KEYWORD2")
+    for name, arguments in re.findall(r"^#\s*define\s+(\w+)(\()?", text, re.M):
+        if not (name.endswith("_H") or name.endswith("_DONE")):
+            found.setdefault(name, "KEYWORD2" if arguments else "LITERAL1")
+    if "SKYFRAME_FRAME_IMPLEMENTATION" in text:
+        found.setdefault("SKYFRAME_FRAME_IMPLEMENTATION", "LITERAL1")
+    order = {"KEYWORD1": 0, "KEYWORD2": 1, "LITERAL1": 2}
+    lines = ["# Syntax colouring for the Arduino IDE. Made by firmware-notes/skyframe/sync.py from",
+             "# the header's declarations: do not edit, run sync.py."]
+    for name, kind in sorted(found.items(), key=lambda item: (order[item[1]], item[0])):
+        lines.append(f"{name}\t{kind}")
+    return ("\n".join(lines) + "\n").encode("utf-8")
 
 
 def expected(root):

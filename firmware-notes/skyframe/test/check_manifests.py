@@ -13,9 +13,10 @@ Run with a Python that has the PyPI packages `platformio` and `idf-component-man
                       present (the specification lists url too, and the Library Manager's
                       indexer wants it; Skyframe has no public address yet, so it is left out
                       rather than invented, and checked only when given); depends a
-                      comma-separated list of library names; name of letters, digits, spaces, _ . - starting with a letter
-                      or digit, at most 63 characters; version in semver (MAJOR.MINOR.PATCH); a
-                      category of the spec's list; url http(s); architectures "*" or a
+                      comma-separated list of library names; name of letters, digits, spaces,
+                      _ . - starting with a letter or digit, at most 63 characters; version in
+                      semver (MAJOR.MINOR.PATCH); a category of the spec's list; url, when
+                      given, http(s); architectures "*" or a
                       comma-separated list; every name in includes= a header of src/; the 1.5
                       layout (sources in src/, none at the root, no utility/ beside src/); every
                       example as examples/NAME/NAME.ino. PlatformIO's Arduino reader must read it.
@@ -26,10 +27,20 @@ Run with a Python that has the PyPI packages `platformio` and `idf-component-man
                       exist.
   idf_component.yml   the ESP-IDF component manager's own validation (idf_component_tools'
                       ManifestManager in upload mode, as `compote component upload` checks), a
-                      version, description and url present; CMakeLists.txt calls
+                      version and description present (url only when there is one);
+                      CMakeLists.txt calls
                       idf_component_register with SRCS and INCLUDE_DIRS that exist.
   Skyframe ESP32      the second library (Arduino only): the Arduino 1.5 checks above and
                       PlatformIO's reader of its library.properties.
+  addresses           every address a manifest gives (library.properties url, library.json
+                      homepage and repository, idf_component.yml url and repository) is http(s)
+                      and not on a name reserved never to resolve (RFC 2606 and 6761: .invalid,
+                      .example, .test, .localhost, example.com/.net/.org): none at all rather
+                      than a made-up one. library.json's license only with a LICENSE file.
+  README, keywords    each library folder has a README.md and a keywords.txt of
+                      "name<TAB>KEYWORD1|KEYWORD2|KEYWORD3|LITERAL1|LITERAL2" lines (library
+                      specification 1.5; sync.py makes them from the headers, check_copies.py
+                      compares), each name declared in the library's src/.
   the versions        one version for the device libraries: equal in the four manifests, in the
                       C header (SKYFRAME_LIBRARY_VERSION and its _MAJOR/_MINOR/_PATCH, read by
                       compiling and running a program that prints them) and in
@@ -188,7 +199,7 @@ def idf_problems(library):
     problems += [f"component manager: {e.strip()}" for e in manager.validation_errors]
     if not problems:
         manifest = manager.manifest
-        for key in ("version", "description", "url"):
+        for key in ("version", "description"):
             if not getattr(manifest, key, None):
                 problems.append(f"field {key} missing or empty")
     cmake = library / "CMakeLists.txt"
@@ -220,6 +231,64 @@ def versions(library):
     idf = re.search(r'^version:\s*"?([^"\s]+)"?', (library / "idf_component.yml")
                     .read_text(encoding="utf-8"), re.M)
     return props.get("version"), pio, idf.group(1) if idf else None
+
+
+RESERVED = re.compile(r"(^|\.)(invalid|example|test|localhost)$|^example\.(com|net|org)$")
+
+
+def address_problems(library):
+    """Addresses in the manifests that are not http(s) or point at a reserved, never-resolving
+    name; a license named without its file."""
+    found = []
+    props, _ = read_properties(library / "library.properties")
+    found.append(("library.properties url", props.get("url")))
+    if (library / "library.json").is_file():
+        raw = json.loads((library / "library.json").read_text(encoding="utf-8"))
+        repository = raw.get("repository") or {}
+        found += [("library.json homepage", raw.get("homepage")),
+                  ("library.json repository", repository.get("url") if isinstance(repository, dict)
+                   else repository)]
+        if raw.get("license") and not (library / "LICENSE").is_file():
+            found.append(("library.json license", "license without a LICENSE file"))
+    if (library / "idf_component.yml").is_file():
+        text = (library / "idf_component.yml").read_text(encoding="utf-8")
+        for key in ("url", "repository", "documentation", "issues"):
+            m = re.search(rf'^{key}:\s*"?([^"\s]+)"?', text, re.M)
+            found.append((f"idf_component.yml {key}", m.group(1) if m else None))
+    problems = []
+    for where, value in found:
+        if value is None:
+            continue
+        m = re.match(r"^https?://([^/:\s]+)", value)
+        if not m:
+            problems.append(f"{where}: {value!r} is not an http(s) address")
+        elif RESERVED.search(m.group(1).lower()):
+            problems.append(f"{where}: {value!r} is on a name reserved never to resolve")
+    return problems
+
+
+KEYWORD_TYPES = {"KEYWORD1", "KEYWORD2", "KEYWORD3", "LITERAL1", "LITERAL2"}
+
+
+def keywords_problems(library):
+    problems = []
+    if not (library / "README.md").is_file():
+        problems.append("no README.md")
+    path = library / "keywords.txt"
+    if not path.is_file():
+        return problems + ["no keywords.txt"]
+    declared = "".join(p.read_text(encoding="utf-8") for p in (library / "src").glob("*.h"))
+    lines = [l for l in path.read_text(encoding="utf-8").splitlines()
+             if l.strip() and not l.startswith("#")]
+    for line in lines:
+        fields = line.split("\t")
+        if len(fields) < 2 or fields[1] not in KEYWORD_TYPES or not re.match(r"^\w+$", fields[0]):
+            problems.append(f"keywords.txt line {line!r} is not name<TAB>TYPE")
+        elif not re.search(rf"\b{fields[0]}\b", declared):
+            problems.append(f"keywords.txt names {fields[0]}, which src/ does not declare")
+    if not lines:
+        problems.append("keywords.txt is empty")
+    return problems
 
 
 def header_version(header):
@@ -273,7 +342,11 @@ def main():
             ("idf_component.yml + CMakeLists.txt (ESP-IDF)", idf_problems, library),
             ("Skyframe ESP32: library.properties (Arduino 1.5)", arduino_problems, esp32),
             ("Skyframe ESP32: library.properties (PlatformIO's reader)",
-             platformio_properties_problems, esp32)):
+             platformio_properties_problems, esp32),
+            ("addresses and license (Skyframe)", address_problems, library),
+            ("addresses (Skyframe ESP32)", address_problems, esp32),
+            ("README.md and keywords.txt (Skyframe)", keywords_problems, library),
+            ("README.md and keywords.txt (Skyframe ESP32)", keywords_problems, esp32)):
         try:
             problems = check(folder)
         except ImportError as error:
@@ -332,6 +405,14 @@ def main():
          lambda t: re.sub(r"^depends=.*$", "depends=Skyframe; PubSubClient", t, flags=re.M)),
         (esp32, "library.properties", "no architectures", arduino_problems,
          lambda t: re.sub(r"^architectures=.*\n", "", t, flags=re.M)),
+        (library, "library.properties", "url=https://skyframe.invalid/x", address_problems,
+         lambda t: t + "url=https://skyframe.invalid/x\n"),
+        (library, "library.json", "a license and no LICENSE file", address_problems,
+         lambda t: json.dumps(dict(json.loads(t), license="MIT"))),
+        (library, "keywords.txt", "a name src/ does not declare", keywords_problems,
+         lambda t: t + "skyframe_no_such_thing\tKEYWORD2\n"),
+        (esp32, "keywords.txt", "spaces instead of a tab", keywords_problems,
+         lambda t: t.replace("\t", "    ")),
     ]
     with tempfile.TemporaryDirectory() as tmp:
         for index, (folder, name, what, check, change) in enumerate(broken):
