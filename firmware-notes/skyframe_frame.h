@@ -59,6 +59,11 @@
  *   v1.0  First version. It ignores bytes 38-39, 84-87 and 186-187, so it still reads every v1.1
  *         frame (all v1.0 fields, none of the new ones): updating the header is optional.
  *   The wire `version` byte is 1 for both: a v2 frame is rejected (SKYFRAME_ERR_BAD_VERSION).
+ *   SKYFRAME_LIBRARY_VERSION ("1.1.0") numbers the releases of the device libraries (this
+ *   header, the Arduino/PlatformIO/ESP-IDF library, skyframe.py): PATCH for a fix, MINOR when
+ *   something is added, MAJOR only if code written for an older release would break. It is
+ *   independent of the gateway's version: the two meet in the wire formats (1.1.0 reads every
+ *   message kind gateway 0.12.0 sends). Headers before it lack it: #ifdef.
  *
  * Source of truth: Sources/SkyframeCodec/FrameLayout.swift and WeatherFrame+Decoding.swift; for
  * the profiles schemas/frame-profiles.md with its layouts frame-large.json and frame-tiny.json.
@@ -77,6 +82,13 @@ extern "C" {
 #define SKYFRAME_FRAME_SIZE 192   /* every frame, success or error, is exactly this long */
 #define SKYFRAME_FRAME_VERSION 1
 #define SKYFRAME_FRAME_MINOR_VERSION 1 /* this header reads frame v1.1 (not on the wire) */
+/* The release of the Skyframe device libraries this header belongs to (semver of their API; the
+ * same number as library.properties and skyframe.py's VERSION). Not the gateway's version, and
+ * not a wire format's: see VERSIONS above. */
+#define SKYFRAME_LIBRARY_VERSION "1.1.0"
+#define SKYFRAME_LIBRARY_VERSION_MAJOR 1
+#define SKYFRAME_LIBRARY_VERSION_MINOR 1
+#define SKYFRAME_LIBRARY_VERSION_PATCH 0
 #define SKYFRAME_FRAME_MAGIC0 0x53 /* 'S' */
 #define SKYFRAME_FRAME_MAGIC1 0x46 /* 'F' */
 #define SKYFRAME_CRC_OFFSET 188    /* CRC-32 of bytes 0..187, little-endian, in bytes 188..191 */

@@ -20,6 +20,10 @@
 # allocates; for tests and logs).
 import struct
 
+# The release of the Skyframe device libraries (semver of their API; the C header's
+# SKYFRAME_LIBRARY_VERSION is the same number). Not the gateway's version, nor a wire format's.
+VERSION = "1.1.0"
+
 try:
     from binascii import crc32 as _crc32
 except ImportError:  # a port built without binascii.crc32
@@ -274,8 +278,9 @@ class Message:
         return v * num if den == 1 else v * num / den
 
     def text(self, name, i=0):
-        """A text field: name, alert_event (the bytes before the first zero, UTF-8), or country
-        (two letters in capitals, None when it holds none)."""
+        """A text field: name, alert_event (the bytes before the first zero, UTF-8; a byte
+        sequence that is not UTF-8 reads as U+FFFD), or country (two letters in capitals, None
+        when it holds none)."""
         o, t, count, _, _, _, length = self.layout[name]
         o += i * length
         b = self.buf
@@ -291,7 +296,7 @@ class Message:
         end = o
         while end < o + length and b[end] != 0:
             end += 1
-        return str(bytes(b[o:end]), "utf-8")
+        return _utf8(bytes(b[o:end]))
 
     def status_name(self):
         s = self.buf[3]
@@ -302,6 +307,61 @@ class Message:
 
     def mirror(self):
         return _mirror(self)
+
+
+def _utf8_end(b, i):
+    """Where the character that starts at b[i] ends; minus where it ends when it is not valid
+    UTF-8 (the maximal ill-formed part: a lead byte and the continuation bytes that fit it).
+    Overlong forms, surrogates and code points above U+10FFFF are not valid. An int, not a
+    tuple, so that reading a name allocates nothing but its text."""
+    c = b[i]
+    if c < 0x80:
+        return i + 1
+    if 0xC2 <= c <= 0xDF:
+        need, lo, hi = 1, 0x80, 0xBF
+    elif 0xE0 <= c <= 0xEF:
+        need, lo, hi = 2, 0x80, 0xBF
+        if c == 0xE0:
+            lo = 0xA0
+        elif c == 0xED:
+            hi = 0x9F
+    elif 0xF0 <= c <= 0xF4:
+        need, lo, hi = 3, 0x80, 0xBF
+        if c == 0xF0:
+            lo = 0x90
+        elif c == 0xF4:
+            hi = 0x8F
+    else:
+        return -(i + 1)
+    j = i + 1
+    while need:
+        if j >= len(b) or not lo <= b[j] <= hi:
+            return -j
+        lo, hi = 0x80, 0xBF
+        j += 1
+        need -= 1
+    return j
+
+
+def _utf8(b):
+    """The text of b (bytes). frame-v1.md 6.1: a decoder tolerates bytes that are not UTF-8, so
+    each ill-formed part becomes U+FFFD, as CPython's decode("utf-8", "replace") gives.
+    MicroPython's own decoder raises UnicodeError on some of them and lets others through, so
+    the bytes are checked here first."""
+    i = 0
+    while i < len(b):
+        i = _utf8_end(b, i)
+        if i < 0:
+            break
+    else:
+        return str(b, "utf-8")
+    out = []
+    i = 0
+    while i < len(b):
+        end = _utf8_end(b, i)
+        out.append(str(b[i:end], "utf-8") if end > 0 else "\ufffd")
+        i = abs(end)
+    return "".join(out)
 
 
 def _v11_ok(name, v):

@@ -28,17 +28,23 @@ def show(topic, payload):
         print("temperature:", m.value("temperature"), "weather code:", m.get("weather_code"))
 
 
+def ask(request_id):
+    # As bytes: umqtt.simple takes a message's length from len(), which counts the characters of
+    # a str, not its UTF-8 bytes, so "Zürich,CH" as a str would arrive as "Zürich,C".
+    client.publish(REQ_TOPIC, skyframe.request_text(PLACE, request_id=request_id).encode(), qos=1)
+
+
 client = MQTTClient(DEVICE, BROKER)
 client.set_callback(show)
 client.connect()
 client.subscribe(FRAME_TOPIC, qos=1)
 request_id = 1
-client.publish(REQ_TOPIC, skyframe.request_text(PLACE, request_id=request_id), qos=1)
+ask(request_id)
 asked = time.time()
 while True:
     client.check_msg()  # calls show() for each frame
     if time.time() - asked > 900:
         request_id = request_id % 65535 + 1
-        client.publish(REQ_TOPIC, skyframe.request_text(PLACE, request_id=request_id), qos=1)
+        ask(request_id)
         asked = time.time()
     time.sleep(0.1)

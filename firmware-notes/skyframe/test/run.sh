@@ -1,20 +1,30 @@
 #!/usr/bin/env bash
-# Tests the Skyframe library (firmware-notes/skyframe: Arduino, PlatformIO, ESP-IDF) built for real:
-#   1. package.py makes the release zip; check_copies.py: the library links to the one header
-#      (firmware-notes/skyframe_frame.h), the zip carries its exact bytes, no tracked copy exists;
-#   2. check_manifests.py: library.properties, library.json, idf_component.yml (+ CMakeLists.txt)
-#      against their specifications, with PlatformIO's and the component manager's own readers
+# Tests the Skyframe library (firmware-notes/skyframe: Arduino, PlatformIO, ESP-IDF), and the
+# Skyframe ESP32 library beside it (firmware-notes/skyframe-esp32: Arduino), built for real:
+#   1. the library holds real files, no links (a folder copied into a sketchbook or packed keeps
+#      none of ../../): package.py makes the release zip, `pio pkg pack` and `compote component
+#      pack` (PlatformIO's and the ESP-IDF component manager's own packers) pack the folder, and
+#      check_copies.py checks that the copies sync.py makes equal their one source
+#      (firmware-notes/skyframe_frame.h, firmware-notes/examples/show/) and that every archive
+#      carries the library's files as regular files, byte for byte;
+#   2. check_manifests.py: library.properties (both libraries), library.json, idf_component.yml
+#      (+ CMakeLists.txt) against their specifications, with PlatformIO's and the component manager's own readers
 #      (test/python-env.sh installs them into a venv);
-#   3. the zip unpacked into a sketchbook's libraries/ folder (what the Arduino IDE's "Add .ZIP
-#      Library" does), the SerialBridge example built for the Uno by Debian's arduino-builder and
-#      arduino-core-avr; the same sketch with the header included directly (copied next to it in
-#      a temporary folder, the implementation defined in the sketch, no library) built too; flash
-#      and RAM of both from arduino-builder and avr-size;
-#   4. the Uno image run in simavr (test/uart_feed.c on libsimavr): golden vectors sent over its
-#      serial port, what it prints compared field by field (serial_bridge_check.py);
-#   5. the ESP32Display example compiled and linked on the host against stand-in headers for the
-#      ESP32 core and PubSubClient (test/stand-ins/; neither is packaged), with the library's
-#      compiled decoder and show_frame.c.
+#   3. installed the two ways a user installs it, the SerialBridge example built for the Uno by
+#      Debian's arduino-builder and arduino-core-avr from each: the library folder copied into a
+#      fresh sketchbook's libraries/ (cp -R, as from a checkout), and the zip unpacked into
+#      another (what the Arduino IDE's "Add .ZIP Library" does); the same sketch with the header
+#      included directly (copied next to it in a temporary folder, the implementation defined in
+#      the sketch, no library) built too; flash and RAM from arduino-builder and avr-size;
+#   4. the Uno image (from the zip) run in simavr (test/uart_feed.c on libsimavr): golden vectors
+#      sent over its serial port, what it prints compared field by field (serial_bridge_check.py);
+#   5. the Uno's File > Examples: with both zips installed, every example of every library whose
+#      architectures name avr or "*" (test/examples_for.py: what the IDE lists for an Uno) builds
+#      for the Uno; ESP32Display lives in the library Skyframe ESP32 (firmware-notes/
+#      skyframe-esp32, architectures=esp32) for that reason;
+#   6. the ESP32Display example compiled and linked on the host against stand-in headers for the
+#      ESP32 core and PubSubClient (test/stand-ins/; neither is packaged), with its library's
+#      show_frame.c and the Skyframe library's compiled decoder.
 # A missing tool is a failure, not a skip (`make test-deps` installs them).
 # Last line: "skyframe-library: N passed, M failed"; exit status non-zero on any failure.
 # SKYFRAME_LIBRARY_OUT=DIR keeps the build there (default: a temporary folder).
@@ -68,12 +78,40 @@ if [[ ${#missing[@]} -gt 0 ]]; then
     exit 1
 fi
 
-echo "== the release zip and the one header"
-zip="$(python3 "$library/package.py" "$out")"
+python=""
+if python="$("$here/python-env.sh" | tail -n 1)" && [[ -x "$python" ]]; then
+    venv_bin="$(dirname "$python")"
+else
+    python=""
+    bad "test/python-env.sh could not install PlatformIO and the component manager"
+fi
+
+echo "== real files: the release zip, PlatformIO's and the component manager's packs"
+mapfile -t zips < <(python3 "$library/package.py" "$out")
+zip="${zips[0]:-}"  # the Skyframe library's; any other is a library of its examples
+pio_pack=""
+idf_pack=""
+if [[ -n "$python" ]]; then
+    # Their own state in this run's folder, not in the home directory.
+    mkdir -p "$out/pio-pack" "$out/idf-pack"
+    if PLATFORMIO_CORE_DIR="$out/pio-core" "$venv_bin/pio" pkg pack "$library" -o "$out/pio-pack" \
+        >"$out/pio-pack.log" 2>&1; then
+        pio_pack="$(ls "$out"/pio-pack/*.tar.gz 2>/dev/null | head -n 1)"
+    fi
+    [[ -n "$pio_pack" ]] && ok "pio pkg pack made $(basename "$pio_pack")" ||
+        { bad "pio pkg pack made nothing:"; tail -n 5 "$out/pio-pack.log"; }
+    if IDF_COMPONENT_CACHE_PATH="$out/idf-cache" "$venv_bin/compote" component pack \
+        --project-dir "$library" --name skyframe --dest-dir "$out/idf-pack" >"$out/idf-pack.log" 2>&1; then
+        idf_pack="$(ls "$out"/idf-pack/*.tgz 2>/dev/null | head -n 1)"
+    fi
+    [[ -n "$idf_pack" ]] && ok "compote component pack made $(basename "$idf_pack")" ||
+        { bad "compote component pack made nothing:"; tail -n 5 "$out/idf-pack.log"; }
+fi
 if [[ -f "$zip" ]]; then
-    ok "package.py made $(basename "$zip")"
+    ok "package.py made $(for z in "${zips[@]}"; do basename "$z"; done | paste -sd' ')"
     rc=0
-    text="$(python3 "$here/check_copies.py" "$zip" 2>&1)" || rc=$?
+    text="$(python3 "$here/check_copies.py" "${zips[@]}" ${pio_pack:+--pio "$pio_pack"} \
+        ${idf_pack:+--idf "$idf_pack"} 2>&1)" || rc=$?
     printf '%s\n' "$text"
     tally "$text" "$rc" "copies"
 else
@@ -81,13 +119,11 @@ else
 fi
 
 echo "== manifests"
-if python="$("$here/python-env.sh" | tail -n 1)" && [[ -x "$python" ]]; then
+if [[ -n "$python" ]]; then
     rc=0
     text="$("$python" "$here/check_manifests.py" "$library" 2>&1)" || rc=$?
     printf '%s\n' "$text"
     tally "$text" "$rc" "manifests"
-else
-    bad "test/python-env.sh could not install the manifest readers"
 fi
 
 echo "== Uno: the SerialBridge example with the library installed in a sketchbook"
@@ -107,25 +143,66 @@ builder_sizes() { # what arduino-builder printed: "flash RAM"
     sed -n 's/^Sketch uses \([0-9]*\) bytes.*/\1/p; s/^Global variables use \([0-9]*\) bytes.*/\1/p' "$1" |
         paste -sd' '
 }
+# The library folder copied as it is in a checkout (cp -R keeps a link a link), into a fresh
+# sketchbook: what a user who does not make the zip does.
+copied="$out/sketchbook-copied"
+mkdir -p "$copied/libraries"
+if cp -R "$library" "$copied/libraries/" &&
+    build_uno "$copied/libraries/$(basename "$library")/examples/SerialBridge/SerialBridge.ino" \
+        "$copied/libraries" "$out/uno-copied" "$out/uno-copied.log"; then
+    copied_sizes="$(builder_sizes "$out/uno-copied.log")"
+    ok "SerialBridge built for the Uno with the library folder copied into a fresh sketchbook:" \
+        "flash ${copied_sizes% *} B, RAM ${copied_sizes#* } B"
+else
+    bad "SerialBridge did not build with the library folder copied into a sketchbook:"
+    grep -m 3 -i 'error' "$out/uno-copied.log" || tail -n 20 "$out/uno-copied.log"
+fi
+
 sketchbook="$out/sketchbook"
 mkdir -p "$sketchbook/libraries"
 elf=""
-if [[ -f "$zip" ]] && (cd "$sketchbook/libraries" && python3 -m zipfile -e "$zip" .); then
-    sketch="$sketchbook/libraries/Skyframe/examples/SerialBridge/SerialBridge.ino"
+unpacked=1
+for z in "${zips[@]}"; do
+    (cd "$sketchbook/libraries" && python3 -m zipfile -e "$z" .) || unpacked=0
+done
+if [[ -f "$zip" && "$unpacked" -eq 1 ]]; then
+    sketch="$sketchbook/libraries/$(basename "$library")/examples/SerialBridge/SerialBridge.ino"
     if build_uno "$sketch" "$sketchbook/libraries" "$out/uno-library" "$out/uno-library.log"; then
         elf="$out/uno-library/SerialBridge.ino.elf"
         lib_sizes="$(builder_sizes "$out/uno-library.log")"
         lib_avr="$(avr_sizes "$elf")"
-        ok "SerialBridge built for the Uno with the library from libraries/Skyframe:" \
+        ok "SerialBridge built for the Uno with the zip unpacked into a fresh sketchbook:" \
             "arduino-builder flash ${lib_sizes% *} B, RAM ${lib_sizes#* } B; avr-size flash ${lib_avr% *} B, RAM ${lib_avr#* } B"
     else
         bad "SerialBridge did not build with the library:"
         tail -n 20 "$out/uno-library.log"
     fi
 else
-    bad "the zip could not be unpacked into $sketchbook/libraries"
+    bad "the zips could not be unpacked into $sketchbook/libraries"
 fi
-if [[ -n "$elf" && ! -f "$out/uno-library/libraries/Skyframe/skyframe_frame.c.o" ]]; then
+
+echo "== the Uno's File > Examples: every example listed for avr builds for the Uno"
+# With every zip installed, the IDE lists for an Uno the examples of each library whose
+# architectures name avr or "*" (test/examples_for.py); each must build for it.
+listed=0
+while read -r lib_folder example; do
+    [[ -n "$example" ]] || continue
+    listed=$((listed + 1))
+    name="$(basename "$example" .ino)"
+    if [[ "$lib_folder/$name" == "$(basename "$library")/SerialBridge" ]]; then
+        [[ -n "$elf" ]] && ok "$lib_folder: $name is listed for the Uno and builds (above)"
+        continue
+    fi
+    if build_uno "$example" "$sketchbook/libraries" "$out/uno-example-$name" "$out/uno-example-$name.log"; then
+        ok "$lib_folder: $name is listed for the Uno and builds for it"
+    else
+        bad "$lib_folder: $name is listed in the Uno's examples but does not build for it:" \
+            "$(grep -m 1 -i 'error' "$out/uno-example-$name.log")"
+    fi
+done < <(python3 "$here/examples_for.py" "$sketchbook/libraries" avr)
+[[ "$listed" -gt 0 ]] || bad "no example listed for the Uno"
+
+if [[ -n "$elf" ]] && ! ls "$out"/uno-library/libraries/*/skyframe_frame.c.o >/dev/null 2>&1; then
     bad "arduino-builder did not compile the library's src/skyframe_frame.c"
     elf=""
 fi
@@ -171,19 +248,21 @@ else
     bad "uart_feed did not build (libsimavr-dev)"
 fi
 
-echo "== ESP32Display against stand-in headers (ESP32 core, PubSubClient)"
+echo "== ESP32Display (the Skyframe ESP32 library) against stand-in headers (ESP32 core, PubSubClient)"
 stand_ins="$here/stand-ins"
-if c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -I"$library/src" -include Arduino.h \
-        -x c++ -c "$library/examples/ESP32Display/ESP32Display.ino" -o "$out/esp32.o" &&
+esp32="$repo/firmware-notes/skyframe-esp32"
+if c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -I"$library/src" -I"$esp32/src" \
+        -include Arduino.h -x c++ -c "$esp32/examples/ESP32Display/ESP32Display.ino" -o "$out/esp32.o" &&
     cc -std=c99 -Wall -Wextra -Werror -I"$library/src" \
-        -c "$library/examples/ESP32Display/show_frame.c" -o "$out/show_frame.o" &&
+        -c "$esp32/src/show_frame.c" -o "$out/show_frame.o" &&
     cc -std=c99 -Wall -Wextra -Werror -pedantic -I"$library/src" \
         -c "$library/src/skyframe_frame.c" -o "$out/skyframe_frame.o" &&
     c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -c "$stand_ins/stand_ins.cpp" \
         -o "$out/stand_ins.o" &&
     c++ -o "$out/esp32-display" "$out/esp32.o" "$out/show_frame.o" "$out/skyframe_frame.o" \
         "$out/stand_ins.o"; then
-    ok "ESP32Display compiles (-Wall -Wextra -Werror) and links with the library's one decoder"
+    ok "ESP32Display compiles (-Wall -Wextra -Werror) and links with show_frame.c of its library" \
+        "and the Skyframe library's one decoder"
 else
     bad "ESP32Display against the stand-ins"
 fi

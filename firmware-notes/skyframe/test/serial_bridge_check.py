@@ -12,7 +12,9 @@ message at a time, each answered by a block of "key value" lines ending in "--":
   - every large vector: the "skipped" block (960 bytes do not fit the Uno);
   - a standard, a tiny and an unchanged vector with a CRC bit flipped: "error crc_mismatch";
   - a standard vector after noise bytes (the board finds "SF" again) and a message cut short
-    (dropped after the example's 200 ms gap, then the next message still decodes).
+    (dropped after the example's 200 ms gap, then the next message still decodes);
+  - a standard vector with service 9 (reserved for v1.x, frame-v1.md 5.2: "show the number")
+    and its CRC made again: printed as "service 9", the rest as the vector's.
 Before any message the board must print its request line "REQ #1 ...".
 One ok/FAIL line per message; last line "serial-bridge: N passed, M failed".
 """
@@ -22,6 +24,7 @@ import math
 import subprocess
 import sys
 import tempfile
+import zlib
 from decimal import Decimal
 from pathlib import Path
 
@@ -68,7 +71,7 @@ def expected_standard(f):
     lines += [("name", f["name"]), ("country", f["country"] or "-")]
     if f["status"] not in ("ok", "stale"):
         return lines
-    lines += [("service", f["service"] if isinstance(f["service"], str) else "unknown"),
+    lines += [("service", str(f["service"])),  # a name, or the number of one not known
               ("fetched_at", str(f["fetched_at"]) if f["fetched_at"] is not None else "-"),
               ("temperature_c", fixed(f["temperature"], 1)),
               ("feels_like_c", fixed(f["feels_like"], 1)),
@@ -137,6 +140,14 @@ def flip_crc_bit(hex_text):
     return raw.hex()
 
 
+def with_service(hex_text, service):
+    """A standard frame with byte 8 (service) set to SERVICE and its CRC-32 made again."""
+    raw = bytearray(bytes.fromhex(hex_text))
+    raw[8] = service
+    raw[188:192] = zlib.crc32(bytes(raw[:188])).to_bytes(4, "little")
+    return raw.hex()
+
+
 def main():
     if len(sys.argv) != 4:
         sys.exit(__doc__)
@@ -164,6 +175,9 @@ def main():
     cases.append((f"{label} cut after 100 bytes", hex_text[:200],
                   [("partial", "message dropped")]))
     cases.append((f"{label} after the cut one", hex_text, lines))
+    unknown = [(k, "9" if k == "service" else v) for k, v in lines]
+    cases.append((f"{label} from service 9 (unknown to this header)",
+                  with_service(hex_text, 9), unknown))
 
     with tempfile.TemporaryDirectory() as tmp:
         feed = Path(tmp) / "feed.hex"

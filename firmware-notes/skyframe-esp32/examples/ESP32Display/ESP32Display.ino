@@ -8,16 +8,17 @@
 // more (same id, so a late answer to the first one still counts); if that gets no answer either,
 // it waits for the next 15-minute request.
 //
-// It is an example of the Skyframe library (firmware-notes/skyframe/: install it as
-// docs/devices/libraries.md says); show_frame.c and show_frame.h sit next to this file (in the
-// repository they are links to firmware-notes/examples/show/, which the ESP-IDF example shares).
+// It is the example of the library Skyframe ESP32 (firmware-notes/skyframe-esp32/), which brings
+// show_frame(); it needs the Skyframe library (the decoder) and PubSubClient as well. Install them
+// as docs/devices/libraries.md says. The example lives in a library of its own, declared for the
+// esp32 architecture only, so that an Uno's Examples menu does not list it.
 // Change the Wi-Fi name and password, DEVICE, PLACE and GATEWAY below.
 #include <WiFi.h>
 #include <PubSubClient.h>
 #include <esp_random.h>
 #include <time.h>
 #include <skyframe_frame.h>  // the library compiles the decoder: no SKYFRAME_FRAME_IMPLEMENTATION here
-#include "show_frame.h"
+#include <show_frame.h>      // the Skyframe ESP32 library
 
 #define DEVICE "kitchen"               // <= 32 characters
 #define PLACE "Berlin,DE"              // or coordinates: "52.52,13.41"

@@ -1,1 +1,0 @@
-../../../examples/show/show_frame.h
