@@ -20,8 +20,11 @@
 #      sent over its serial port, what it prints compared field by field (serial_bridge_check.py);
 #   5. the Uno's File > Examples: with both zips installed, every example of every library whose
 #      architectures name avr or "*" (test/examples_for.py: what the IDE lists for an Uno) builds
-#      for the Uno; ESP32Display lives in the library Skyframe ESP32 (firmware-notes/
-#      skyframe-esp32, architectures=esp32) for that reason;
+#      for the Uno; ESP32Display and ESP32HTTPDisplay live in the library Skyframe ESP32
+#      (firmware-notes/skyframe-esp32, architectures=esp32) for that reason. EthernetHTTPDisplay
+#      (an Uno with an Ethernet shield, over HTTP) builds against test/stand-ins/built-in/Ethernet,
+#      given as the IDE's built-in libraries: Debian packages neither the IDE's Ethernet library nor
+#      any other built-in one;
 #   6. the ESP32Display example compiled and linked on the host against stand-in headers for the
 #      ESP32 core and PubSubClient (test/stand-ins/; neither is packaged), with its library's
 #      show_frame.c and the Skyframe library's compiled decoder.
@@ -128,11 +131,14 @@ fi
 
 echo "== Uno: the SerialBridge example with the library installed in a sketchbook"
 # arduino-builder: the second -hardware/-tools pair brings the ctags recipe; Debian's avr-gcc 5.4
-# needs DECIMAL_DIG for the packaged core's WString.cpp.
+# needs DECIMAL_DIG for the packaged core's WString.cpp. The IDE's built-in libraries are
+# test/stand-ins/built-in: Debian packages none of them, and EthernetHTTPDisplay needs Ethernet
+# (a stand-in with the real library's declarations; it links, it talks to no shield).
 build_uno() { # SKETCH.ino LIBRARIES_DIR BUILD_DIR LOG
     mkdir -p "$3"
     arduino-builder -compile -hardware /usr/share/arduino/hardware -hardware /usr/share/arduino-builder \
-        -tools /usr/bin -tools /usr/share/arduino-builder -libraries "$2" -fqbn arduino:avr:uno \
+        -tools /usr/bin -tools /usr/share/arduino-builder -built-in-libraries "$here/stand-ins/built-in" \
+        -libraries "$2" -fqbn arduino:avr:uno \
         -prefs=compiler.cpp.extra_flags=-DDECIMAL_DIG=17 -build-path "$3" "$1" >"$4" 2>&1
 }
 # "flash RAM" of an image: avr-size's text+data and data+bss
@@ -194,7 +200,9 @@ while read -r lib_folder example; do
         continue
     fi
     if build_uno "$example" "$sketchbook/libraries" "$out/uno-example-$name" "$out/uno-example-$name.log"; then
-        ok "$lib_folder: $name is listed for the Uno and builds for it"
+        example_sizes="$(builder_sizes "$out/uno-example-$name.log")"
+        ok "$lib_folder: $name is listed for the Uno and builds for it:" \
+            "flash ${example_sizes% *} B, RAM ${example_sizes#* } B"
     else
         bad "$lib_folder: $name is listed in the Uno's examples but does not build for it:" \
             "$(grep -m 1 -i 'error' "$out/uno-example-$name.log")"
