@@ -1,7 +1,8 @@
 # Sourced by the end-to-end tests that run the gateway for real (virtual-display/test.sh,
-# lorawan-device/test.sh, Tests/HomeAssistant/test.sh): a mosquitto on a free loopback port, the
-# Open-Meteo stand-in (virtual-display/open_meteo_stub.py and its fixtures), and the head of a
-# gateway configuration that points at both. The caller has `tmp` (a scratch directory), `pids`
+# lorawan-device/test.sh, Tests/HomeAssistant/test.sh, and the HTTP examples' parts of
+# skyframe/test/run.sh and micropython/test/run.sh): a mosquitto on a free loopback port, the
+# Open-Meteo stand-in (virtual-display/open_meteo_stub.py and its fixtures), the head of a
+# gateway configuration that points at both, and a gateway with its HTTP way in. The caller has `tmp` (a scratch directory), `pids`
 # (an array its exit trap stops) and `fail` (reports a failed check).
 
 live_examples="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -81,4 +82,33 @@ metrics:
 log:
   level: info
 END_OF_CONFIG
+}
+
+# start_http_gateway CLIENT_ID: mosquitto, the stand-in and the gateway ($bin) with its HTTP way in
+# on 127.0.0.1 and a free port (no named places, no metrics listener); sets http_port. No
+# SKYFRAME_* variable of the caller's overrides the file. Fails when the HTTP port does not answer
+# within 20 s (the gateway's last log lines are printed).
+start_http_gateway() {
+    start_mosquitto || return 1
+    start_open_meteo_stub || return 1
+    http_port="$(free_port)"
+    {
+        gateway_config "$1" 0
+        printf 'locations:\n  names: []\nhttp:\n  port: %s\n  host: 127.0.0.1\n' "$http_port"
+    } >"$tmp/gateway.yaml"
+    local unset_skyframe=() name
+    for name in $(compgen -e); do
+        if [[ "$name" == SKYFRAME_* ]]; then unset_skyframe+=(-u "$name"); fi
+    done
+    env "${unset_skyframe[@]+"${unset_skyframe[@]}"}" "$bin" run --config "$tmp/gateway.yaml" \
+        >"$tmp/gateway.log" 2>&1 &
+    pids+=($!)
+    for _ in $(seq 200); do
+        listening "$http_port" && return 0
+        kill -0 "${pids[-1]}" 2>/dev/null || break
+        sleep 0.1
+    done
+    fail "the gateway's HTTP way in did not answer on 127.0.0.1:$http_port within 20 s"
+    tail -n 15 "$tmp/gateway.log"
+    return 1
 }

@@ -5,7 +5,8 @@
                    install --zip-path), a PlatformIO library (lib_deps = file://...zip) and an
                    ESP-IDF component (unzipped into a project's components/): the decoder;
   skyframe-esp32/  an Arduino library for the esp32 architecture only: show_frame() and the
-                   ESP32Display example, apart so that an Uno's Examples menu does not list it.
+                   ESP32Display and ESP32HTTPDisplay examples, apart so that an Uno's Examples
+                   menu does not list them.
 
     firmware-notes/skyframe/package.py OUT_DIR   -> OUT_DIR/skyframe-VERSION.zip
                                                     OUT_DIR/skyframe-esp32-VERSION.zip

@@ -27,7 +27,13 @@
 #      any other built-in one;
 #   6. the ESP32Display example compiled and linked on the host against stand-in headers for the
 #      ESP32 core and PubSubClient (test/stand-ins/; neither is packaged), with its library's
-#      show_frame.c and the Skyframe library's compiled decoder.
+#      show_frame.c and the Skyframe library's compiled decoder;
+#   7. ESP32HTTPDisplay compiled and linked the same way (stand-in HTTPClient and esp_sleep.h),
+#      then run on the host: with no gateway (it must sleep 60 s), and for two wakes against the
+#      gateway ($SKYFRAME_BIN, default .build/debug/skyframe; mosquitto and the Open-Meteo stand-in
+#      from examples/live-test-lib.sh), the stand-in HTTPClient speaking HTTP/1.1 over a socket:
+#      200 and a drawn frame, a sleep of max-age, then the ETag sent back and 304 without a redraw.
+#      Without the gateway binary that part is SKIPPED, NOT CHECKED (a failure under make test).
 # A missing tool is a failure, not a skip (`make test-deps` installs them).
 # Last line: "skyframe-library: N passed, M failed"; exit status non-zero on any failure.
 # SKYFRAME_LIBRARY_OUT=DIR keeps the build there (default: a temporary folder).
@@ -37,13 +43,20 @@ here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 library="$(cd "$here/.." && pwd)"
 repo="$(cd "$library/../.." && pwd)"
 vectors="${SKYFRAME_PROFILE_VECTORS:-$repo/schemas/vectors}"
+pids=()  # what the ESP32HTTPDisplay part starts (mosquitto, the stand-in, the gateway)
+stop_started() {
+    local pid
+    for pid in "${pids[@]+"${pids[@]}"}"; do kill "$pid" 2>/dev/null; done
+    for pid in "${pids[@]+"${pids[@]}"}"; do wait "$pid" 2>/dev/null; done
+}
 if [[ -n "${SKYFRAME_LIBRARY_OUT:-}" ]]; then
     out="$SKYFRAME_LIBRARY_OUT"
     rm -rf "$out"
     mkdir -p "$out"
+    trap stop_started EXIT
 else
     out="$(mktemp -d)"
-    trap 'rm -rf "$out"' EXIT
+    trap 'stop_started; rm -rf "$out"' EXIT
 fi
 
 passed=0
@@ -273,6 +286,80 @@ if c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -I"$library/src" -I"$es
         "and the Skyframe library's one decoder"
 else
     bad "ESP32Display against the stand-ins"
+fi
+
+echo "== ESP32HTTPDisplay (the Skyframe ESP32 library) against stand-in headers (ESP32 core, HTTPClient), run against the gateway"
+# The same stand-ins, linked the same way; they define HTTPClient over a TCP socket to
+# 127.0.0.1:$SKYFRAME_STAND_IN_HTTP_PORT, and a deep sleep that wakes the sketch again in the same
+# process (stand_ins.cpp), so the sketch's own logic runs: ETag kept in RTC memory, If-None-Match,
+# 304 without a redraw, the sleep from max-age. What it does not check: the real HTTPClient, Wi-Fi
+# and the RTC memory of a real chip.
+http_display=""
+if c++ -std=gnu++17 -Wall -Wextra -Werror -I"$stand_ins" -I"$library/src" -I"$esp32/src" \
+        -include Arduino.h -x c++ -c "$esp32/examples/ESP32HTTPDisplay/ESP32HTTPDisplay.ino" \
+        -o "$out/esp32-http.o" &&
+    c++ -o "$out/esp32-http-display" "$out/esp32-http.o" "$out/show_frame.o" \
+        "$out/skyframe_frame.o" "$out/stand_ins.o"; then
+    http_display="$out/esp32-http-display"
+    ok "ESP32HTTPDisplay compiles (-Wall -Wextra -Werror) and links with show_frame.c and the decoder"
+else
+    bad "ESP32HTTPDisplay against the stand-ins"
+fi
+bin="${SKYFRAME_BIN:-$repo/.build/debug/skyframe}"
+# expect LABEL OUTPUT PATTERN: the sketch's output has a line matching the extended regex.
+expect() {
+    if grep -Eq "$3" <<<"$2"; then ok "ESP32HTTPDisplay: $1"; else bad "ESP32HTTPDisplay: $1 (no line /$3/)"; fi
+}
+if [[ -n "$http_display" ]]; then
+    refused="$(env -u SKYFRAME_STAND_IN_HTTP_PORT SKYFRAME_STAND_IN_WAKES=1 "$http_display" 2>&1)"
+    expect "no gateway: the request fails and it sleeps the shortest time" "$refused" \
+        '^deep sleep 60 s$'
+    if [[ ! -x "$bin" || ! -x "$(command -v mosquitto)" || ! -x "$(command -v curl)" ]]; then
+        if [[ "${SKYFRAME_REQUIRE_ALL:-}" == 1 ]]; then
+            bad "ESP32HTTPDisplay against the gateway: needs $bin (SKYFRAME_BIN), mosquitto and curl"
+        else
+            echo "SKIPPED, NOT CHECKED: ESP32HTTPDisplay against the gateway: needs $bin" \
+                "(SKYFRAME_BIN), mosquitto and curl"
+        fi
+    else
+        tmp="$out/live"
+        mkdir -p "$tmp"
+        fail() { bad "$@"; }
+        # shellcheck source=../../examples/live-test-lib.sh
+        . "$repo/firmware-notes/examples/live-test-lib.sh"
+        if start_http_gateway skyframe-http-esp32; then
+            text="$(SKYFRAME_STAND_IN_HTTP_PORT="$http_port" SKYFRAME_STAND_IN_WAKES=2 timeout 60 \
+                "$http_display" 2>&1)"
+            printf '%s\n' "$text" | sed 's/^/    /'
+            first="$(sed -n '/^wake 1,/,/^wake 2,/p' <<<"$text")"
+            second="$(sed -n '/^wake 2,/,$p' <<<"$text")"
+            expect "wake 1 asks without an ETag" "$first" '^wake 1, ETag none$'
+            expect "wake 1 gets 200 and one standard frame" "$first" '^HTTP 200, 192 bytes$'
+            expect "wake 1 draws the frame (show_frame)" "$first" '^Berlin DE$'
+            sleep1="$(sed -n 's/^deep sleep \([0-9]*\) s$/\1/p' <<<"$first")"
+            max_age="$(curl -s -D - -o /dev/null "http://127.0.0.1:$http_port/v1/frame/kitchen?q=Berlin,DE" |
+                sed -n 's/^Cache-Control: max-age=\([0-9]*\).*/\1/ip')"
+            if [[ -n "$sleep1" && -n "$max_age" && "$sleep1" -ge 60 && "$sleep1" -ge $((max_age < 60 ? 60 : max_age)) &&
+                "$sleep1" -le $((max_age < 60 ? 60 : max_age + 5)) ]]; then
+                ok "ESP32HTTPDisplay: wake 1 sleeps max-age ($sleep1 s; the gateway now says $max_age)"
+            else
+                bad "ESP32HTTPDisplay: wake 1 sleeps ${sleep1:-?} s, not max-age (${max_age:-?}, at least 60)"
+            fi
+            etag="$(curl -s -D - -o /dev/null "http://127.0.0.1:$http_port/v1/frame/kitchen?q=Berlin,DE" |
+                sed -n 's/^ETag: \("[0-9a-f]*"\).*/\1/ip')"
+            expect "wake 2 sends the gateway's ETag ${etag:-?} back (kept in RTC_DATA_ATTR)" "$second" \
+                "^wake 2, ETag ${etag:-none-from-curl}\$"
+            expect "wake 2 gets 304" "$second" '^HTTP 304, '
+            expect "wake 2 does not redraw" "$second" 'no redraw$'
+            if grep -q '^Berlin DE$' <<<"$second"; then
+                bad "ESP32HTTPDisplay: wake 2 drew the frame again after a 304"
+            else
+                ok "ESP32HTTPDisplay: wake 2 draws nothing"
+            fi
+        fi
+        stop_started
+        pids=()
+    fi
 fi
 
 echo "skyframe-library: $passed passed, $failed failed"
