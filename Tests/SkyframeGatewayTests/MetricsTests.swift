@@ -105,4 +105,18 @@ import Testing
     let totals = metrics.snapshot
     #expect(totals.upstreamCalls == 3 && totals.upstreamFailures == 2)
   }
+
+  /// Standard answers (not counted apart on the hot path) show as every answer but the others:
+  /// the series was 0 whatever was answered.
+  @Test func answersByProfileCountStandardToo() {
+    let metrics = GatewayMetrics()
+    for _ in 0..<3 { metrics.answered(.ok) }
+    metrics.answered(.ok, profile: .tiny)
+    metrics.answered(.rateLimited, profile: .large)
+    metrics.answered(.ok, profile: .large, unchanged: true)
+    let text = String(decoding: metrics.exposition(), as: UTF8.self)
+    #expect(text.contains("skyframe_answers_by_profile_total{profile=\"standard\"} 3\n"))
+    #expect(text.contains("skyframe_answers_by_profile_total{profile=\"large\"} 2\n"))
+    #expect(text.contains("skyframe_answers_by_profile_total{profile=\"tiny\"} 1\n"))
+  }
 }

@@ -36,7 +36,6 @@ package final class GatewayMetrics: Sendable {
   package let registry = PrometheusCollectorRegistry()
   private let factory: PrometheusMetricsFactory
   /// Answers in `large` and `tiny` (standard is the rest), and `unchanged` answers per profile.
-  private let profileAnswers: [Counter]
   private let unchangedAnswers: [Counter]
   /// Recorded for every request, on the hit path: our own lock-free histogram (see there).
   let requestDuration: NanosecondHistogram
@@ -57,6 +56,8 @@ package final class GatewayMetrics: Sendable {
     case responseTopicsRefused, unansweredOverLimit, unansweredSecondCopies, unansweredReplayed
     case unansweredTakenOver, publishFailures
     case reconnects, savedSameRun
+    /// Answers in the `large` and `tiny` profiles (`standard`: every other answer).
+    case largeAnswers, tinyAnswers
     /// The first of the answers by status.
     case answers
   }
@@ -91,11 +92,6 @@ package final class GatewayMetrics: Sendable {
     ]
     factory.durationHistogramBuckets["skyframe_upstream_duration_seconds"] = fine
     self.factory = factory
-    profileAnswers = FrameProfile.allCases.map { profile in
-      Counter(
-        label: "skyframe_answers_by_profile_total", dimensions: [("profile", "\(profile.name)")],
-        factory: factory)
-    }
     unchangedAnswers = FrameProfile.allCases.map { profile in
       Counter(
         label: "skyframe_unchanged_answers_total", dimensions: [("profile", "\(profile.name)")],
@@ -119,7 +115,7 @@ package final class GatewayMetrics: Sendable {
   ) {
     totals.add(at: Total.answers.rawValue + min(Int(status.rawValue), FrameStatus.allKnown.count))
     // Standard answers without a check, the hot path, touch nothing more.
-    if profile != .standard { profileAnswers[Int(profile.rawValue)].increment() }
+    if profile != .standard { count(profile == .large ? .largeAnswers : .tinyAnswers) }
     if unchanged { unchangedAnswers[Int(profile.rawValue)].increment() }
   }
 
@@ -330,6 +326,14 @@ package final class GatewayMetrics: Sendable {
       "skyframe_requests_total", "{status=\"other\"}",
       totals[Total.answers.rawValue + FrameStatus.allKnown.count])
     for (total, name, labels) in Self.exposed { series(name, labels, totals[total.rawValue]) }
+    // Standard answers, the hot path, are not counted apart: they are all the others.
+    let (large, tiny) = (totals[Total.largeAnswers.rawValue], totals[Total.tinyAnswers.rawValue])
+    let all = (0...FrameStatus.allKnown.count).reduce(0) {
+      $0 + totals[Total.answers.rawValue + $1]
+    }
+    series("skyframe_answers_by_profile_total", "{profile=\"standard\"}", all - large - tiny)
+    series("skyframe_answers_by_profile_total", "{profile=\"large\"}", large)
+    series("skyframe_answers_by_profile_total", "{profile=\"tiny\"}", tiny)
     for upstream in upstreams.withLock({ $0 }) {
       for (slot, result) in Self.upstreamResults.enumerated() {
         series(
