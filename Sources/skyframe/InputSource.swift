@@ -49,11 +49,17 @@ enum Hex {
 
     var description: String {
       switch self {
-      case .oddLength(let count): "odd number of hex digits (\(count))"
-      case .notHex(let character): "not a hex digit at character \(character + 1)"
+      case .oddLength(let count):
+        "odd number of hex digits (\(count)); \(Hex.hint)"
+      case .notHex(let character):
+        "not a hex digit at character \(character + 1); \(Hex.hint)"
       }
     }
   }
+
+  /// What to do instead, for input that is not hex lines (the frames' raw bytes, say).
+  static let hint =
+    "skyframe decode reads hex lines as `mosquitto_sub -F '%t %x'` or `-F %x` prints them; for raw bytes (curl, a file, `mosquitto_sub` without -F) use `skyframe decode --raw`"
 
   static func decode(_ text: Substring) -> Result<[UInt8], Problem> {
     let digits = Array(text.utf8)

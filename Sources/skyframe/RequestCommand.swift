@@ -46,6 +46,23 @@ struct RequestCommand: AsyncParsableCommand {
     configuration.clientID = "skyframe-cli-\(UInt32.random(in: 0...UInt32.max))"
     configuration.cleanSession = true
     configuration.will = nil
+    if gateway == nil {
+      // Without --config, the gateway's own variables (SKYFRAME_MQTT_*), then the options.
+      let environment = ProcessInfo.processInfo.environment
+      func variable(_ name: String) -> String? {
+        environment["SKYFRAME_MQTT_" + name].flatMap { $0.isEmpty ? nil : $0 }
+      }
+      if let value = variable("HOST") { configuration.host = value }
+      if let value = variable("PORT") {
+        guard let number = Int(value), (1...65_535).contains(number) else {
+          Diagnostics.report("SKYFRAME_MQTT_PORT: '\(value)' is no TCP port (1-65535)")
+          throw ExitCode.failure
+        }
+        configuration.port = number
+      }
+      if let value = variable("USERNAME") { configuration.username = value }
+      if let value = variable("PASSWORD") { configuration.password = value }
+    }
     if let host { configuration.host = host }
     if let username { configuration.username = username }
     if let passwordFile {
@@ -88,6 +105,12 @@ struct RequestCommand: AsyncParsableCommand {
       throw ExitCode.failure
     }
     try client.subscribe("\(topicBase)/v1/frame/\(device)", qos: 1)
+    // A refused connection is known at once: said now, not after the whole wait.
+    if let refusal = Self.refusal(host: host, port: port) {
+      await client.disconnect()
+      Diagnostics.report("cannot reach the broker at \(host):\(port): \(refusal)")
+      throw ExitCode.failure
+    }
     do {
       try await client.connect(timeout: .seconds(timeout))
     } catch {
@@ -137,5 +160,32 @@ struct RequestCommand: AsyncParsableCommand {
         "no complete answer within \(timeout) s: is `skyframe run` connected to \(host):\(port)?")
       throw ExitCode.failure
     }
+  }
+
+  /// Why a TCP connection to host:port fails at once (nothing listens: refused; the name is
+  /// unknown), or nil when it connects or takes longer to say (the MQTT connect then decides).
+  static func refusal(host: String, port: Int) -> String? {
+    var hints = addrinfo()
+    hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+    var found: UnsafeMutablePointer<addrinfo>?
+    let status = getaddrinfo(host, String(port), &hints, &found)
+    guard status == 0, let first = found else {
+      return "the host name is not known (\(String(cString: gai_strerror(status))))"
+    }
+    defer { freeaddrinfo(found) }
+    let socket = Foundation.socket(first.pointee.ai_family, first.pointee.ai_socktype, 0)
+    guard socket >= 0 else { return nil }
+    defer { close(socket) }
+    // Non-blocking: a refusal on loopback or a LAN comes at once; anything slower is left to the
+    // MQTT connect and its timeout.
+    _ = fcntl(socket, F_SETFL, fcntl(socket, F_GETFL) | O_NONBLOCK)
+    if connect(socket, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 { return nil }
+    guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
+    var poller = pollfd(fd: socket, events: Int16(POLLOUT), revents: 0)
+    guard poll(&poller, 1, 1_000) == 1 else { return nil }
+    var error: Int32 = 0
+    var length = socklen_t(MemoryLayout<Int32>.size)
+    getsockopt(socket, SOL_SOCKET, SO_ERROR, &error, &length)
+    return error == 0 ? nil : "\(String(cString: strerror(error))) (is mosquitto running?)"
   }
 }
