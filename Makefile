@@ -7,11 +7,11 @@ CONFIG ?= config/skyframe.example.yaml
 # What building and running the gateway needs; `make test` adds the emulators and cross compilers
 # of the firmware checks, g++ (the header as C++) and systemd (systemd-analyze verify of
 # config/skyframe.service): under make test a check whose tool is missing fails, it does not skip.
-RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-config python3 tzdata
-TEST_PACKAGES := $(RUN_PACKAGES) curl openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
+RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev libcoap3-dev pkg-config python3 tzdata
+TEST_PACKAGES := $(RUN_PACKAGES) curl libcoap3-bin openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run test bench load cluster-load abuse watches-load faults format
+.PHONY: deps test-deps build run stop test bench load cluster-load abuse watches-load faults format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -36,6 +36,14 @@ run: deps
 	  mkdir -p /tmp/skyframe-mosquitto && chmod 1777 /tmp/skyframe-mosquitto && mosquitto -c config/mosquitto.conf -d && sleep 0.5 && \
 	  echo "started mosquitto on 127.0.0.1:1883 (config/mosquitto.conf)"; fi
 	.build/release/skyframe run --config $(CONFIG)
+
+# Stops the mosquitto `make run` started (config/mosquitto.conf's pid file); a broker that was
+# already listening when `make run` came is not touched.
+stop:
+	@pid_file=/tmp/skyframe-mosquitto/mosquitto.pid; \
+	if [ -s $$pid_file ] && kill "$$(cat $$pid_file)" 2>/dev/null; then \
+	  echo "stopped the mosquitto make run started (pid $$(cat $$pid_file))"; rm -f $$pid_file; \
+	else echo "no mosquitto started by make run is running"; fi
 
 # Every check, each one timed, by Tests/run-all.sh: it installs the test packages (make
 # test-deps), makes Home Assistant's and ESPHome's virtual environments in the background beside

@@ -22,6 +22,7 @@ let package = Package(
     .library(name: "SkyframeLoRaWAN", targets: ["SkyframeLoRaWAN"]),
     .library(name: "SkyframeHomeAssistant", targets: ["SkyframeHomeAssistant"]),
     .library(name: "SkyframeHTTP", targets: ["SkyframeHTTP"]),
+    .library(name: "SkyframeCoAP", targets: ["SkyframeCoAP"]),
     .library(name: "SkyframeAssembly", targets: ["SkyframeAssembly"]),
     .executable(name: "skyframe", targets: ["skyframe"]),
   ],
@@ -144,11 +145,24 @@ let package = Package(
         .product(name: "NIOCore", package: "swift-nio"),
       ],
       swiftSettings: strict),
+    // The CoAP way in: Debian's libcoap (libcoap3-dev, with OpenSSL for DTLS), its callbacks in a
+    // small C module that copies and returns, its thread owned by a Service.
+    .systemLibrary(
+      name: "CLibCoAP", pkgConfig: "libcoap-3-openssl", providers: [.apt(["libcoap3-dev"])]),
+    .target(name: "CSkyframeCoAP", dependencies: ["CLibCoAP"]),
+    .target(
+      name: "SkyframeCoAP",
+      dependencies: [
+        "SkyframeGateway", "SkyframeCodec", "SkyframeProviders", "CSkyframeCoAP", log,
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      swiftSettings: strict),
     // The gateway `skyframe` runs: the list of every part.
     .target(
       name: "SkyframeAssembly",
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeHTTP",
+        "SkyframeCoAP",
       ],
       swiftSettings: strict),
     .executableTarget(
@@ -201,6 +215,7 @@ let package = Package(
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
         "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON", "SkyframeCodec", "SkyframeHTTP",
+        "SkyframeCoAP",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       swiftSettings: strict),

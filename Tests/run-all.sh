@@ -115,6 +115,15 @@ esphome_config() {
   Tests/ESPHome/check.sh
 }
 
+coap_aiocoap() {
+  if ! wait "$coap_install"; then
+    echo "aiocoap's install failed:"
+    tail -n 30 .build/coap-install.log
+    return 1
+  fi
+  .build-coap/venv/bin/python Tests/CoAP/aiocoap_check.py
+}
+
 home_assistant() {
   if ! wait "$ha_install"; then
     echo "Home Assistant's install failed:"
@@ -130,6 +139,8 @@ Tests/HomeAssistant/install.sh >.build/ha-install.log 2>&1 &
 ha_install=$!
 Tests/ESPHome/install.sh >.build/esphome-install.log 2>&1 &
 esphome_install=$!
+Tests/CoAP/install.sh >.build/coap-install.log 2>&1 &
+coap_install=$!
 step "build with tests, no warnings" build_tests
 if [[ "${results[-1]}" == "passed" ]]; then
   bench_check &
@@ -141,6 +152,7 @@ if [[ "${results[-1]}" == "passed" ]]; then
   step "Embedded Swift decoder" firmware-notes/embedded-swift/build.sh
   step "virtual display" firmware-notes/examples/virtual-display/test.sh
   step "README and docs/ commands, as written" python3 Tests/Docs/commands.py
+  step "CoAP with aiocoap" coap_aiocoap
   step "LoRaWAN device behind ChirpStack" firmware-notes/examples/lorawan-device/test.sh
   step "status page in Chromium" Tests/StatusPage/test.sh
   step "Home Assistant" home_assistant
@@ -150,6 +162,7 @@ if [[ "${results[-1]}" == "passed" ]]; then
 else
   wait "$ha_install"
   wait "$esphome_install"
+  wait "$coap_install"
 fi
 
 echo

@@ -128,7 +128,7 @@ final class HTTPWayIn: GatewayPart, Sendable {
       // The client address is the device: one allowance per address.
       device = "@" + (context.remoteAddress?.ipAddress ?? "unknown")
     }
-    let query = Self.queryItems(request.uri.query ?? "")
+    let query = QueryItems.parse(request.uri.query ?? "")
     let json =
       query["format"] == "json"
       || (request.headers[.accept]?.contains("application/json") ?? false)
@@ -158,10 +158,10 @@ final class HTTPWayIn: GatewayPart, Sendable {
       headers[.retryAfter] = "\(60 - now % 60)"
       return Response(status: .tooManyRequests, headers: headers)
     }
-    let answers = HTTPAnswers()
+    let answers = CollectedAnswers()
     bytes.withUnsafeBytes { payload in
       intake.answer(
-        payload, from: device, admission: admission, reply: answers, via: HTTPOut(),
+        payload, from: device, admission: admission, reply: answers, via: CollectingOut(),
         arrived: reading, now: now)
     }
     let frames = await answers.all()
@@ -170,7 +170,7 @@ final class HTTPWayIn: GatewayPart, Sendable {
   }
 
   /// The response for the frames of one request.
-  static func response(of frames: [HTTPAnswers.Frame], json: Bool, ifNoneMatch: String?)
+  static func response(of frames: [CollectedAnswers.Frame], json: Bool, ifNoneMatch: String?)
     -> Response
   {
     let described = FrameResponse(frames)
@@ -207,46 +207,6 @@ final class HTTPWayIn: GatewayPart, Sendable {
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-  /// The query's items, percent-decoded, `+` read as a space; the first of a name counts.
-  static func queryItems(_ query: String) -> [String: String] {
-    var items: [String: String] = [:]
-    for pair in query.split(separator: "&") {
-      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-      let name = decode(parts[0])
-      if items[name] == nil { items[name] = parts.count > 1 ? decode(parts[1]) : "" }
-    }
-    return items
-  }
-
-  static func decode(_ text: Substring) -> String {
-    var bytes: [UInt8] = []
-    var index = text.utf8.startIndex
-    let utf8 = text.utf8
-    func hexValue(_ byte: UInt8) -> UInt8? {
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-      default: nil
-      }
-    }
-    while index < utf8.endIndex {
-      let byte = utf8[index]
-      if byte == UInt8(ascii: "%"),
-        let first = utf8.index(index, offsetBy: 1, limitedBy: utf8.endIndex),
-        first < utf8.endIndex,
-        let second = utf8.index(first, offsetBy: 1, limitedBy: utf8.endIndex),
-        second < utf8.endIndex, let high = hexValue(utf8[first]), let low = hexValue(utf8[second])
-      {
-        bytes.append(high << 4 | low)
-        index = utf8.index(after: second)
-        continue
-      }
-      bytes.append(byte == UInt8(ascii: "+") ? UInt8(ascii: " ") : byte)
-      index = utf8.index(after: index)
-    }
-    return String(decoding: bytes, as: UTF8.self)
-  }
 }
 
 /// The way in, for the routes made before it: set once, at the end of its init, before the

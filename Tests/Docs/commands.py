@@ -85,6 +85,12 @@ def free_port():
         return s.getsockname()[1]
 
 
+def free_udp_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
 def wait_for(predicate, seconds, what):
     deadline = time.time() + seconds
     while time.time() < deadline:
@@ -103,6 +109,7 @@ class Setup:
         self.broker = free_port()
         self.metrics = free_port()
         self.http = free_port()
+        self.coap = int(os.environ.get("SKYFRAME_COAP_PORT") or free_udp_port())
         conf = tmp / "mosquitto.conf"
         conf.write_text(f"listener {self.broker} 127.0.0.1\nallow_anonymous true\n")
         self.start(["mosquitto", "-c", str(conf)], "mosquitto.log")
@@ -116,6 +123,7 @@ class Setup:
             SKYFRAME_MQTT_PORT=str(self.broker),
             SKYFRAME_METRICS_PORT=str(self.metrics),
             SKYFRAME_HTTP_PORT=str(self.http),
+            SKYFRAME_COAP_PORT=str(self.coap),
             SKYFRAME_OPEN_METEO_FORECAST_URL=stub + "/v1/forecast",
             SKYFRAME_OPEN_METEO_GEOCODING_URL=stub + "/v1/search",
             SKYFRAME_AIR_QUALITY_URL=stub + "/v1/air-quality",
@@ -174,6 +182,7 @@ def rewrite(command, setup):
                 words[index + 1] = str(setup.tmp / pathlib.Path(words[index + 1]).name)
             words[index] = words[index].replace("localhost:9464", f"localhost:{setup.metrics}")
             words[index] = words[index].replace("localhost:8080", f"localhost:{setup.http}")
+            words[index] = words[index].replace("localhost:5683", f"localhost:{setup.coap}")
         if program == ".build/release/skyframe" and len(words) > 1 and words[1] == "request":
             words += ["--port", str(setup.broker)]
         parts.append(shlex.join(words))
@@ -218,7 +227,7 @@ def main():
                 if command in NOT_RUN:
                     print(f"not run {page}: {command}  ({NOT_RUN[command]})")
                     continue
-                if not re.match(r"(mosquitto_(pub|sub|rr)|\.build/release/skyframe|skyframe|curl|"
+                if not re.match(r"(mosquitto_(pub|sub|rr)|\.build/release/skyframe|skyframe|curl|coap-client-notls|"
                                 r"make -C firmware-notes/|firmware-notes/examples/)", command):
                     report(False, page, command, "neither run by this check nor in its NOT_RUN")
                     continue

@@ -1,0 +1,1 @@
+#include <coap3/coap.h>
