@@ -216,9 +216,10 @@ struct OpenWeatherMapForecastTests {
           date: 20_109, minimum: -12.1, maximum: -7.5, weatherCode: 0,
           precipitationProbability: 0, sunrise: 1_737_459_900, sunset: 1_737_493_020,
           precipitationSum: 0, uvIndexMaximum: 1.4),
+        // Rain 3.2 and snow 1.1: 4.3 mm exactly (added in binary, 4.300000000000001).
         Forecast.Day(
           date: 20_110, minimum: -3.0, maximum: 1.5, weatherCode: 69,
-          precipitationProbability: 100, precipitationSum: 3.2 + 1.1, uvIndexMaximum: 0.5),
+          precipitationProbability: 100, precipitationSum: 4.3, uvIndexMaximum: 0.5),
       ])
     #expect(forecasts == [expected])
   }

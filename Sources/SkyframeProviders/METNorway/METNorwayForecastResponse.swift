@@ -201,7 +201,7 @@ struct METNorwayForecastResponse: Decodable, Sendable {
         unknown.formUnion(first...localDate(step.time - 1, utcOffsetSeconds: offset))
       }
       if let amount = period.details?.precipitationAmount {
-        sums[date, default: 0] += amount
+        sums[date] = ExactDecimal.sum([sums[date] ?? 0, amount])
       } else {
         unknown.insert(date)
       }

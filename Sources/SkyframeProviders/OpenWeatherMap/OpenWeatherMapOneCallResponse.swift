@@ -128,7 +128,8 @@ struct OpenWeatherMapOneCallResponse: Decodable {
           minute.dt.map {
             // mm/h over one minute.
             Forecast.PrecipitationStep(
-              start: $0, seconds: 60, millimetres: minute.precipitation.map { $0 / 60 })
+              start: $0, seconds: 60,
+              millimetres: UnitConversion.perHourToPerMinute(minute.precipitation))
           }
         }.sorted { $0.start < $1.start }
       },
