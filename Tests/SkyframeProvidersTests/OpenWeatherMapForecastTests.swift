@@ -168,6 +168,22 @@ struct OpenWeatherMapForecastTests {
       ])
   }
 
+  @Test("One Call without timezone_offset (older answers): the offset of the IANA timezone")
+  func oneCallWithoutOffset() async throws {
+    let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
+    let winter = OpenWeatherMapFixtures.stJohnsOneCall.replacingOccurrences(
+      of: #""timezone_offset":-12600,"#, with: "")
+    // The same answer in July, when St. John's keeps daylight saving time (UTC-2:30).
+    let summer = winter.replacingOccurrences(of: #""dt":1737381900"#, with: #""dt":1752919500"#)
+    for (body, offset) in [(winter, -12_600), (summer, -9_000)] {
+      let forecasts = try await withStubbedOpenWeatherMap(
+        answering: routing(["/data/3.0/onecall": .json(body)]),
+        configuration: OpenWeatherMapConfiguration(apiKey: "k1", useOneCall: true)
+      ) { provider, _ in try await provider.forecasts(for: [point]) }
+      #expect(forecasts.first?.utcOffsetSeconds == offset)
+    }
+  }
+
   @Test("One Call: one call, hourly steps, days by local date, sunrise 0 is none")
   func oneCall() async throws {
     let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
