@@ -240,7 +240,7 @@ struct OpenWeatherMapForecastTests {
     #expect(forecasts == [expected])
   }
 
-  @Test("One Call with alerts: alerts kept (without severity), minutely becomes one-minute steps")
+  @Test("One Call with alerts: kept once each (without severity), minutely in one-minute steps")
   func oneCallAlertsAndMinutes() async throws {
     let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
     var body = OpenWeatherMapFixtures.stJohnsOneCall.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -249,7 +249,9 @@ struct OpenWeatherMapForecastTests {
       ,"minutely":[{"dt":1737381900,"precipitation":0},{"dt":1737381960,"precipitation":6.0},\
       {"dt":1737382020,"precipitation":12.0}],\
       "alerts":[{"sender_name":"Environment Canada","event":"snowfall warning","start":1737378000,\
-      "end":1737410400,"description":"Snowfall of 15 to 25 cm.","tags":["Snow/Ice"]}]}
+      "end":1737410400,"description":"Snowfall of 15 to 25 cm.","tags":["Snow/Ice"]},\
+      {"sender_name":"Environment Canada","event":"snowfall warning","start":1737378000,\
+      "end":1737410400,"description":"Chutes de neige de 15 à 25 cm.","tags":["Snow/Ice"]}]}
       """
     var configuration = OpenWeatherMapConfiguration(apiKey: "k1", useOneCall: true)
     configuration.alerts = true
@@ -260,6 +262,7 @@ struct OpenWeatherMapForecastTests {
     }
     #expect(requests.first?.query["exclude"] == nil)
     let forecast = try #require(forecasts.first)
+    // The warning comes twice (in English and in French): one alert.
     #expect(
       forecast.alerts == [
         Forecast.Alert(

@@ -137,11 +137,12 @@ struct OpenWeatherMapOneCallResponse: Decodable {
         }.sorted { $0.start < $1.start }
       },
       alerts: alertsAsked
-        ? (alerts ?? []).map {
-          Forecast.Alert(
-            severity: nil, start: $0.start, end: $0.end,
-            event: $0.event.flatMap { $0.isEmpty ? nil : $0 })
-        } : nil)
+        ? Forecast.Alert.distinct(
+          (alerts ?? []).map {
+            Forecast.Alert(
+              severity: nil, start: $0.start, end: $0.end,
+              event: $0.event.flatMap { $0.isEmpty ? nil : $0 })
+          }) : nil)
   }
 }
 

@@ -181,7 +181,7 @@ struct WeatherAPIForecastResponse: Decodable {
       hourlyStepHours: 1,
       daily: days.compactMap { $0.model(utcOffsetSeconds: utcOffsetSeconds) }
         .sorted { $0.date < $1.date },
-      alerts: alerts.map { ($0.alert ?? []).map(\.model) })
+      alerts: alerts.map { Forecast.Alert.distinct(($0.alert ?? []).map(\.model)) })
   }
 }
 
