@@ -120,8 +120,10 @@ struct METNorwayForecastResponse: Decodable, Sendable {
       precipitation: nowStep.data.next1Hours?.details?.precipitationAmount,
       uvIndex: nowDetails.ultravioletIndexClearSky, dewPoint: nowDetails.dewPointTemperature)
 
+    // Every step of the hourly part, past ones too: slot 0 is the last at or before the frame's
+    // moment, as for the other services (frame-v1.md §6.5), even when `now` lies past them.
     var hourly: [Forecast.Hour] = []
-    for step in steps[nowIndex...] {
+    for step in steps {
       guard let hour = step.data.next1Hours else { break }
       hourly.append(
         Forecast.Hour(
