@@ -72,6 +72,17 @@ struct METNorwayForecastTests {
     #expect(frame.hourlyStart == 1_770_418_800)  // 23:00Z
     #expect(frame.hourly[0].temperature == -70)
     #expect(frame.hourly[1].temperature == nil)
+    // The last hourly step ended 30 minutes before: recent enough to answer.
+    #expect(throws: Never.self) { try forecast.checkRecent(at: now) }
+  }
+
+  /// Years later the same answer describes nothing of the present: outdated, not `ok` with an
+  /// `observed_at` years back.
+  @Test func yearsLaterTheAnswerIsOutdated() throws {
+    let now: Int64 = 1_864_000_000  // 2029
+    let forecast = try Self.forecast(now: now)
+    #expect(forecast.current.time == 1_770_487_200)  // the last step
+    #expect(throws: ProviderError.self) { try forecast.checkRecent(at: now) }
   }
 
   @Test func daysAreSplitAtLocalMidnightWithTheirExtremesAndWorstSymbol() throws {
