@@ -64,9 +64,19 @@ public struct TimeZoneIndex: Sendable {
     if let index = nearest(latitude: latitude, longitude: longitude),
       let timeZone = timeZones[index]
     {
-      return timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))
+      return Self.utcOffsetSeconds(timeZone, at: time)
     }
     return Self.nauticalOffsetSeconds(longitude: longitude)
+  }
+
+  /// Seconds east of UTC of the IANA zone `identifier` (`Europe/Berlin`) at Unix time `time`,
+  /// daylight saving time included, from the system's zone files; nil for a name they lack.
+  public static func utcOffsetSeconds(zone identifier: String, at time: Int64) -> Int? {
+    TimeZone(identifier: identifier).map { Self.utcOffsetSeconds($0, at: time) }
+  }
+
+  static func utcOffsetSeconds(_ timeZone: TimeZone, at time: Int64) -> Int {
+    timeZone.secondsFromGMT(for: Date(timeIntervalSince1970: TimeInterval(time)))
   }
 
   /// Whole hours from the longitude, as at sea: 7.5° W to 7.5° E is UTC, and so on.

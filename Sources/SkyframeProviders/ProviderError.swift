@@ -1,6 +1,6 @@
 /// Why a weather service gave no usable answer, sorted by what the caller can do about it: wait
 /// (`rateLimited`, `unavailable`), fix the request or the configuration (`rejected`,
-/// `unauthorized`), or report the service (`malformed`).
+/// `unauthorized`), or report the service (`malformed`, `outdated`).
 public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
   /// HTTP 429 (or a quota the service says is spent), with the service's reason and the seconds
   /// its `Retry-After` header asks to wait, when it sends one.
@@ -14,6 +14,9 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
   case unavailable(String)
   /// HTTP 200, but the body is not in the expected shape; the text names the key or path.
   case malformed(String)
+  /// HTTP 200 and well formed, but too old to describe the present
+  /// (`Forecast.checkRecent(at:)`): the service is serving data it has stopped updating.
+  case outdated(String)
   /// Not sent: the gateway holds calls to this service back after failures or a 429 (its circuit
   /// breaker is open), with what it is waiting for, why it paused, and the seconds left of the
   /// pause when known.
@@ -34,7 +37,7 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
       case .rateLimited: self = .rateLimited
       case .unauthorized: self = .unauthorized
       case .paused(_, let cause, _): self = cause
-      case .rejected, .unavailable, .malformed: self = .outage
+      case .rejected, .unavailable, .malformed, .outdated: self = .outage
       }
     }
   }
@@ -49,6 +52,7 @@ public enum ProviderError: Error, Sendable, Equatable, CustomStringConvertible {
     case .unauthorized(let reason): "unauthorized: \(reason)"
     case .unavailable(let reason): "unavailable: \(reason)"
     case .malformed(let reason): "malformed response: \(reason)"
+    case .outdated(let reason): "outdated answer: \(reason)"
     case .paused(let reason, _, _): "paused: \(reason)"
     }
   }

@@ -153,7 +153,8 @@ func scaled<T: FixedWidthInteger>(
   -> T?
 {
   guard let value, value.isFinite else { return nil }
-  let rounded = (value * scale).rounded()
+  // On the decimal the service wrote: 3.25 m/s is 6.5 half steps, not 6.4999….
+  let rounded = roundedHalfAway(value, times: scale)
   // Through Int64: the generic Double <-> T conversions are many times slower.
   if rounded <= Double(Int64(range.lowerBound)) { return range.lowerBound }
   if rounded >= Double(Int64(range.upperBound)) { return range.upperBound }

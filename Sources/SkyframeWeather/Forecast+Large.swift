@@ -90,7 +90,7 @@ extension Forecast {
       let to = from + 900
       let needed = window == 0 ? to - max(from, now - now % 60) : 900
       var covered: Int64 = 0
-      var total = 0.0
+      var amount = WindowAmount()
       var complete = true
       for step in steps where step.start >= from && step.start + step.seconds <= to {
         guard let millimetres = step.millimetres, millimetres.isFinite else {
@@ -98,10 +98,10 @@ extension Forecast {
           break
         }
         covered += step.seconds
-        total += millimetres
+        amount.add(millimetres, over: step.seconds)
       }
       guard complete, covered >= needed else { continue }
-      out.set(L.minutelyPrecipitation, window, scaled(total, 10, 0...254) as UInt8?)
+      out.set(L.minutelyPrecipitation, window, amount.tenths)
       any = true
     }
     if any { out.set(L.minutelyStart, origin) }
@@ -141,6 +141,37 @@ extension Forecast {
       out.set(L.alertEvent, slot, text: FixedText<64>(truncating: alert.event ?? ""))
       previous = best
     }
+  }
+}
+
+/// The millimetres of a 15-minute window, summed from its steps: exactly when every step is as
+/// long as the others and its rate per hour is a short decimal (Open-Meteo's quarter hours; One
+/// Call's minutes, each its rate per hour over 60), so that a window's exact half of 0.1 mm
+/// rounds up; else in binary.
+struct WindowAmount {
+  private var binary = 0.0
+  /// The steps' rates per hour, added up, and the steps in an hour.
+  private var rates: ExactDecimal? = ExactDecimal(significand: 0, fractionDigits: 0)
+  private var perHour: Int64?
+
+  mutating func add(_ millimetres: Double, over seconds: Int64) {
+    binary += millimetres
+    guard seconds > 0, 3_600 % seconds == 0, perHour == nil || perHour == 3_600 / seconds,
+      let rate = ExactDecimal(millimetres, perUnit: 3_600 / seconds)
+    else {
+      rates = nil
+      return
+    }
+    perHour = 3_600 / seconds
+    rates = rates?.adding(rate)
+  }
+
+  /// In 0.1 mm, halves away from zero, clamped to the field's 0...254.
+  var tenths: UInt8? {
+    if let rates, let perHour, let tenths = rates.rounded(times: 10, over: perHour) {
+      return UInt8(min(max(tenths, 0), 254))
+    }
+    return scaled(binary, 10, 0...254)
   }
 }
 

@@ -77,6 +77,14 @@ public struct Forecast: Sendable, Equatable, Codable {
       }
     }
 
+    /// `alerts` without repeats: an alert equal to one before it (the same event, severity and
+    /// times, listed twice by the service) is left out, so that it counts once.
+    public static func distinct(_ alerts: [Alert]) -> [Alert] {
+      var kept: [Alert] = []
+      for alert in alerts where !kept.contains(alert) { kept.append(alert) }
+      return kept
+    }
+
     public func isInForce(at time: Int64) -> Bool {
       (start.map { $0 <= time } ?? true) && (end.map { time < $0 } ?? true)
     }

@@ -89,6 +89,46 @@ import Testing
     }
   }
 
+  /// Data that ended hours ago (a service serving what it no longer updates) is the service
+  /// failing, for every service alike: `upstream_unavailable` with nothing cached, and the last
+  /// good frame as `stale` once there is one (frame-v1.md §5.1).
+  @Test(arguments: services)
+  func dataThatEndedHoursAgoIsAFailure(_ service: ServiceFixtures.Service) async throws {
+    let harness = try await GatewayHarness.make(service: service) {
+      $0.cache.ttlSeconds = 1
+      $0.weather.batchWindowMilliseconds = 0
+      $0.upstream.breakerFailures = 100
+    }
+    defer { Task { await harness.shutdown() } }
+    let yearsAgo = ServiceFixtures.now() - 3 * 365 * 86_400
+    let old: GatewayHarness.Mode = .answer { request in
+      ServiceFixtures.answer(request, places: GatewayHarness.places, temperature: 3, now: yearsAgo)
+    }
+    harness.set(old)
+    try await harness.start()
+    let device = try await Device.frames(port: harness.broker.port)
+
+    try device.ask("#1 59.91,10.75")
+    let first = try #require(try await device.frames(1).first)
+    #expect(first.status == .upstreamUnavailable)
+    #expect(first.observedAt == nil)
+
+    harness.set(.normal)
+    try device.ask("#2 59.91,10.75")
+    let fresh = try #require(try await device.frames(1).first)
+    #expect(fresh.status == .ok)
+    #expect(fresh.current.temperature == 125)
+
+    // Past the 1 s time-to-live the service answers old data again: the frame of #2, stale.
+    try await Task.sleep(for: .milliseconds(1_500))
+    harness.set(old)
+    try device.ask("#3 59.91,10.75")
+    let stale = try #require(try await device.frames(1).first)
+    #expect(stale.status == .stale)
+    #expect(stale.fetchedAt == fresh.fetchedAt)
+    #expect(stale.current.temperature == 125)
+  }
+
   /// The fixtures' services are named as in the configuration.
   static func name(_ service: ServiceFixtures.Service) -> String {
     service.rawValue

@@ -43,11 +43,46 @@ struct METNorwayForecastTests {
     #expect(forecast.current.isDay == nil)
     #expect(forecast.current.precipitation == 0.0)
     #expect(forecast.current.apparentTemperature == nil)
-    #expect(forecast.hourly.map(\.time) == [1_770_415_200, 1_770_418_800])
-    #expect(forecast.hourly.map(\.weatherCode) == [3, 0])
+    // Every hourly step; the frame's slot 0 is the one holding now.
+    #expect(forecast.hourly.map(\.time) == [1_770_411_600, 1_770_415_200, 1_770_418_800])
+    #expect(forecast.hourly.map(\.weatherCode) == [73, 3, 0])
     #expect(forecast.hourlyStepHours == 1)
+    #expect(
+      forecast.frame(fetchedAt: 1_770_417_000, service: .metNorway).hourlyStart == 1_770_415_200)
     // Oslo in February: Central European Time (Europe/Oslo), UTC+1.
     #expect(forecast.utcOffsetSeconds == 3_600)
+  }
+
+  /// With data a little old, now can lie past the hourly steps, on a six-hourly one: the hourly
+  /// block keeps its last slot at or before now, as every other service's does (frame-v1.md §6.5),
+  /// instead of being dropped.
+  @Test func pastTheHourlyStepsTheLastOneAtOrBeforeNowIsSlotZero() throws {
+    let sixHourly =
+      #"{"time":"2026-02-07T00:00:00Z","data":{"instant":{"details":{"air_temperature":-7.5}},"next_6_hours":{"summary":{"symbol_code":"fair_night"},"details":{"precipitation_amount":0.0}}}},"#
+    let body = Self.body.replacingOccurrences(
+      of: #"{"time":"2026-02-07T12:00:00Z""#, with: sixHourly + #"{"time":"2026-02-07T12:00:00Z""#)
+    let response = try JSONDecoder().decode(METNorwayForecastResponse.self, from: Data(body.utf8))
+    let now: Int64 = 1_770_424_200  // 2026-02-07T00:30:00Z
+    let forecast = try response.forecast(
+      for: GeoPoint(latitude: 59.9139, longitude: 10.7522), now: now)
+    #expect(forecast.current.time == 1_770_422_400)
+    #expect(forecast.current.temperature == -7.5)
+    let frame = forecast.frame(fetchedAt: now, service: .metNorway)
+    #expect(frame.hourlyStepHours == 1)
+    #expect(frame.hourlyStart == 1_770_418_800)  // 23:00Z
+    #expect(frame.hourly[0].temperature == -70)
+    #expect(frame.hourly[1].temperature == nil)
+    // The last hourly step ended 30 minutes before: recent enough to answer.
+    #expect(throws: Never.self) { try forecast.checkRecent(at: now) }
+  }
+
+  /// Years later the same answer describes nothing of the present: outdated, not `ok` with an
+  /// `observed_at` years back.
+  @Test func yearsLaterTheAnswerIsOutdated() throws {
+    let now: Int64 = 1_864_000_000  // 2029
+    let forecast = try Self.forecast(now: now)
+    #expect(forecast.current.time == 1_770_487_200)  // the last step
+    #expect(throws: ProviderError.self) { try forecast.checkRecent(at: now) }
   }
 
   @Test func daysAreSplitAtLocalMidnightWithTheirExtremesAndWorstSymbol() throws {

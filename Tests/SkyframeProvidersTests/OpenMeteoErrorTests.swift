@@ -252,4 +252,5 @@ func providerErrorDescriptions() {
   #expect(ProviderError.unauthorized("no key").description == "unauthorized: no key")
   #expect(ProviderError.unavailable("HTTP 503: x").description == "unavailable: HTTP 503: x")
   #expect(ProviderError.malformed("daily: y").description == "malformed response: daily: y")
+  #expect(ProviderError.outdated("z").description == "outdated answer: z")
 }

@@ -128,7 +128,7 @@ struct OpenWeatherMapErrorTests {
       error == .malformed("timezone is missing from both the weather and the forecast answer"))
   }
 
-  @Test("One Call shares the error mapping and needs timezone_offset")
+  @Test("One Call shares the error mapping and needs timezone_offset or a known timezone")
   func oneCallErrors() async throws {
     #expect(
       try await forecastError(
@@ -136,7 +136,13 @@ struct OpenWeatherMapErrorTests {
         == .unauthorized("Key not accepted: check the appid."))
     #expect(
       try await forecastError(for: .json(#"{"lat":1,"lon":2}"#), oneCall: true)
-        == .malformed("timezone_offset is missing"))
+        == .malformed("timezone_offset and timezone are missing"))
+    #expect(
+      try await forecastError(
+        for: .json(#"{"lat":1,"lon":2,"timezone":"Atlantis/Poseidonia","current":{"dt":1}}"#),
+        oneCall: true)
+        == .malformed(
+          "timezone_offset is missing and timezone \"Atlantis/Poseidonia\" is no IANA zone"))
   }
 
   @Test("the key is sent as appid but never logged; each call logs URL, status and duration")

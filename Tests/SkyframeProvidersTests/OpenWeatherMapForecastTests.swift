@@ -168,6 +168,22 @@ struct OpenWeatherMapForecastTests {
       ])
   }
 
+  @Test("One Call without timezone_offset (older answers): the offset of the IANA timezone")
+  func oneCallWithoutOffset() async throws {
+    let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
+    let winter = OpenWeatherMapFixtures.stJohnsOneCall.replacingOccurrences(
+      of: #""timezone_offset":-12600,"#, with: "")
+    // The same answer in July, when St. John's keeps daylight saving time (UTC-2:30).
+    let summer = winter.replacingOccurrences(of: #""dt":1737381900"#, with: #""dt":1752919500"#)
+    for (body, offset) in [(winter, -12_600), (summer, -9_000)] {
+      let forecasts = try await withStubbedOpenWeatherMap(
+        answering: routing(["/data/3.0/onecall": .json(body)]),
+        configuration: OpenWeatherMapConfiguration(apiKey: "k1", useOneCall: true)
+      ) { provider, _ in try await provider.forecasts(for: [point]) }
+      #expect(forecasts.first?.utcOffsetSeconds == offset)
+    }
+  }
+
   @Test("One Call: one call, hourly steps, days by local date, sunrise 0 is none")
   func oneCall() async throws {
     let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
@@ -216,14 +232,15 @@ struct OpenWeatherMapForecastTests {
           date: 20_109, minimum: -12.1, maximum: -7.5, weatherCode: 0,
           precipitationProbability: 0, sunrise: 1_737_459_900, sunset: 1_737_493_020,
           precipitationSum: 0, uvIndexMaximum: 1.4),
+        // Rain 3.2 and snow 1.1: 4.3 mm exactly (added in binary, 4.300000000000001).
         Forecast.Day(
           date: 20_110, minimum: -3.0, maximum: 1.5, weatherCode: 69,
-          precipitationProbability: 100, precipitationSum: 3.2 + 1.1, uvIndexMaximum: 0.5),
+          precipitationProbability: 100, precipitationSum: 4.3, uvIndexMaximum: 0.5),
       ])
     #expect(forecasts == [expected])
   }
 
-  @Test("One Call with alerts: alerts kept (without severity), minutely becomes one-minute steps")
+  @Test("One Call with alerts: kept once each (without severity), minutely in one-minute steps")
   func oneCallAlertsAndMinutes() async throws {
     let point = GeoPoint(latitude: 47.5615, longitude: -52.7126)
     var body = OpenWeatherMapFixtures.stJohnsOneCall.trimmingCharacters(in: .whitespacesAndNewlines)
@@ -232,7 +249,9 @@ struct OpenWeatherMapForecastTests {
       ,"minutely":[{"dt":1737381900,"precipitation":0},{"dt":1737381960,"precipitation":6.0},\
       {"dt":1737382020,"precipitation":12.0}],\
       "alerts":[{"sender_name":"Environment Canada","event":"snowfall warning","start":1737378000,\
-      "end":1737410400,"description":"Snowfall of 15 to 25 cm.","tags":["Snow/Ice"]}]}
+      "end":1737410400,"description":"Snowfall of 15 to 25 cm.","tags":["Snow/Ice"]},\
+      {"sender_name":"Environment Canada","event":"snowfall warning","start":1737378000,\
+      "end":1737410400,"description":"Chutes de neige de 15 à 25 cm.","tags":["Snow/Ice"]}]}
       """
     var configuration = OpenWeatherMapConfiguration(apiKey: "k1", useOneCall: true)
     configuration.alerts = true
@@ -243,6 +262,7 @@ struct OpenWeatherMapForecastTests {
     }
     #expect(requests.first?.query["exclude"] == nil)
     let forecast = try #require(forecasts.first)
+    // The warning comes twice (in English and in French): one alert.
     #expect(
       forecast.alerts == [
         Forecast.Alert(

@@ -127,4 +127,35 @@ struct OpenWeatherMapLargeFieldsTests {
       #expect((0..<3).map { view.value(L.dailyUVMaximum, $0) } == [nil, nil, nil])
     }
   }
+
+  @Test("sums and rates are exact: 2.34 + 0.01 mm is 2.35, 1.4 mm/h for 15 minutes is 0.35 mm")
+  func exactSumsAndRates() async throws {
+    let now = 1_764_923_400  // a quarter hour
+    let minutes = (0..<60).map { #"{"dt":\#(now + $0 * 60),"precipitation":1.4}"# }
+    let body = """
+      {"lat":60.39,"lon":5.32,"timezone":"Europe/Oslo","timezone_offset":3600,
+      "current":{"dt":\(now),"temp":4.5,"weather":[{"id":500,"icon":"10d"}]},
+      "minutely":[\(minutes.joined(separator: ","))],
+      "hourly":[{"dt":\(now - 900),"temp":4.5,"weather":[{"id":615,"icon":"13d"}],"pop":0.155,
+      "rain":{"1h":2.34},"snow":{"1h":0.01}}],"daily":[]}
+      """
+    let forecasts = try await withStubbedOpenWeatherMap(
+      answering: routing(["/data/3.0/onecall": .json(body)]),
+      configuration: OpenWeatherMapConfiguration(apiKey: "k1", useOneCall: true)
+    ) { provider, _ in try await provider.forecasts(for: [Self.bergen]) }
+    let forecast = try #require(forecasts.first)
+    // In binary 2.34 + 0.01 is 2.3499999999999996.
+    #expect(forecast.hourly.first?.precipitation == 2.35)
+    #expect(forecast.hourly.first?.precipitationProbability == 15.5)
+    let frame = forecast.frame(fetchedAt: Int64(now), service: .openWeatherMap)
+    #expect(frame.hourly[0].precipitationProbability == 16)
+    let large = try forecast.largeFrame(standard: try frame.encoded(), fetchedAt: Int64(now))
+    try large.withUnsafeBytes { bytes in
+      typealias L = LargeLayout
+      let view = try ProfileView(checking: bytes)
+      #expect(view.value(L.hourlyPrecipitationAmount, 0) == 24)
+      // Fifteen minutes of 1.4 mm/h: 0.35 mm, 4 in 0.1 mm (summed in binary: 0.3499999999999999).
+      #expect((0..<4).map { view.value(L.minutelyPrecipitation, $0) } == [4, 4, 4, 4])
+    }
+  }
 }

@@ -33,26 +33,27 @@ struct WeatherAPIForecastTests {
       // An older answer: no dewpoint_c, so no dew point.
       current: Forecast.Current(
         time: 1_741_576_500, temperature: 14.2, apparentTemperature: 13.1, relativeHumidity: 62,
-        pressure: 1_017, windSpeed: 7.2 / 3.6, windGusts: 13.0 / 3.6, windDirection: 135,
+        pressure: 1_017, windSpeed: metresPerSecond(7.2), windGusts: metresPerSecond(13.0),
+        windDirection: 135,
         weatherCode: 2, isDay: true, cloudCover: 25, precipitation: 0, uvIndex: 4,
         visibility: 8_000),
       hourly: [
         Forecast.Hour(
           time: 1_741_544_100, temperature: 9.9, weatherCode: 0, precipitationProbability: 0,
-          precipitation: 0, windSpeed: 5.4 / 3.6, windGusts: 9.0 / 3.6),
+          precipitation: 0, windSpeed: metresPerSecond(5.4), windGusts: metresPerSecond(9.0)),
         Forecast.Hour(
           time: 1_741_547_700, temperature: 9.2, weatherCode: 0, precipitationProbability: 0,
-          precipitation: 0, windSpeed: 3.6 / 3.6, windGusts: 7.2 / 3.6),
+          precipitation: 0, windSpeed: metresPerSecond(3.6), windGusts: metresPerSecond(7.2)),
         Forecast.Hour(
           time: 1_741_551_300, temperature: 8.6, weatherCode: 10, precipitationProbability: 0,
-          precipitation: 0, windSpeed: 1.8 / 3.6, windGusts: 4.3 / 3.6),
+          precipitation: 0, windSpeed: metresPerSecond(1.8), windGusts: metresPerSecond(4.3)),
         Forecast.Hour(
           time: 1_741_680_900, temperature: 20.7, weatherCode: 63, precipitationProbability: 65,
-          precipitation: 2.1, windSpeed: 14.4 / 3.6, windGusts: 30.6 / 3.6),
+          precipitation: 2.1, windSpeed: metresPerSecond(14.4), windGusts: metresPerSecond(30.6)),
         // Chances sent as strings ("40") by older versions of the service still count.
         Forecast.Hour(
           time: 1_741_684_500, temperature: 19.8, weatherCode: 80, precipitationProbability: 40,
-          precipitation: 0.7, windSpeed: 10.8 / 3.6, windGusts: 19.4 / 3.6),
+          precipitation: 0.7, windSpeed: metresPerSecond(10.8), windGusts: metresPerSecond(19.4)),
       ],
       hourlyStepHours: 1,
       daily: [
@@ -61,17 +62,17 @@ struct WeatherAPIForecastTests {
         Forecast.Day(
           date: 20_157, minimum: 8.1, maximum: 24.5, weatherCode: 0, precipitationProbability: 0,
           sunrise: 1_741_566_720, sunset: 1_741_609_140, precipitationSum: 0,
-          uvIndexMaximum: 5, windSpeedMaximum: 11.5 / 3.6),
+          uvIndexMaximum: 5, windSpeedMaximum: metresPerSecond(11.5)),
         // The 14:00 hour's UV (6) is above the day's own (3).
         Forecast.Day(
           date: 20_158, minimum: 9.4, maximum: 21.3, weatherCode: 95,
           precipitationProbability: 78, sunrise: 1_741_653_060, sunset: 1_741_695_600,
-          precipitationSum: 4.9, uvIndexMaximum: 6, windSpeedMaximum: 16.2 / 3.6),
+          precipitationSum: 4.9, uvIndexMaximum: 6, windSpeedMaximum: metresPerSecond(16.2)),
       ])
     #expect(forecasts == [expected])
   }
 
-  @Test("alerts=yes: each alert's CAP severity (null is unknown) and when it is in force")
+  @Test("alerts=yes: each alert's CAP severity (null is unknown), when it is in force, once")
   func alerts() async throws {
     var body = WeatherAPIFixtures.kathmandu.trimmingCharacters(in: .whitespacesAndNewlines)
     body.removeLast()
@@ -82,7 +83,10 @@ struct WeatherAPIForecastTests {
       "instruction":""},{"headline":"Wind","msgtype":"Alert","severity":"Severe","urgency":"Expected",\
       "areas":"Valley","category":"Met","certainty":"Likely","event":"Wind Warning","note":"",\
       "effective":"2025-03-11T00:00:00+00:00","expires":"2025-03-11T12:00:00+00:00","desc":"",\
-      "instruction":""}]}}
+      "instruction":""},{"headline":"Wind","msgtype":"Alert","severity":"Severe",\
+      "urgency":"Expected","areas":"Hills","category":"Met","certainty":"Likely",\
+      "event":"Wind Warning","note":"","effective":"2025-03-11T05:45:00+05:45",\
+      "expires":"2025-03-11T12:00:00+00:00","desc":"","instruction":""}]}}
       """
     var configuration = WeatherAPIConfiguration(apiKey: "wapi-test-key", timeout: .seconds(5))
     configuration.alerts = true
@@ -93,6 +97,8 @@ struct WeatherAPIForecastTests {
     }
     #expect(requests.first?.query["alerts"] == "yes")
     let forecast = try #require(forecasts.first)
+    // The wind warning is listed twice (for two areas, its start written at another offset):
+    // it counts once.
     #expect(
       forecast.alerts == [
         Forecast.Alert(
@@ -121,7 +127,7 @@ struct WeatherAPIForecastTests {
       forecast.current
         == Forecast.Current(
           time: 1_766_185_200, temperature: -7.4, apparentTemperature: -13.6,
-          relativeHumidity: 88, pressure: 1_003, windSpeed: 5, windGusts: 27.4 / 3.6,
+          relativeHumidity: 88, pressure: 1_003, windSpeed: 5, windGusts: metresPerSecond(27.4),
           windDirection: 160, weatherCode: 71, isDay: false, cloudCover: 90, precipitation: 0.1,
           uvIndex: 0, visibility: 6_000, dewPoint: -9.1))
     #expect(forecast.hourly.map(\.weatherCode) == [71, 73, 86, 38, 75, 3])
@@ -197,11 +203,11 @@ struct WeatherAPIForecastTests {
     let forecast = try #require(forecasts.first)
     #expect(forecast.current.dewPoint == 6.5)
     #expect(forecast.hourly[6].precipitation == 1.2)
-    #expect(forecast.hourly[9].windSpeed == 18.0 / 3.6)
-    #expect(forecast.hourly[9].windGusts == 21.6 / 3.6)
+    #expect(forecast.hourly[9].windSpeed == metresPerSecond(18.0))
+    #expect(forecast.hourly[9].windGusts == metresPerSecond(21.6))
     #expect(forecast.daily[3].precipitationSum == 3.5)
     #expect(forecast.daily[3].uvIndexMaximum == 6)
-    #expect(forecast.daily[3].windSpeedMaximum == 72.0 / 3.6)
+    #expect(forecast.daily[3].windSpeedMaximum == metresPerSecond(72.0))
 
     let standard = try forecast.frame(fetchedAt: Int64(now), service: .weatherAPI).encoded()
     let large = try forecast.largeFrame(standard: standard, fetchedAt: Int64(now))
@@ -219,6 +225,37 @@ struct WeatherAPIForecastTests {
         #expect(view.value(LargeLayout.dailyPrecipitationSum, day) == Int64(day * 10 + 5))
         #expect(view.value(LargeLayout.dailyUVMaximum, day) == Int64(day * 10 + 30))
         #expect(view.value(LargeLayout.dailyWindMaximum, day) == Int64(day * 10 + 10))
+      }
+    }
+  }
+
+  @Test("km/h and km are converted exactly: 11.7 km/h is 3.25 m/s, a half step that rounds up")
+  func exactConversions() async throws {
+    let now = 1_741_576_837  // 09:05 at +5:45 on 2025-03-10
+    let body = WeatherAPIFixtures.full(now: now, offset: 20_700)
+      .replacingOccurrences(
+        of: #""wind_kph":10.8,"dewpoint_c""#,
+        with: #""wind_kph":11.7,"gust_kph":4.14,"vis_km":1.005,"dewpoint_c""#
+      )
+      .replacingOccurrences(of: #""wind_kph":18.0,"#, with: #""wind_kph":11.7,"#)
+    let forecasts = try await withStubbedWeatherAPI(
+      answering: routing(["/v1/forecast.json": .json(body)])
+    ) { provider, _ in try await provider.forecasts(for: [Self.kathmandu]) }
+    let forecast = try #require(forecasts.first)
+    // In binary 11.7 / 3.6 is 3.2499999999999996 and 1.005 × 1000 is 1004.9999999999999.
+    #expect(forecast.current.windSpeed == 3.25)
+    #expect(forecast.current.windGusts == 1.15)
+    #expect(forecast.current.visibility == 1_005)
+    let frame = forecast.frame(fetchedAt: Int64(now), service: .weatherAPI)
+    #expect(frame.current.windSpeed == 33)  // 3.3 m/s
+    #expect(frame.current.windGust == 12)  // 1.15 → 1.2 m/s
+    #expect(frame.current.visibility == 101)  // 1010 m
+    // Hours 4, 9, 14 and 19 had 18.0 km/h, now 11.7: 3.5 m/s in 0.5 m/s steps (slot 0 is 09:00).
+    let large = try forecast.largeFrame(standard: try frame.encoded(), fetchedAt: Int64(now))
+    try large.withUnsafeBytes { bytes in
+      let view = try ProfileView(checking: bytes)
+      for slot in [0, 5, 10, 19] {
+        #expect(view.value(LargeLayout.hourlyWindSpeed, slot) == 7, "slot \(slot)")
       }
     }
   }
@@ -262,4 +299,9 @@ struct WeatherAPIForecastTests {
     #expect(requests.map { $0.query["q"] } == ["27.72,85.32", "69.65,18.96"])
     #expect(forecasts.map(\.utcOffsetSeconds) == [20_700, 3_600])
   }
+}
+
+/// `kilometresPerHour` (one decimal) in m/s: the `Double` nearest the exact ratio (× 5 / 18).
+func metresPerSecond(_ kilometresPerHour: Double) -> Double {
+  Double(Int((kilometresPerHour * 10).rounded()) * 5) / 180
 }

@@ -13,10 +13,19 @@ public enum NWSFixtures {
     public var expires: Int64
     public var status = "Actual"
     public var messageType = "Alert"
+    /// The message's id; nil: one made from its place in the list.
+    public var id: String?
+    /// The ids of the earlier messages it updates or cancels.
+    public var references: [String] = []
+    /// Its P-VTEC string, when it has one.
+    public var vtec: String?
+    /// When it was issued; nil: at `onset`.
+    public var sent: Int64?
 
     public init(
       event: String, severity: String, onset: Int64, ends: Int64?, expires: Int64,
-      status: String = "Actual", messageType: String = "Alert"
+      status: String = "Actual", messageType: String = "Alert", id: String? = nil,
+      references: [String] = [], vtec: String? = nil, sent: Int64? = nil
     ) {
       self.event = event
       self.severity = severity
@@ -25,6 +34,10 @@ public enum NWSFixtures {
       self.expires = expires
       self.status = status
       self.messageType = messageType
+      self.id = id
+      self.references = references
+      self.vtec = vtec
+      self.sent = sent
     }
   }
 
@@ -32,10 +45,14 @@ public enum NWSFixtures {
   /// office writes them.
   public static func active(_ alerts: [Alert], point: String) -> String {
     let features = alerts.enumerated().map { index, alert in
-      let id = "urn:oid:2.49.0.1.840.0.test.\(index)"
+      let id = alert.id ?? "urn:oid:2.49.0.1.840.0.test.\(index)"
       let ends = alert.ends.map { "\"\(pacific($0))\"" } ?? "null"
+      let references = alert.references.map {
+        #"{"@id":"https://api.weather.gov/alerts/\#($0)","identifier":"\#($0)","sender":"w-nws.webmaster@noaa.gov","sent":"\#(pacific(alert.onset - 3_600))"}"#
+      }.joined(separator: ",")
+      let vtec = alert.vtec.map { #","VTEC":["\#($0)"]"# } ?? ""
       return #"""
-        {"id":"https://api.weather.gov/alerts/\#(id)","type":"Feature","geometry":null,"properties":{"@id":"https://api.weather.gov/alerts/\#(id)","@type":"wx:Alert","id":"\#(id)","areaDesc":"Seattle and Vicinity","geocode":{"SAME":["053033"],"UGC":["WAZ558"]},"affectedZones":["https://api.weather.gov/zones/forecast/WAZ558"],"references":[],"sent":"\#(pacific(alert.onset))","effective":"\#(pacific(alert.onset))","onset":"\#(pacific(alert.onset))","expires":"\#(pacific(alert.expires))","ends":\#(ends),"status":"\#(alert.status)","messageType":"\#(alert.messageType)","category":"Met","severity":"\#(alert.severity)","certainty":"Likely","urgency":"Expected","event":"\#(alert.event)","sender":"w-nws.webmaster@noaa.gov","senderName":"NWS Seattle WA","headline":"\#(alert.event) issued by NWS Seattle WA","description":"...","instruction":null,"response":"Prepare","parameters":{"NWSheadline":["\#(alert.event.uppercased())"]}}}
+        {"id":"https://api.weather.gov/alerts/\#(id)","type":"Feature","geometry":null,"properties":{"@id":"https://api.weather.gov/alerts/\#(id)","@type":"wx:Alert","id":"\#(id)","areaDesc":"Seattle and Vicinity","geocode":{"SAME":["053033"],"UGC":["WAZ558"]},"affectedZones":["https://api.weather.gov/zones/forecast/WAZ558"],"references":[\#(references)],"sent":"\#(pacific(alert.sent ?? alert.onset))","effective":"\#(pacific(alert.onset))","onset":"\#(pacific(alert.onset))","expires":"\#(pacific(alert.expires))","ends":\#(ends),"status":"\#(alert.status)","messageType":"\#(alert.messageType)","category":"Met","severity":"\#(alert.severity)","certainty":"Likely","urgency":"Expected","event":"\#(alert.event)","sender":"w-nws.webmaster@noaa.gov","senderName":"NWS Seattle WA","headline":"\#(alert.event) issued by NWS Seattle WA","description":"...","instruction":null,"response":"Prepare","parameters":{"NWSheadline":["\#(alert.event.uppercased())"]\#(vtec)}}}
         """#
     }
     return #"""

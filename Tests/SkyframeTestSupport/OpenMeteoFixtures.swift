@@ -69,14 +69,17 @@ public enum OpenMeteoFixtures {
 
   /// `/v1/forecast` for the comma-separated `latitude`/`longitude` of a query: one object for one
   /// point, an array for several, as Open-Meteo answers.
-  public static func forecast(query: [String: String], temperature: Double) -> String {
+  public static func forecast(
+    query: [String: String], temperature: Double, now: Int = Int(Date().timeIntervalSince1970)
+  ) -> String {
     let latitudes = (query["latitude"] ?? "").split(separator: ",").compactMap { Double($0) }
     let longitudes = (query["longitude"] ?? "").split(separator: ",").compactMap { Double($0) }
     // Asked for quarter hours: dry now and for the next quarter, then rain.
     let minutely: [Double?]? =
       query["minutely_15"] == nil ? nil : [0, 0, 0.4, 1.2, 0.8, 0, 0, 0]
     let bodies = zip(latitudes, longitudes).map {
-      forecast(latitude: $0, longitude: $1, temperature: temperature, minutely15: minutely)
+      forecast(
+        latitude: $0, longitude: $1, temperature: temperature, now: now, minutely15: minutely)
     }
     return bodies.count == 1 ? bodies[0] : "[" + bodies.joined(separator: ",") + "]"
   }

@@ -21,26 +21,31 @@ public enum ServiceFixtures {
     }
   }
 
-  /// Answers any of the three services' calls for `places`, with `temperature` everywhere.
+  /// Answers any of the services' calls for `places`, with `temperature` everywhere, as at
+  /// Unix time `now` (the present when nil).
   public static func answer(
-    _ request: StubHTTPRequest, places: [OpenMeteoFixtures.Place], temperature: Double
+    _ request: StubHTTPRequest, places: [OpenMeteoFixtures.Place], temperature: Double,
+    now: Int? = nil
   )
     -> StubHTTPResponse
   {
+    let now = now ?? Self.now()
     let query = request.query
     let latitude = Double(query["lat"] ?? query["latitude"] ?? "") ?? 0
     let longitude = Double(query["lon"] ?? query["longitude"] ?? "") ?? 0
     switch request.path {
     case "/v1/forecast":
-      return .json(OpenMeteoFixtures.forecast(query: query, temperature: temperature))
+      return .json(OpenMeteoFixtures.forecast(query: query, temperature: temperature, now: now))
     case "/v1/search":
       return .json(OpenMeteoFixtures.search(name: query["name"] ?? "", in: places))
     case "/v1/air-quality":
       return .json(OpenMeteoFixtures.airQuality(query: query))
     case "/data/2.5/weather":
-      return .json(owmWeather(latitude: latitude, longitude: longitude, temperature: temperature))
+      return .json(
+        owmWeather(latitude: latitude, longitude: longitude, temperature: temperature, now: now))
     case "/data/2.5/forecast":
-      return .json(owmForecast(latitude: latitude, longitude: longitude, temperature: temperature))
+      return .json(
+        owmForecast(latitude: latitude, longitude: longitude, temperature: temperature, now: now))
     case "/geo/1.0/direct":
       let name = (query["q"] ?? "").split(separator: ",").first.map(String.init) ?? ""
       return .json(owmPlaces(places.filter { $0.name.lowercased() == name.lowercased() }))
@@ -57,12 +62,11 @@ public enum ServiceFixtures {
       return .json(
         weatherAPIForecast(
           latitude: parts.first ?? 0, longitude: parts.count > 1 ? parts[1] : 0,
-          temperature: temperature))
+          temperature: temperature, now: now))
     case METNorwayFixtures.path:
       return .json(
         METNorwayFixtures.compact(
-          latitude: latitude, longitude: longitude, temperature: temperature,
-          now: Int64(Date().timeIntervalSince1970)))
+          latitude: latitude, longitude: longitude, temperature: temperature, now: Int64(now)))
     case "/v1/search.json":
       let name = query["q"] ?? ""
       return .json(weatherAPISearch(places.filter { $0.name.lowercased() == name.lowercased() }))
@@ -71,11 +75,11 @@ public enum ServiceFixtures {
     }
   }
 
-  static func now() -> Int { Int(Date().timeIntervalSince1970) }
+  public static func now() -> Int { Int(Date().timeIntervalSince1970) }
 
-  public static func owmWeather(latitude: Double, longitude: Double, temperature: Double) -> String
-  {
-    let now = now()
+  public static func owmWeather(
+    latitude: Double, longitude: Double, temperature: Double, now: Int = ServiceFixtures.now()
+  ) -> String {
     return """
       {"coord":{"lon":\(longitude),"lat":\(latitude)},"weather":[{"id":500,"main":"Rain","description":"light rain","icon":"10d"}],\
       "base":"stations","main":{"temp":\(temperature),"feels_like":\(temperature - 3),"temp_min":\(temperature - 1),\
@@ -86,9 +90,10 @@ public enum ServiceFixtures {
       """
   }
 
-  public static func owmForecast(latitude: Double, longitude: Double, temperature: Double) -> String
-  {
-    let start = now() - now() % 10_800
+  public static func owmForecast(
+    latitude: Double, longitude: Double, temperature: Double, now: Int = ServiceFixtures.now()
+  ) -> String {
+    let start = now - now % 10_800
     let entries = (0..<40).map { index in
       """
       {"dt":\(start + index * 10_800),"main":{"temp":\(temperature + Double(index % 4)),"feels_like":\(temperature),\
@@ -101,7 +106,7 @@ public enum ServiceFixtures {
     return """
       {"cod":"200","message":0,"cnt":40,"list":[\(entries.joined(separator: ","))],\
       "city":{"id":1,"name":"Stubtown","coord":{"lat":\(latitude),"lon":\(longitude)},"country":"XX",\
-      "population":1000,"timezone":3600,"sunrise":\(now() - 20_000),"sunset":\(now() + 10_000)}}
+      "population":1000,"timezone":3600,"sunrise":\(now - 20_000),"sunset":\(now + 10_000)}}
       """
   }
 
@@ -112,10 +117,9 @@ public enum ServiceFixtures {
       }.joined(separator: ",") + "]"
   }
 
-  public static func weatherAPIForecast(latitude: Double, longitude: Double, temperature: Double)
-    -> String
-  {
-    let now = now()
+  public static func weatherAPIForecast(
+    latitude: Double, longitude: Double, temperature: Double, now: Int = ServiceFixtures.now()
+  ) -> String {
     // UTC+1: the local wall clock is written without zero padding for the hour, as the service does.
     let local = now + 3_600
     let day = local - local % 86_400

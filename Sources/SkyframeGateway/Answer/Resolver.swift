@@ -215,7 +215,7 @@ package final class Resolver: Sendable {
     switch error {
     case .rateLimited, .paused(_, .rateLimited, _): .rateLimited
     case .paused(_, .unauthorized, _): .internalError
-    case .unavailable, .malformed, .paused: .upstreamUnavailable
+    case .unavailable, .malformed, .outdated, .paused: .upstreamUnavailable
     // The device's request was valid; a refused upstream call is the gateway's (or its
     // configuration's) fault, except a geocoding refusal, which is about the name asked for.
     case .rejected: geocoding ? .badRequest : .internalError

@@ -21,13 +21,22 @@ struct BudgetedProvider: WeatherProvider {
   }
 
   /// No call, no budget spent, when the service said not to ask yet (`rememberedForecasts`).
+  /// An answer too old to describe the present is the service failing, for every service alike
+  /// (`Forecast.checkRecent(at:)`): counted as a failed call, and answered from the cache, by the
+  /// next service or as `upstream_unavailable`.
   func forecasts(for points: [GeoPoint]) async throws(ProviderError) -> [Forecast] {
-    if let remembered = inner.rememberedForecasts(for: points) { return remembered }
+    if let remembered = inner.rememberedForecasts(for: points) { return try recent(remembered) }
     let batch = max(inner.maximumBatchSize, 1)
     let calls = ((points.count + batch - 1) / batch) * inner.upstreamCallsPerForecast
     return try await guarded.call(calls) { () async throws(ProviderError) in
-      try await inner.forecasts(for: points)
+      try recent(try await inner.forecasts(for: points))
     }
+  }
+
+  private func recent(_ forecasts: [Forecast]) throws(ProviderError) -> [Forecast] {
+    let now = guarded.health.clock.unixTime()
+    for forecast in forecasts { try forecast.checkRecent(at: now) }
+    return forecasts
   }
 
   func geocode(name: String, countryCode: String?) async throws(ProviderError) -> Forecast.Place? {
@@ -162,6 +171,7 @@ final class ServiceHealth: Sendable {
       case .unauthorized: "unauthorized"
       case .unavailable: "unavailable"
       case .malformed: "malformed"
+      case .outdated: "outdated"
       case .paused: "paused"
       }
     metrics.upstreamCall(upstream, result: result, duration: duration)

@@ -120,8 +120,10 @@ struct METNorwayForecastResponse: Decodable, Sendable {
       precipitation: nowStep.data.next1Hours?.details?.precipitationAmount,
       uvIndex: nowDetails.ultravioletIndexClearSky, dewPoint: nowDetails.dewPointTemperature)
 
+    // Every step of the hourly part, past ones too: slot 0 is the last at or before the frame's
+    // moment, as for the other services (frame-v1.md §6.5), even when `now` lies past them.
     var hourly: [Forecast.Hour] = []
-    for step in steps[nowIndex...] {
+    for step in steps {
       guard let hour = step.data.next1Hours else { break }
       hourly.append(
         Forecast.Hour(
@@ -201,7 +203,7 @@ struct METNorwayForecastResponse: Decodable, Sendable {
         unknown.formUnion(first...localDate(step.time - 1, utcOffsetSeconds: offset))
       }
       if let amount = period.details?.precipitationAmount {
-        sums[date, default: 0] += amount
+        sums[date] = ExactDecimal.sum([sums[date] ?? 0, amount])
       } else {
         unknown.insert(date)
       }

@@ -93,6 +93,13 @@ struct NWSAlertsResponse: Decodable, Sendable {
   }
 
   struct Properties: Decodable, Sendable {
+    /// The message's id (`urn:oid:…`); every message has its own, updates included.
+    var id: String?
+    /// When the message was issued.
+    var sent: String?
+    /// The earlier messages this one updates or cancels.
+    var references: [Reference]?
+    var parameters: Parameters?
     var status: String?
     var messageType: String?
     var severity: String?
@@ -104,21 +111,50 @@ struct NWSAlertsResponse: Decodable, Sendable {
     var event: String?
   }
 
-  /// In force from `onset` (else `effective`) until `ends`; without `ends` (NWS: null) the end is
-  /// unknown — "until further notice" — and not `expires`, which is when the message itself
-  /// lapses (a newer one usually replaces it). `Test`, `Exercise`, `System` and `Draft` messages
-  /// and cancellations are left out.
-  func alerts() -> [Forecast.Alert] {
-    features.compactMap { feature in
-      let properties = feature.properties
-      guard (properties.status ?? "Actual") == "Actual", properties.messageType != "Cancel"
-      else { return nil }
-      return Forecast.Alert(
-        severity: Forecast.Alert.severity(cap: properties.severity),
-        start: (properties.onset ?? properties.effective).flatMap(Self.unixTime),
-        end: properties.ends.flatMap(Self.unixTime),
-        event: properties.event.flatMap { $0.isEmpty ? nil : $0 })
+  struct Reference: Decodable, Sendable {
+    var identifier: String?
+  }
+
+  struct Parameters: Decodable, Sendable {
+    /// P-VTEC strings, `/O.CON.KPQR.FA.A.0004.000000T0000Z-191222T1800Z/`: action, office,
+    /// phenomenon, significance and event number.
+    var vtec: [String]?
+
+    enum CodingKeys: String, CodingKey {
+      case vtec = "VTEC"
     }
+  }
+
+  /// Each alert once. In force from `onset` (else `effective`) until `ends`; without `ends` (NWS:
+  /// null) the end is unknown — "until further notice" — and not `expires`, which is when the
+  /// message itself lapses (a newer one usually replaces it). `Test`, `Exercise`, `System` and
+  /// `Draft` messages and cancellations are left out, and so is every message that another in the
+  /// answer references (an update or a cancellation replaces it). One event under several ids
+  /// (the same VTEC office, phenomenon, significance and number) counts once, as its latest
+  /// message; so does an alert listed twice with the same event, severity and times.
+  func alerts() -> [Forecast.Alert] {
+    let actual = features.map(\.properties).filter { ($0.status ?? "Actual") == "Actual" }
+    let replaced = Set(actual.flatMap { $0.references ?? [] }.compactMap(\.identifier))
+    let messages = actual.filter { message in
+      message.messageType != "Cancel" && !(message.id.map(replaced.contains) ?? false)
+    }
+    // The latest message of each VTEC event.
+    var latest: [String: (index: Int, sent: Int64)] = [:]
+    for (index, message) in messages.enumerated() {
+      guard let event = message.vtecEvent else { continue }
+      let sent = message.sent.flatMap(Self.unixTime) ?? .min
+      if let kept = latest[event], kept.sent > sent { continue }
+      latest[event] = (index, sent)
+    }
+    let alerts = messages.enumerated().compactMap { index, message -> Forecast.Alert? in
+      if let event = message.vtecEvent, latest[event]?.index != index { return nil }
+      return Forecast.Alert(
+        severity: Forecast.Alert.severity(cap: message.severity),
+        start: (message.onset ?? message.effective).flatMap(Self.unixTime),
+        end: message.ends.flatMap(Self.unixTime),
+        event: message.event.flatMap { $0.isEmpty ? nil : $0 })
+    }
+    return Forecast.Alert.distinct(alerts)
   }
 
   /// `2019-12-20T13:34:00-08:00` as Unix seconds.
@@ -126,5 +162,18 @@ struct NWSAlertsResponse: Decodable, Sendable {
     let parser = ISO8601DateFormatter()
     parser.formatOptions = [.withInternetDateTime]
     return parser.date(from: text).map { Int64($0.timeIntervalSince1970) }
+  }
+}
+
+extension NWSAlertsResponse.Properties {
+  /// The event the message is about, `KPQR.FA.A.0004`, from its first P-VTEC string that does not
+  /// end the event (`CAN`, `EXP`, `UPG`); nil without one.
+  var vtecEvent: String? {
+    for vtec in parameters?.vtec ?? [] {
+      let fields = vtec.split(separator: "/").first?.split(separator: ".") ?? []
+      guard fields.count >= 6, !["CAN", "EXP", "UPG"].contains(fields[1]) else { continue }
+      return fields[2...5].joined(separator: ".")
+    }
+    return nil
   }
 }

@@ -97,7 +97,7 @@ struct OpenWeatherMapForecastResponse: Decodable {
         probability: openWeatherMapPercent(entry.pop), windSpeed: entry.wind?.speed)
       let amount = entry.precipitation
       precipitationSums[date, default: 0] = precipitationSums[date, default: 0].flatMap { sum in
-        amount.map { sum + $0 }
+        amount.map { ExactDecimal.sum([sum, $0]) }
       }
     }
     if let time = current.time {

@@ -1,3 +1,4 @@
+import SkyframePlaces
 import SkyframeWeather
 
 /// An OpenWeatherMap One Call 3.0 `/data/3.0/onecall` answer requested with `units=metric` (°C,
@@ -5,8 +6,10 @@ import SkyframeWeather
 /// 48 hours, 8 days and, unless `exclude=alerts` was sent (alerts not configured), the alerts.
 /// Every key is optional.
 struct OpenWeatherMapOneCallResponse: Decodable {
-  /// The place's offset from UTC in seconds.
+  /// The place's offset from UTC in seconds; older answers lack it.
   var timezoneOffset: Int?
+  /// The place's IANA zone (`Europe/Berlin`).
+  var timezone: String?
   var current: Current?
   var hourly: [Hour]?
   var daily: [Day]?
@@ -29,7 +32,7 @@ struct OpenWeatherMapOneCallResponse: Decodable {
 
   enum CodingKeys: String, CodingKey {
     case timezoneOffset = "timezone_offset"
-    case current, hourly, daily, minutely, alerts
+    case timezone, current, hourly, daily, minutely, alerts
   }
 
   struct Current: Decodable {
@@ -114,7 +117,7 @@ struct OpenWeatherMapOneCallResponse: Decodable {
   /// The forecast for `point`: hourly points one hour apart, days dated by the local date of
   /// their `dt`.
   func forecast(for point: GeoPoint, alertsAsked: Bool = false) throws(ProviderError) -> Forecast {
-    guard let timezoneOffset else { throw .malformed("timezone_offset is missing") }
+    let timezoneOffset = try utcOffsetSeconds()
     return Forecast(
       place: Forecast.Place(
         name: "", countryCode: nil, latitude: point.latitude, longitude: point.longitude),
@@ -128,16 +131,35 @@ struct OpenWeatherMapOneCallResponse: Decodable {
           minute.dt.map {
             // mm/h over one minute.
             Forecast.PrecipitationStep(
-              start: $0, seconds: 60, millimetres: minute.precipitation.map { $0 / 60 })
+              start: $0, seconds: 60,
+              millimetres: UnitConversion.perHourToPerMinute(minute.precipitation))
           }
         }.sorted { $0.start < $1.start }
       },
       alerts: alertsAsked
-        ? (alerts ?? []).map {
-          Forecast.Alert(
-            severity: nil, start: $0.start, end: $0.end,
-            event: $0.event.flatMap { $0.isEmpty ? nil : $0 })
-        } : nil)
+        ? Forecast.Alert.distinct(
+          (alerts ?? []).map {
+            Forecast.Alert(
+              severity: nil, start: $0.start, end: $0.end,
+              event: $0.event.flatMap { $0.isEmpty ? nil : $0 })
+          }) : nil)
+  }
+}
+
+extension OpenWeatherMapOneCallResponse {
+  /// `timezone_offset`; in older answers, which lack it, the offset of the zone `timezone` names
+  /// at the answer's first time (now, else its first hour or day).
+  fileprivate func utcOffsetSeconds() throws(ProviderError) -> Int {
+    if let timezoneOffset { return timezoneOffset }
+    guard let timezone else { throw .malformed("timezone_offset and timezone are missing") }
+    guard let time = current?.dt ?? hourly?.first?.dt ?? daily?.first?.dt else {
+      throw .malformed("timezone_offset is missing and the answer has no time to read timezone at")
+    }
+    guard let offset = TimeZoneIndex.utcOffsetSeconds(zone: timezone, at: time) else {
+      throw .malformed(
+        "timezone_offset is missing and timezone \"\(timezone.prefix(40))\" is no IANA zone")
+    }
+    return offset
   }
 }
 

@@ -1,3 +1,5 @@
+import SkyframeWeather
+
 /// One element of the `weather` array every OpenWeatherMap answer has; the first is the primary
 /// condition.
 struct OpenWeatherMapCondition: Decodable {
@@ -61,14 +63,12 @@ func openWeatherMapIsDay(
 /// unless the condition itself is precipitation (ids 2xx–6xx): then the amount is unknown, not
 /// zero.
 func openWeatherMapPrecipitation(rain: Double?, snow: Double?, conditionID: Int?) -> Double? {
-  if rain != nil || snow != nil { return (rain ?? 0) + (snow ?? 0) }
+  if rain != nil || snow != nil { return ExactDecimal.sum([rain ?? 0, snow ?? 0]) }
   guard let conditionID, OpenWeatherMapConditions.wmo(conditionID) != nil else { return nil }
   return (200..<700).contains(conditionID) ? nil : 0
 }
 
-/// A probability of precipitation (0…1) in percent. OpenWeatherMap gives two decimals; rounding
-/// to hundredths of a percent keeps 0.57 at 57 instead of 56.99999999999999.
+/// A probability of precipitation (0…1) in percent, exactly: 0.57 is 57, not 56.99999999999999.
 func openWeatherMapPercent(_ probability: Double?) -> Double? {
-  guard let probability, probability.isFinite else { return nil }
-  return (probability * 10_000).rounded() / 100
+  UnitConversion.fractionToPercent(probability)
 }

@@ -181,9 +181,12 @@ struct WeatherAPIForecastResponse: Decodable {
       hourlyStepHours: 1,
       daily: days.compactMap { $0.model(utcOffsetSeconds: utcOffsetSeconds) }
         .sorted { $0.date < $1.date },
-      alerts: alerts.map { ($0.alert ?? []).map(\.model) })
+      alerts: alerts.map { Forecast.Alert.distinct(($0.alert ?? []).map(\.model)) })
   }
 }
+
+/// km/h in m/s, exactly (`UnitConversion`).
+private let kph = UnitConversion.kilometresPerHourToMetresPerSecond
 
 /// "2022-07-21T19:38:00+00:00" → Unix seconds; nil for anything else.
 func isoSeconds(_ text: String?) -> Int64? {
@@ -197,11 +200,11 @@ extension WeatherAPIForecastResponse.Current {
   fileprivate var model: Forecast.Current {
     Forecast.Current(
       time: lastUpdatedEpoch, temperature: tempC, apparentTemperature: feelslikeC,
-      relativeHumidity: humidity, pressure: pressureMb, windSpeed: windKph.map { $0 / 3.6 },
-      windGusts: gustKph.map { $0 / 3.6 }, windDirection: windDegree,
+      relativeHumidity: humidity, pressure: pressureMb, windSpeed: kph(windKph),
+      windGusts: kph(gustKph), windDirection: windDegree,
       weatherCode: condition?.code.flatMap(WeatherAPIConditions.wmo),
       isDay: isDay.flatMap { $0 == 1 ? true : $0 == 0 ? false : nil }, cloudCover: cloud,
-      precipitation: precipMm, uvIndex: uv, visibility: visKm.map { $0 * 1_000 },
+      precipitation: precipMm, uvIndex: uv, visibility: UnitConversion.kilometresToMetres(visKm),
       dewPoint: dewpointC)
   }
 }
@@ -213,8 +216,7 @@ extension WeatherAPIForecastResponse.Hour {
       time: timeEpoch, temperature: tempC,
       weatherCode: condition?.code.flatMap(WeatherAPIConditions.wmo),
       precipitationProbability: higher(chanceOfRain?.value, chanceOfSnow?.value),
-      precipitation: precipMm, windSpeed: windKph.map { $0 / 3.6 },
-      windGusts: gustKph.map { $0 / 3.6 })
+      precipitation: precipMm, windSpeed: kph(windKph), windGusts: kph(gustKph))
   }
 }
 
@@ -236,7 +238,7 @@ extension WeatherAPIForecastResponse.Day {
       sunrise: sunrise.map { localMidnight + Int64($0) },
       sunset: sunset.map { localMidnight + Int64($0) },
       daylightSeconds: polarDaylight, precipitationSum: day?.totalprecipMm,
-      uvIndexMaximum: uvIndexMaximum, windSpeedMaximum: day?.maxwindKph.map { $0 / 3.6 })
+      uvIndexMaximum: uvIndexMaximum, windSpeedMaximum: kph(day?.maxwindKph))
   }
 
   /// The highest of the hours' `uv` and the day's own `uv`. In full answers the day's figure is

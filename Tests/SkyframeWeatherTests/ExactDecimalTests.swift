@@ -1,0 +1,42 @@
+import Testing
+
+@testable import SkyframeWeather
+
+@Suite struct ExactDecimalTests {
+  @Test func aDoubleReadsBackAsTheDecimalItWasWrittenAs() {
+    #expect(ExactDecimal(3.25) == ExactDecimal(significand: 325, fractionDigits: 2))
+    #expect(ExactDecimal(-0.1) == ExactDecimal(significand: -1, fractionDigits: 1))
+    #expect(ExactDecimal(52.52437) == ExactDecimal(significand: 5_252_437, fractionDigits: 5))
+    #expect(ExactDecimal(1_013) == ExactDecimal(significand: 1_013, fractionDigits: 0))
+    // A binary result is no short decimal; neither is anything not finite.
+    #expect(ExactDecimal(11.7 / 3.6) == nil)
+    #expect(ExactDecimal(.infinity) == nil)
+    #expect(ExactDecimal(.nan) == nil)
+  }
+
+  @Test func conversionsAreExactAndGiveTheNearestDouble() throws {
+    let kilometresPerHour = try #require(ExactDecimal(11.7))
+    #expect(kilometresPerHour.converted(times: 5, over: 18) == 3.25)
+    #expect(try #require(ExactDecimal(4.14)).converted(times: 5, over: 18) == 1.15)
+    #expect(try #require(ExactDecimal(11.8)).converted(times: 5, over: 18) == 118.0 / 36)
+  }
+
+  @Test func halvesRoundAwayFromZeroOnTheDecimal() {
+    // frame-v1.md §6.8: to the nearest step, halves away from zero.
+    #expect(roundedHalfAway(3.25, times: 2) == 7)
+    #expect(roundedHalfAway(-3.25, times: 2) == -7)
+    #expect(roundedHalfAway(1.15, times: 10) == 12)
+    #expect(roundedHalfAway(-21.45, times: 10) == -215)
+    #expect(roundedHalfAway(1_005, times: 0.1) == 101)
+    #expect(roundedHalfAway(3.249, times: 2) == 6)
+    // No short decimal: rounded in binary, as before.
+    #expect(roundedHalfAway(11.7 / 3.6, times: 2) == 6)
+  }
+
+  @Test func sumsOfDecimalsAreExact() {
+    #expect(ExactDecimal.sum([2.34, 0.01]) == 2.35)
+    #expect(ExactDecimal.sum([0.1, 0.2]) == 0.3)
+    #expect(ExactDecimal.sum([Double]()) == 0)
+    #expect(ExactDecimal.sum([0.1, 11.7 / 3.6]) == 0.1 + 11.7 / 3.6)
+  }
+}
