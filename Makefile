@@ -11,7 +11,7 @@ RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev libcoap3
 TEST_PACKAGES := $(RUN_PACKAGES) curl libcoap3-bin openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run stop test bench load cluster-load abuse watches-load faults format
+.PHONY: deps test-deps build run stop test bench load load-http cluster-load abuse watches-load faults format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -60,6 +60,11 @@ bench: deps
 load: deps
 	swift build -c release --product skyframe
 	Benchmarks/load/run.sh
+
+# The HTTP way in against nginx serving the same 192 bytes, with wrk, in one run.
+load-http: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/http.sh
 
 # The fleet under faults: two members, a broker with persistence killed and restarted, members
 # killed, reloads, the service failing; requests lost or answered twice, latency, early pushes.

@@ -22,6 +22,8 @@ package struct CoAPSettings: PartSection, Equatable {
 
   package init() {}
 
+  package static var restartOnlyKeys: [String] { ["coap"] }
+
   package init(reading keys: KeyReader) {
     self.init()
     port = keys.integer("coap.port", port, 0...65_535, "a UDP port (0: no CoAP listener)")

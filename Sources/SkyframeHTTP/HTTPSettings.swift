@@ -27,6 +27,8 @@ package struct HTTPSettings: PartSection, Equatable {
 
   package init() {}
 
+  package static var restartOnlyKeys: [String] { ["http"] }
+
   package init(reading keys: KeyReader) {
     self.init()
     port = keys.integer("http.port", port, 0...65_535, "a TCP port (0: no device listener)")

@@ -8,7 +8,9 @@ extension PartKind {
   ) { HomeAssistantPart.part($0) }
 }
 
-extension HomeAssistantSettings: PartSection {}
+extension HomeAssistantSettings: PartSection {
+  package static var restartOnlyKeys: [String] { ["homeassistant.discovery-prefix"] }
+}
 
 extension GatewayConfiguration {
   /// Home Assistant MQTT discovery (`homeassistant` section).

@@ -10,6 +10,8 @@ extension PartKind {
 }
 
 extension LoRaWANSettings: PartSection {
+  package static var restartOnlyKeys: [String] { ["lorawan.servers"] }
+
   package static func referenceSeed(name: String, eui: String) -> String {
     """
     lorawan:

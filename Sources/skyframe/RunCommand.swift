@@ -12,10 +12,9 @@ struct RunCommand: AsyncParsableCommand {
       Every key of the file can be overridden by an environment variable named SKYFRAME_ + the \
       key in upper case with '.' and '-' as '_' (mqtt.host → SKYFRAME_MQTT_HOST).
 
-      SIGHUP reloads the whole file without dropping the broker connection; what is bound at \
-      start (the mqtt section, topics.base, requests.workers, metrics.host and metrics.port, \
-      cluster, homeassistant.discovery-prefix) keeps its running value until a restart, and the \
-      log names each such key that changed. SIGTERM and SIGINT stop gracefully.
+      SIGHUP reloads the whole file without dropping the broker connection; the keys bound at \
+      start keep their running value until a restart (`skyframe config describe` lists them, \
+      last), and the log names each such key that changed. SIGTERM and SIGINT stop gracefully.
       """
   )
 
@@ -66,6 +65,8 @@ struct ConfigCommand: AsyncParsableCommand {
     func run() async throws {
       let configuration = try await ConfigLoading.load(config)
       print(configuration.redactedDescription)
+      // Said last, as a YAML comment: the output stays a configuration a person can read back.
+      print("# \(config) is valid: the gateway would run with the values above")
     }
   }
 }

@@ -112,3 +112,21 @@ import Testing
       ])
   }
 }
+
+/// The one list of keys that need a restart (written by `skyframe config describe`) is what a
+/// reload keeps: each core key changed is named and put back.
+@Suite struct RestartOnlyKeysTests {
+  @Test func theListIsWhatAReloadKeeps() {
+    let running = GatewayConfiguration()
+    var new = running
+    new.mqtt.port = 1_999
+    new.topics.base = "elsewhere"
+    new.requests.workers = 9
+    new.metrics.host = "0.0.0.0"
+    new.metrics.port = 1
+    new.cluster.group = "kitchen"
+    let (kept, changed) = new.keepingRestartOnlyKeys(of: running)
+    #expect(changed == GatewayConfiguration.coreRestartOnlyKeys)
+    #expect(kept == running)
+  }
+}

@@ -40,6 +40,7 @@ import Testing
       ["config", "check", "--config", example], environment: environment)
     #expect(result.status == 0, "\(result.stderr)")
     #expect(result.stdout.contains("port: 1999"))
+    #expect(result.stdout.hasSuffix("is valid: the gateway would run with the values above\n"))
     #expect(result.stdout.contains("password: <redacted>"))
     #expect(!result.stdout.contains("hunter2"))
     #expect(result.stdout.contains("refresh-seconds: 120"))

@@ -98,6 +98,15 @@ extension GatewayConfiguration {
       let value = entry.defaultValue.map { "`\(cell($0))`" } ?? ""
       lines.append("| `\(entry.key)` | \(cell(entry.takes)) | \(value) |")
     }
+    lines += [
+      "",
+      "## Keys that need a restart",
+      "",
+      "SIGHUP (`systemctl reload skyframe`) applies everything else. These keep their running",
+      "value until a restart, and the log names each one that changed:",
+      "",
+    ]
+    lines += restartOnlyKeys(parts: parts).map { "- `\($0)`" }
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -1,4 +1,14 @@
 extension GatewayConfiguration {
+  /// The core's keys bound at start, in the order `keepingRestartOnlyKeys` checks them.
+  static let coreRestartOnlyKeys = [
+    "mqtt", "topics.base", "requests.workers", "metrics.host", "metrics.port", "cluster",
+  ]
+
+  /// Every key that keeps its running value until a restart: the core's, then each part's.
+  package static func restartOnlyKeys(parts: [PartKind]) -> [String] {
+    coreRestartOnlyKeys + parts.compactMap(\.section).flatMap { $0.restartOnlyKeys }
+  }
+
   /// This configuration with the values bound at start (the MQTT connection, the topic base, the
   /// number of workers, the metrics listener, the cluster; parts name their own) taken from
   /// `running`, and the names of those it would have changed: a reload keeps them until a
@@ -7,13 +17,14 @@ extension GatewayConfiguration {
     GatewayConfiguration, changed: [String]
   ) {
     var kept = self
-    let restartOnly: [(String, Bool)] = [
-      ("mqtt", running.mqtt != mqtt), ("topics.base", running.topics.base != topics.base),
-      ("requests.workers", running.requests.workers != requests.workers),
-      ("metrics.host", running.metrics.host != metrics.host),
-      ("metrics.port", running.metrics.port != metrics.port),
-      ("cluster", running.cluster != cluster),
-    ]
+    let restartOnly: [(String, Bool)] = Array(
+      zip(
+        Self.coreRestartOnlyKeys,
+        [
+          running.mqtt != mqtt, running.topics.base != topics.base,
+          running.requests.workers != requests.workers, running.metrics.host != metrics.host,
+          running.metrics.port != metrics.port, running.cluster != cluster,
+        ]))
     kept.mqtt = running.mqtt
     kept.topics.base = running.topics.base
     kept.requests.workers = running.requests.workers

@@ -50,11 +50,15 @@ package protocol PartSection: Sendable, Equatable {
   /// YAML naming one entry of each of its named lists, with `seedName` and `seedEUI` as the
   /// names (what `skyframe config describe` reads to list their keys), or "".
   static func referenceSeed(name: String, eui: String) -> String
+  /// Its keys (or whole sections) that keep their running value until a restart: the list
+  /// `skyframe config describe` writes, which every other mention points to.
+  static var restartOnlyKeys: [String] { get }
 }
 
 extension PartSection {
   package var warnings: [String] { [] }
   package static func referenceSeed(name: String, eui: String) -> String { "" }
+  package static var restartOnlyKeys: [String] { [] }
 
   fileprivate func isEqual(to other: any PartSection) -> Bool {
     (other as? Self).map { $0 == self } ?? false
