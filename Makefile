@@ -8,10 +8,12 @@ CONFIG ?= config/skyframe.example.yaml
 # of the firmware checks, g++ (the header as C++) and systemd (systemd-analyze verify of
 # config/skyframe.service): under make test a check whose tool is missing fails, it does not skip.
 RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-config python3 tzdata
-TEST_PACKAGES := $(RUN_PACKAGES) curl openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
+# `make deb` adds dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog).
+DEB_PACKAGES := $(RUN_PACKAGES) dpkg-dev
+TEST_PACKAGES := $(DEB_PACKAGES) curl openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run test bench load cluster-load abuse watches-load faults format
+.PHONY: deps test-deps build run deb test bench load cluster-load abuse watches-load faults format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -36,6 +38,16 @@ run: deps
 	  mkdir -p /tmp/skyframe-mosquitto && chmod 1777 /tmp/skyframe-mosquitto && mosquitto -c config/mosquitto.conf -d && sleep 0.5 && \
 	  echo "started mosquitto on 127.0.0.1:1883 (config/mosquitto.conf)"; fi
 	.build/release/skyframe run --config $(CONFIG)
+
+# The Debian package skyframe_VERSION_ARCH.deb in this folder (packaging/deb/build.sh prints its
+# path last): a release build with the Swift runtime linked in and no $ORIGIN run path, in its own
+# build folder because --static-swift-stdlib compiles every module differently from make run's
+# release build. make test builds it the same way, in the background.
+deb:
+	$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_PACKAGES)"
+	swift build -c release --product skyframe --static-swift-stdlib --disable-local-rpath \
+	  --scratch-path .build-deb
+	packaging/deb/build.sh .build-deb/release/skyframe .
 
 # Every check, each one timed, by Tests/run-all.sh: it installs the test packages (make
 # test-deps), makes Home Assistant's virtual environment in the background beside the Swift
