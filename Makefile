@@ -8,9 +8,10 @@ CONFIG ?= config/skyframe.example.yaml
 # of the firmware checks, g++ (the header as C++) and systemd (systemd-analyze verify of
 # config/skyframe.service): under make test a check whose tool is missing fails, it does not skip.
 RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev pkg-config python3 tzdata
-# `make deb` adds dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog).
+# `make deb` adds dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog); make test's package check also
+# runs lintian, and fakeroot when it is not run as root.
 DEB_PACKAGES := $(RUN_PACKAGES) dpkg-dev
-TEST_PACKAGES := $(DEB_PACKAGES) curl openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
+TEST_PACKAGES := $(DEB_PACKAGES) lintian fakeroot curl openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
 .PHONY: deps test-deps build run deb test bench load cluster-load abuse watches-load faults format

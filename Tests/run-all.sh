@@ -106,6 +106,26 @@ bench_thresholds() {
   return "$rc"
 }
 
+# The Debian package: `make deb` (a release build with the Swift runtime linked in, in its own
+# folder .build-deb since --static-swift-stdlib compiles every module differently from the
+# benchmarks' release build, then dpkg-deb) starts in the background at nice 19 beside the
+# benchmark build; its step waits for it and installs, upgrades and purges the package in a
+# temporary root (Tests/DebianPackage/test.sh).
+deb_build() {
+  local start=$(date +%s) rc=0
+  nice -n 19 make --no-print-directory deb >.build/deb-build.log 2>&1 || rc=$?
+  echo "make deb: $(($(date +%s) - start)) s in the background, status $rc" >>.build/deb-build.log
+  return "$rc"
+}
+
+debian_package() {
+  local rc=0
+  wait "$deb_pid" || rc=$?
+  grep -v '^\[[0-9]*/[0-9]*\]' .build/deb-build.log | tail -n 8
+  [[ "$rc" -eq 0 ]] || return "$rc"
+  Tests/DebianPackage/test.sh "$(tail -n 2 .build/deb-build.log | head -n 1)"
+}
+
 home_assistant() {
   if ! wait "$ha_install"; then
     echo "Home Assistant's install failed:"
@@ -123,6 +143,8 @@ step "build with tests, no warnings" build_tests
 if [[ "${results[-1]}" == "passed" ]]; then
   bench_check &
   bench_pid=$!
+  deb_build &
+  deb_pid=$!
   step "swift test" swift_tests
   step "C decoder on host and boards" firmware-notes/test/run.sh
   step "Arduino library: Uno in simavr, manifests" firmware-notes/skyframe/test/run.sh
@@ -134,6 +156,7 @@ if [[ "${results[-1]}" == "passed" ]]; then
   step "status page in Chromium" Tests/StatusPage/test.sh
   step "Home Assistant" home_assistant
   step "fuzzing, 15 s a target" Tests/Fuzz/run.sh 15
+  step "Debian package (built in the background)" debian_package
   step "benchmark malloc thresholds (built in the background)" bench_thresholds
 else
   wait "$ha_install"
