@@ -42,13 +42,17 @@ run: deps
 
 # The Debian package skyframe_VERSION_ARCH.deb in this folder (packaging/deb/build.sh prints its
 # path last): a release build with the Swift runtime linked in and no $ORIGIN run path, in its own
-# build folder because --static-swift-stdlib compiles every module differently from make run's
-# release build. make test builds it the same way, in the background.
+# build folder because --static-swift-stdlib compiles every Swift module differently from make
+# run's release build. make test builds it through the benchmarks' package in their build folder
+# (DEB_PACKAGE_PATH=Benchmarks DEB_SCRATCH=Benchmarks/.build), whose checkouts and C objects the
+# benchmarks' own build then reuses.
+DEB_PACKAGE_PATH ?= .
+DEB_SCRATCH ?= .build-deb
 deb:
 	$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_PACKAGES)"
-	swift build -c release --product skyframe --static-swift-stdlib --disable-local-rpath \
-	  --scratch-path .build-deb
-	packaging/deb/build.sh .build-deb/release/skyframe .
+	swift build --package-path $(DEB_PACKAGE_PATH) --scratch-path $(DEB_SCRATCH) -c release \
+	  --product skyframe --static-swift-stdlib --disable-local-rpath
+	packaging/deb/build.sh $(DEB_SCRATCH)/release/skyframe .
 
 # Every check, each one timed, by Tests/run-all.sh: it installs the test packages (make
 # test-deps), makes Home Assistant's virtual environment in the background beside the Swift
