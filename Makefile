@@ -8,10 +8,13 @@ CONFIG ?= config/skyframe.example.yaml
 # of the firmware checks, g++ (the header as C++) and systemd (systemd-analyze verify of
 # config/skyframe.service): under make test a check whose tool is missing fails, it does not skip.
 RUN_PACKAGES := mosquitto mosquitto-clients libmosquitto-dev libssl-dev libcoap3-dev pkg-config python3 tzdata
-TEST_PACKAGES := $(RUN_PACKAGES) curl libcoap3-bin openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
+# `make deb` adds dpkg-dev (dpkg-shlibdeps, dpkg-parsechangelog); make test's package check also
+# runs lintian, and fakeroot when it is not run as root.
+DEB_PACKAGES := $(RUN_PACKAGES) dpkg-dev
+TEST_PACKAGES := $(DEB_PACKAGES) lintian fakeroot curl libcoap3-bin openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run stop test bench load load-http cluster-load abuse watches-load faults format
+.PHONY: deps test-deps build run stop deb test bench load load-http cluster-load abuse watches-load faults format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -44,6 +47,20 @@ stop:
 	if [ -s $$pid_file ] && kill "$$(cat $$pid_file)" 2>/dev/null; then \
 	  echo "stopped the mosquitto make run started (pid $$(cat $$pid_file))"; rm -f $$pid_file; \
 	else echo "no mosquitto started by make run is running"; fi
+
+# The Debian package skyframe_VERSION_ARCH.deb in this folder (packaging/deb/build.sh prints its
+# path last): a release build with the Swift runtime linked in and no $ORIGIN run path, in its own
+# build folder because --static-swift-stdlib compiles every Swift module differently from make
+# run's release build. make test builds it through the benchmarks' package in their build folder
+# (DEB_PACKAGE_PATH=Benchmarks DEB_SCRATCH=Benchmarks/.build), whose checkouts and C objects the
+# benchmarks' own build then reuses.
+DEB_PACKAGE_PATH ?= .
+DEB_SCRATCH ?= .build-deb
+deb:
+	$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_PACKAGES)"
+	swift build --package-path $(DEB_PACKAGE_PATH) --scratch-path $(DEB_SCRATCH) -c release \
+	  --product skyframe --static-swift-stdlib --disable-local-rpath
+	packaging/deb/build.sh $(DEB_SCRATCH)/release/skyframe .
 
 # Every check, each one timed, by Tests/run-all.sh: it installs the test packages (make
 # test-deps), makes Home Assistant's and ESPHome's virtual environments in the background beside

@@ -89,11 +89,31 @@ swift_tests() {
 }
 
 # The benchmark malloc check (a release build of the bench suite, the plugin's own tool, then a
-# short run of every benchmark) is the longest single step. It starts in the background as soon
-# as the main build is done, at the lowest priority (nice 19), so it takes only the CPU the other
-# checks leave idle (their waits on brokers, Chromium and Home Assistant, the fuzzers' second
-# core); its step at the end waits for it and shows its output. Malloc counts do not depend on
+# short run of every benchmark) is the longest single step. It runs in the background from right
+# after the main build (after the package's build, below), at the lowest priority (nice 19), so
+# it takes only the CPU the other checks leave idle (their waits on brokers, Chromium and Home
+# Assistant, the fuzzers' second core); its step at the end waits for it and shows its output. Malloc counts do not depend on
 # the CPU it gets; the times it prints do, and are not gated.
+#
+# The same background job first makes the Debian package (`make deb`) in the benchmarks' build
+# folder: --static-swift-stdlib compiles the Swift modules differently, so those are compiled
+# twice, but the checkouts and the C objects (BoringSSL's among them) are shared, where a build
+# folder of its own would compile 440 C files more. The benchmarks cannot take the static build:
+# their malloc counter is a Swift library preloaded into them, which needs the shared runtime.
+# The package's step waits for its status (.build/deb-build.status), not for the benchmarks.
+release_builds() {
+  deb_build
+  bench_check
+}
+
+deb_build() {
+  local start=$(date +%s) rc=0
+  nice -n 19 make --no-print-directory deb DEB_PACKAGE_PATH=Benchmarks \
+    DEB_SCRATCH=Benchmarks/.build >.build/deb-build.log 2>&1 || rc=$?
+  echo "make deb: $(($(date +%s) - start)) s in the background" >>.build/deb-build.log
+  echo "$rc" >.build/deb-build.status
+}
+
 bench_check() {
   (cd Benchmarks && nice -n 19 swift build -c release --product SkyframeBenchmarks &&
     nice -n 19 swift package benchmark thresholds check --no-progress) >.build/bench-check.log 2>&1
@@ -101,7 +121,7 @@ bench_check() {
 
 bench_thresholds() {
   local rc=0
-  wait "$bench_pid" || rc=$?
+  wait "$release_pid" || rc=$?
   grep -v '^\[[0-9]*/[0-9]*\]' .build/bench-check.log | tail -n 40
   return "$rc"
 }
@@ -124,6 +144,14 @@ coap_aiocoap() {
   .build-coap/venv/bin/python Tests/CoAP/aiocoap_check.py
 }
 
+# Tests/DebianPackage/test.sh on the package once release_builds has made it.
+debian_package() {
+  while [[ ! -s .build/deb-build.status ]] && kill -0 "$release_pid" 2>/dev/null; do sleep 1; done
+  grep -v '^\[[0-9]*/[0-9]*\]' .build/deb-build.log | tail -n 8
+  [[ "$(cat .build/deb-build.status 2>/dev/null)" == 0 ]] || return 1
+  Tests/DebianPackage/test.sh "$(tail -n 2 .build/deb-build.log | head -n 1)"
+}
+
 home_assistant() {
   if ! wait "$ha_install"; then
     echo "Home Assistant's install failed:"
@@ -143,8 +171,9 @@ Tests/CoAP/install.sh >.build/coap-install.log 2>&1 &
 coap_install=$!
 step "build with tests, no warnings" build_tests
 if [[ "${results[-1]}" == "passed" ]]; then
-  bench_check &
-  bench_pid=$!
+  rm -f .build/deb-build.status
+  release_builds &
+  release_pid=$!
   step "swift test" swift_tests
   step "C decoder on host and boards" firmware-notes/test/run.sh
   step "Arduino libraries: Uno, simavr, ESP32 over HTTP" firmware-notes/skyframe/test/run.sh
@@ -158,6 +187,7 @@ if [[ "${results[-1]}" == "passed" ]]; then
   step "Home Assistant" home_assistant
   step "ESPHome configuration (esphome config)" esphome_config
   step "fuzzing, 15 s a target" Tests/Fuzz/run.sh 15
+  step "Debian package (made in the background)" debian_package
   step "benchmark malloc thresholds (built in the background)" bench_thresholds
 else
   wait "$ha_install"

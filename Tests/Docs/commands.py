@@ -39,6 +39,12 @@ NOT_RUN = {
     "`skyframe run --config config/skyframe.example.yaml` and a mosquitto — is what this "
     "check runs every other command against",
     "make test": "is the run this check is part of",
+    "make deb": "a release build of its own (minutes); make test runs it in the background and "
+    "Tests/DebianPackage/test.sh checks the package it makes",
+    "sudo apt install ./skyframe_*.deb": "needs root and changes this machine; "
+    "Tests/DebianPackage/test.sh installs the package with dpkg into a temporary root",
+    "sudo apt purge skyframe": "needs root and changes this machine; Tests/DebianPackage/test.sh "
+    "purges the package from its temporary root",
     "install -m 0755 .build/release/skyframe /usr/local/bin/skyframe": "needs root; "
     "config/skyframe.service is checked by SystemdUnitTests (systemd-analyze verify)",
     "install -D -m 0644 config/skyframe.example.yaml /etc/skyframe/skyframe.yaml": "needs root; "
