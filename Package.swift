@@ -84,8 +84,9 @@ let package = Package(
         .product(name: "NIOFoundationCompat", package: "swift-nio"),
       ],
       swiftSettings: strict),
-    // Location resolved offline: the nearest named place to a position, from a GeoNames file.
-    .target(name: "SkyframePlaces", swiftSettings: strict),
+    // Location resolved offline: the nearest named place to a position, from a GeoNames file, and
+    // a position's time zone (PlaceZoneTable.py writes the GeoNames places it is found by).
+    .target(name: "SkyframePlaces", exclude: ["PlaceZoneTable.py"], swiftSettings: strict),
     // Frames and requests as JSON and as text for people: the CLI, the debug mirror, the vectors.
     .target(
       name: "SkyframeJSON", dependencies: ["SkyframeCodec", "SkyframeWeather"],

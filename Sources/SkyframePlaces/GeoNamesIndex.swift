@@ -81,7 +81,7 @@ public final class GeoNamesIndex: Sendable {
     return GeoNamesIndex(parser: parser)
   }
 
-  private init(parser: GeoNamesParser) {
+  init(parser: GeoNamesParser) {
     let unsorted = parser.entries
     let cellCount = Self.rows * Self.columns
     var starts = [Int](repeating: 0, count: cellCount + 1)
@@ -112,6 +112,32 @@ public final class GeoNamesIndex: Sendable {
   /// Places equally near (within `tieMetres`) go to the more populous one.
   public func nearest(latitude: Double, longitude: Double, within maximumMetres: Double = 20_000)
     -> NearestPlace?
+  {
+    guard let (entry, distance) = nearestEntry(latitude, longitude, within: maximumMetres) else {
+      return nil
+    }
+    let name = names.withUnsafeBufferPointer {
+      String(
+        decoding: UnsafeBufferPointer(
+          rebasing: $0[entry.nameStart..<entry.nameStart + entry.nameLength]), as: UTF8.self)
+    }
+    return NearestPlace(
+      name: name, countryCode: Self.countryCode(entry.country), latitude: entry.latitude,
+      longitude: entry.longitude, distanceMetres: distance)
+  }
+
+  /// The nearest place's zone number (`PlaceEntry.zone`), position and distance in metres, as
+  /// `nearest` finds it.
+  func nearestZone(latitude: Double, longitude: Double, within maximumMetres: Double)
+    -> (zone: UInt16, latitude: Double, longitude: Double, metres: Double)?
+  {
+    nearestEntry(latitude, longitude, within: maximumMetres).map {
+      ($0.entry.zone, $0.entry.latitude, $0.entry.longitude, $0.metres)
+    }
+  }
+
+  private func nearestEntry(_ latitude: Double, _ longitude: Double, within maximumMetres: Double)
+    -> (entry: PlaceEntry, metres: Double)?
   {
     guard latitude.isFinite, longitude.isFinite, (-90.0...90.0).contains(latitude),
       maximumMetres >= 0
@@ -152,14 +178,7 @@ public final class GeoNamesIndex: Sendable {
       fromLatitude: latitude, longitude: wrappedLongitude, toLatitude: entry.latitude,
       longitude: entry.longitude)
     guard distance <= maximumMetres else { return nil }
-    let name = names.withUnsafeBufferPointer {
-      String(
-        decoding: UnsafeBufferPointer(
-          rebasing: $0[entry.nameStart..<entry.nameStart + entry.nameLength]), as: UTF8.self)
-    }
-    return NearestPlace(
-      name: name, countryCode: Self.countryCode(entry.country), latitude: entry.latitude,
-      longitude: entry.longitude, distanceMetres: distance)
+    return (entry, distance)
   }
 
   /// The great-circle distance between two positions on a sphere of radius `earthRadiusMetres`,

@@ -12,6 +12,8 @@ struct PlaceEntry {
   var line: Int32
   /// Two ASCII letters, first in the high byte; 0 when the file gives none.
   var country: UInt16
+  /// The place's zone as a number its index knows (`TimeZoneIndex`'s places); 0: none.
+  var zone: UInt16 = 0
 }
 
 /// Reads a GeoNames `cities*.txt` file in chunks, line by line, without a String per line: only
@@ -94,6 +96,17 @@ struct GeoNamesParser {
     if start < count {
       carry.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<count]))
     }
+  }
+
+  /// A place known only by its position and its zone (`TimeZoneIndex.placeTable`): no name, no
+  /// country, no people.
+  mutating func add(latitude: Double, longitude: Double, zone: UInt16) {
+    lineNumber += 1
+    lines += 1
+    entries.append(
+      PlaceEntry(
+        latitude: latitude, longitude: longitude, population: 0, nameStart: names.count,
+        nameLength: 0, line: Int32(truncatingIfNeeded: lineNumber), country: 0, zone: zone))
   }
 
   /// The last line, when the file does not end with a newline.

@@ -168,10 +168,12 @@ import Testing
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
+    let clock = harness.clock
     harness.set(
       .answer { request in
         guard request.path == "/geo/1.0/reverse" else {
-          return ServiceFixtures.answer(request, places: GatewayHarness.places, temperature: 9)
+          return ServiceFixtures.answer(
+            request, places: GatewayHarness.places, temperature: 9, now: Int(clock.unixTime()))
         }
         return .json(#"{"cod":429,"message":"Your account is temporary blocked"}"#, status: 429)
       })

@@ -145,7 +145,8 @@ final class GatewayHarness: Sendable {
       case .status(let status, let body): return .json(body, status: status)
       case .slow(let delay):
         var response = StubHTTPResponse.json(
-          OpenMeteoFixtures.forecast(query: request.query, temperature: 1))
+          OpenMeteoFixtures.forecast(
+            query: request.query, temperature: 1, now: Int(clock.unixTime())))
         response.delay = delay
         return response
       case .garbage: return .json("<html>502 Bad Gateway</html>")
@@ -154,8 +155,11 @@ final class GatewayHarness: Sendable {
       case .answer(let answer): return answer(request)
       case .held: await service.hold()
       }
+      // Data as of the gateway's clock, which a test may have set apart from the wall clock: a
+      // service's answer describes the present it is asked in.
       return ServiceFixtures.answer(
-        request, places: places, temperature: service.temperature.withLock { $0 })
+        request, places: places, temperature: service.temperature.withLock { $0 },
+        now: Int(clock.unixTime()))
     }
     let clientID = "gw-\(UInt32.random(in: 0...UInt32.max))"
     var configuration = GatewayConfiguration()

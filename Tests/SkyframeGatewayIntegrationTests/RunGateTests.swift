@@ -68,9 +68,8 @@ import Testing
     // A run out for two hours: usable long ago.
     metadata.run.withLock { $0 = (start - 3 * 3_600, start - 2 * 3_600) }
     let metricsPort = try MosquittoBroker.freeLoopbackPort()
-    let harness = try await GatewayHarness.make(
-      clock: GatewayClock(manual, unixTimeAtStart: start)
-    ) {
+    let clock = GatewayClock(manual, unixTimeAtStart: start)
+    let harness = try await GatewayHarness.make(clock: clock) {
       $0.cache.ttlSeconds = Int(ttl)
       $0.weather.batchWindowMilliseconds = 0
       $0.runs.models = ["dwd_icon_d2"]
@@ -81,7 +80,8 @@ import Testing
     harness.set(
       .answer { request in
         metadata.answer(request)
-          ?? ServiceFixtures.answer(request, places: [], temperature: 4)
+          ?? ServiceFixtures.answer(
+            request, places: [], temperature: 4, now: Int(clock.unixTime()))
       })
     /// At the clock's present time.
     func waitForPoll(failing: Bool = false) async throws {
@@ -175,7 +175,8 @@ import Testing
         metadata.answer(request)
           ?? (request.path == "/v1/forecast"
             ? .json(standIn.forecast(query: request.query, now: clock.unixTime()))
-            : ServiceFixtures.answer(request, places: [], temperature: 4))
+            : ServiceFixtures.answer(
+              request, places: [], temperature: 4, now: Int(clock.unixTime())))
       })
     try await harness.start()
     try await Self.waitForPoll(port: metricsPort, at: start)

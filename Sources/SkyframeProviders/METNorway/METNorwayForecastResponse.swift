@@ -86,11 +86,11 @@ struct METNorwayForecastResponse: Decodable, Sendable {
 
   /// The normalized forecast for `point` as of `now` (Unix seconds).
   ///
-  /// The service gives times in UTC only and no time zone: days are split at local mean solar
-  /// midnight (the offset is the longitude in whole hours), which matches the civil day within
-  /// about an hour almost everywhere. "Now" is the latest step at or before `now` (the first one
-  /// when all are later); its precipitation is that of the next hour. A day's weather code is the
-  /// most severe (highest WMO code) of its symbols, as Open-Meteo's daily code is.
+  /// The service gives times in UTC only and no time zone: the offset is that of the position's
+  /// zone now (`TimeZoneIndex`), and days are split at that local midnight. "Now" is the latest
+  /// step at or before `now` (the first one when all are later); its precipitation is that of
+  /// the next hour. A day's weather code is the most severe (highest WMO code) of its symbols, as
+  /// Open-Meteo's daily code is.
   func forecast(for point: GeoPoint, now: Int64) throws(ProviderError) -> Forecast {
     var steps: [(time: Int64, data: StepData)] = []
     steps.reserveCapacity(properties.timeseries.count)
