@@ -29,24 +29,27 @@ import Testing
     }
   }
 
-  static func client(_ arguments: [String]) throws -> Exchange {
+  /// Runs coap-client to its end without holding a thread of the test's executor.
+  static func client(_ arguments: [String]) async throws -> Exchange {
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("skyframe-coap-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: output) }
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/coap-client-notls")
-    process.arguments = ["-v", "7", "-B", "10", "-o", output.path] + arguments
-    // The log into a file (a pipe read to its end can fail with EINTR in Foundation).
-    let logFile = output.appendingPathExtension("log")
-    _ = FileManager.default.createFile(atPath: logFile.path, contents: nil)
-    defer { try? FileManager.default.removeItem(at: logFile) }
-    let handle = try FileHandle(forWritingTo: logFile)
-    process.standardError = handle
-    process.standardOutput = handle
-    try process.run()
-    process.waitUntilExit()
-    try handle.close()
-    let log = (try? String(contentsOf: logFile, encoding: .utf8)) ?? ""
+    // Its log (libcoap writes debug lines to standard output, errors to standard error).
+    let (logFile, errorFile) = (
+      output.appendingPathExtension("log"), output.appendingPathExtension("err")
+    )
+    defer {
+      try? FileManager.default.removeItem(at: logFile)
+      try? FileManager.default.removeItem(at: errorFile)
+    }
+    let process = try ChildProcess(
+      executable: "/usr/bin/coap-client-notls",
+      arguments: ["-v", "7", "-B", "10", "-o", output.path] + arguments, output: logFile.path,
+      errors: errorFile.path)
+    _ = await process.waitForExit(upTo: .seconds(30))
+    let log =
+      ((try? String(contentsOf: logFile, encoding: .utf8)) ?? "")
+      + ((try? String(contentsOf: errorFile, encoding: .utf8)) ?? "")
     var datagrams: [Exchange.Datagram] = []
     let lines = log.split(separator: "\n").map(String.init)
     for (index, line) in lines.enumerated() {
@@ -82,7 +85,7 @@ import Testing
   @Test func aGetIsAnsweredWithTheFrameOnceTheSourceEchoed() async throws {
     let (harness, base) = try await Self.gateway()
     defer { Task { await harness.shutdown() } }
-    let first = try Self.client(["-m", "get", "\(base)/v1/frame/cell-1?q=52.52,13.41"])
+    let first = try await Self.client(["-m", "get", "\(base)/v1/frame/cell-1?q=52.52,13.41"])
     #expect(first.code == "2.05", "\(first.datagrams.map(\.line))")
     try #require(first.payload.count == WeatherFrame.size)
     #expect(try WeatherFrame(decoding: first.payload).status == .ok)
@@ -99,7 +102,7 @@ import Testing
     #expect(first.last.contains("Max-Age:"))
 
     // The display shows the same weather: 2.03 Valid, no payload.
-    let again = try Self.client([
+    let again = try await Self.client([
       "-m", "get", "-O", "4,0x" + String(repeating: "0", count: 8 - hex.count) + hex,
       "\(base)/v1/frame/cell-1?q=52.52,13.41",
     ])
@@ -107,14 +110,14 @@ import Testing
     #expect(again.payload.isEmpty)
 
     // Small blocks when the client asks (Block2, SZX 2: 64 bytes): the same frame whole.
-    let blocks = try Self.client([
+    let blocks = try await Self.client([
       "-m", "get", "-b", "64", "\(base)/v1/frame/cell-1?q=52.52,13.41&x=1",
     ])
     #expect(blocks.payload.count == WeatherFrame.size, "\(blocks.datagrams.map(\.line))")
     #expect(blocks.datagrams.contains { $0.line.contains("Block2") })
 
     // The device's resource exists now: it can be observed (the answer carries Observe).
-    let observed = try Self.client([
+    let observed = try await Self.client([
       "-m", "get", "-s", "2", "\(base)/v1/frame/cell-1?q=52.52,13.41",
     ])
     #expect(observed.datagrams.contains { !$0.sent && $0.line.contains("Observe:") })
@@ -126,22 +129,24 @@ import Testing
     defer { Task { await harness.shutdown() } }
     // coap-client writes no payload of an error answer; its log says how long it was (the
     // frames themselves: aiocoap_check.py).
-    let bad = try Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=999,13"])
+    let bad = try await Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=999,13"])
     #expect(bad.code == "4.00")
     #expect(bad.last.contains("binary data length 192"))
-    let ok = try Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=%237+~tiny+52.52,13.41"])
+    let ok = try await Self.client([
+      "-m", "get", "\(base)/v1/frame/cell-2?q=%237+~tiny+52.52,13.41",
+    ])
     #expect(ok.code == "2.05")
     try #require(ok.payload.count == MessageKind.tiny.size)
     let id = try ok.payload.withUnsafeBytes {
       try ProfileView(checking: $0).wire(TinyLayout.requestID)
     }
     #expect(id == 7)
-    let limited = try Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=52.52,13.41"])
+    let limited = try await Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=52.52,13.41"])
     #expect(limited.code == "4.29")
     #expect(limited.last.contains("binary data length 192"))
-    let silent = try Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=52.52,13.41"])
+    let silent = try await Self.client(["-m", "get", "\(base)/v1/frame/cell-2?q=52.52,13.41"])
     #expect(silent.code == "4.29")
     #expect(!silent.last.contains("binary data"))
-    #expect(try Self.client(["-m", "get", "\(base)/elsewhere"]).code == "4.04")
+    #expect(try await Self.client(["-m", "get", "\(base)/elsewhere"]).code == "4.04")
   }
 }

@@ -16,7 +16,8 @@ import Testing
     var body: [UInt8]
   }
 
-  static func curl(_ arguments: [String]) throws -> Answer {
+  /// Runs curl to its end without holding a thread of the test's executor (two on two cores).
+  static func curl(_ arguments: [String]) async throws -> Answer {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("skyframe-curl-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -25,12 +26,13 @@ import Testing
       directory.appendingPathComponent("headers").path,
       directory.appendingPathComponent("body").path
     )
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
-    process.arguments = ["-sS", "--max-time", "20", "-D", headerFile, "-o", bodyFile] + arguments
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0, "curl \(arguments) exited \(process.terminationStatus)")
+    let process = try ChildProcess(
+      executable: "/usr/bin/curl",
+      arguments: ["-sS", "--max-time", "20", "-D", headerFile, "-o", bodyFile] + arguments)
+    let exited = await process.waitForExit(upTo: .seconds(30))
+    #expect(
+      exited && process.exitStatus == 0,
+      "curl \(arguments) exited \(String(describing: process.exitStatus))")
     let lines = (try String(contentsOfFile: headerFile, encoding: .utf8))
       .split(separator: "\r\n")
     let code = lines.first.flatMap { Int($0.split(separator: " ")[1]) } ?? 0
@@ -82,7 +84,7 @@ import Testing
   @Test func aGetIsAnsweredWithTheFrameAndItsETag() async throws {
     let (harness, base) = try await Self.gateway()
     defer { Task { await harness.shutdown() } }
-    let first = try Self.curl(["\(base)/v1/frame/disp-1?q=52.52,13.41"])
+    let first = try await Self.curl(["\(base)/v1/frame/disp-1?q=52.52,13.41"])
     #expect(first.code == 200)
     #expect(first.headers["content-type"] == "application/octet-stream")
     try #require(first.body.count == WeatherFrame.size)
@@ -97,7 +99,7 @@ import Testing
 
     // The display shows the same weather: 304, no body, no upstream call.
     let calls = harness.forecastCalls
-    let again = try Self.curl([
+    let again = try await Self.curl([
       "-H", "If-None-Match: \(first.headers["etag"]!)", "\(base)/v1/frame/disp-1?q=52.52,13.41",
     ])
     #expect(again.code == 304)
@@ -105,7 +107,7 @@ import Testing
     #expect(again.headers["etag"] == first.headers["etag"])
     #expect(harness.forecastCalls == calls)
     // Another tag: the frame again.
-    let other = try Self.curl([
+    let other = try await Self.curl([
       "-H", "If-None-Match: \"00000000\"", "\(base)/v1/frame/disp-1?q=52.52,13.41",
     ])
     #expect(other.code == 200 && other.body.count == WeatherFrame.size)
@@ -115,7 +117,7 @@ import Testing
     let (harness, base) = try await Self.gateway()
     defer { Task { await harness.shutdown() } }
     // The text language as on MQTT: an id, a profile, two places; the frames in slot order.
-    let tiny = try Self.curl(["\(base)/v1/frame/disp-2?q=%2312+~tiny+Berlin,DE;Paris,FR"])
+    let tiny = try await Self.curl(["\(base)/v1/frame/disp-2?q=%2312+~tiny+Berlin,DE;Paris,FR"])
     #expect(tiny.code == 200)
     try #require(tiny.body.count == 2 * MessageKind.tiny.size)
     try tiny.body.withUnsafeBytes { bytes in
@@ -134,7 +136,7 @@ import Testing
       ["-H", "Accept: application/json", "\(base)/v1/frame/disp-2?q=Berlin,DE"],
       ["\(base)/v1/frame/disp-2?q=Berlin,DE&format=json"],
     ] {
-      let json = try Self.curl(arguments)
+      let json = try await Self.curl(arguments)
       #expect(json.code == 200)
       #expect(json.headers["content-type"] == "application/json")
       let object = try JSONSerialization.jsonObject(with: Data(json.body)) as? [String: Any]
@@ -148,7 +150,7 @@ import Testing
       .appendingPathComponent("skyframe-request-\(UUID().uuidString)")
     try Data(binary).write(to: bodyFile)
     defer { try? FileManager.default.removeItem(at: bodyFile) }
-    let posted = try Self.curl([
+    let posted = try await Self.curl([
       "--data-binary", "@\(bodyFile.path)", "-H", "Content-Type: application/octet-stream",
       "\(base)/v1/frame",
     ])
@@ -162,29 +164,29 @@ import Testing
     let (harness, base) = try await Self.gateway { $0.requests.perDevicePerMinute = 2 }
     defer { Task { await harness.shutdown() } }
     // A bad request: 400 with the error frame a device decodes.
-    let bad = try Self.curl(["\(base)/v1/frame/disp-3?q=999,13"])
+    let bad = try await Self.curl(["\(base)/v1/frame/disp-3?q=999,13"])
     #expect(bad.code == 400)
     #expect(try WeatherFrame(decoding: bad.body).status == .badRequest)
     #expect(bad.headers["etag"] == nil)
-    let ok = try Self.curl(["\(base)/v1/frame/disp-3?q=52.52,13.41"])
+    let ok = try await Self.curl(["\(base)/v1/frame/disp-3?q=52.52,13.41"])
     #expect(ok.code == 200)
     // Past the limit: 429 with the rate_limited frame and Retry-After, then 429 alone.
-    let limited = try Self.curl(["\(base)/v1/frame/disp-3?q=52.52,13.41"])
+    let limited = try await Self.curl(["\(base)/v1/frame/disp-3?q=52.52,13.41"])
     #expect(limited.code == 429)
     #expect(try WeatherFrame(decoding: limited.body).status == .rateLimited)
     let retryAfter = Int(limited.headers["retry-after"] ?? "") ?? 0
     #expect((1...60).contains(retryAfter))
-    let silent = try Self.curl(["\(base)/v1/frame/disp-3?q=52.52,13.41"])
+    let silent = try await Self.curl(["\(base)/v1/frame/disp-3?q=52.52,13.41"])
     #expect(silent.code == 429)
     #expect(silent.body.isEmpty)
     #expect(silent.headers["retry-after"] != nil)
     // Another device is not touched by it.
-    #expect(try Self.curl(["\(base)/v1/frame/disp-4?q=52.52,13.41"]).code == 200)
+    #expect(try await Self.curl(["\(base)/v1/frame/disp-4?q=52.52,13.41"]).code == 200)
     // What HTTP refuses itself.
-    #expect(try Self.curl(["\(base)/v1/frame/disp-4"]).code == 400)
-    #expect(try Self.curl(["\(base)/v1/frame/bad%20id?q=1,2"]).code == 400)
+    #expect(try await Self.curl(["\(base)/v1/frame/disp-4"]).code == 400)
+    #expect(try await Self.curl(["\(base)/v1/frame/bad%20id?q=1,2"]).code == 400)
     let long = String(repeating: "a", count: 2_000)
-    #expect(try Self.curl(["\(base)/v1/frame/disp-4?q=\(long)"]).code == 414)
+    #expect(try await Self.curl(["\(base)/v1/frame/disp-4?q=\(long)"]).code == 414)
   }
 
   @Test func bearerTokensFromAFile() async throws {
@@ -195,15 +197,15 @@ import Testing
     defer { try? FileManager.default.removeItem(at: tokens) }
     let (harness, base) = try await Self.gateway { $0.http.tokensFile = tokens.path }
     defer { Task { await harness.shutdown() } }
-    let none = try Self.curl(["\(base)/v1/frame/disp-5?q=52.52,13.41"])
+    let none = try await Self.curl(["\(base)/v1/frame/disp-5?q=52.52,13.41"])
     #expect(none.code == 401)
     #expect(none.headers["www-authenticate"] == "Bearer")
     #expect(
-      try Self.curl([
+      try await Self.curl([
         "-H", "Authorization: Bearer secret-three", "\(base)/v1/frame/disp-5?q=52.52,13.41",
       ]).code == 401)
     #expect(
-      try Self.curl([
+      try await Self.curl([
         "-H", "Authorization: Bearer secret-two", "\(base)/v1/frame/disp-5?q=52.52,13.41",
       ]).code == 200)
   }
