@@ -76,8 +76,9 @@ final class CoAPService: Service, Sendable {
         for id in completed.withLock({ ids in
           defer { ids = [] }
           return ids
-        }) {
-          _ = skyframe_coap_trigger(made, id)
+        }) where skyframe_coap_trigger(made, id) == 0 {
+          // Its exchange is gone (libcoap freed it with its peer's session): nothing to answer.
+          wayIn?.forget(id)
         }
         if let way = wayIn {
           for path in way.dueObserved() {

@@ -128,9 +128,6 @@ final class CoAPWayIn: GatewayPart, Sendable {
         payload, from: device, admission: admission, reply: answers, via: CollectingOut(),
         arrived: reading, now: now)
     }
-    if request.observable != 0, request.observe == 0 {
-      observed.withLock { _ = $0.set(clock.now, forKey: path) }
-    }
     if let frames = answers.frames { return respond(frames, to: request, response) }
     pending.withLock { $0[id] = answers }
     response.pointee.defer = id
@@ -167,6 +164,11 @@ final class CoAPWayIn: GatewayPart, Sendable {
     let body = FrameResponse.body(of: frames, json: json)
     // The C side copies the payload before this returns; `body` lives until then.
     CoAPService.withPayload(body, response)
+  }
+
+  /// A deferred answer whose exchange libcoap no longer holds (its peer went): dropped.
+  func forget(_ id: UInt64) {
+    _ = pending.withLock { $0.removeValue(forKey: id) }
   }
 
   /// The observed resources whose answer's `next_update` passed: their observers are notified

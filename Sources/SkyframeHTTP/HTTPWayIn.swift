@@ -21,11 +21,7 @@ import Synchronization
 /// waiting and composing are the one device intake's.
 final class HTTPWayIn: GatewayPart, Sendable {
   private let intake: DeviceIntake
-  private let settings: HTTPSettings
-  private let tokens: Set<String>
   private let application: Application<RouterResponder<DeviceRequestContext>>
-  private let logger: Logger
-  private let connections: ConnectionCount
 
   /// Nil without `http.port`.
   static func part(_ context: PartContext) -> HTTPWayIn? {
@@ -40,19 +36,13 @@ final class HTTPWayIn: GatewayPart, Sendable {
   }
 
   private init(_ context: PartContext, settings: HTTPSettings) throws {
-    self.settings = settings
-    logger = context.logger
-    tokens = try settings.tokensFile.map(HTTPSettings.tokens(in:)) ?? []
+    let tokens = try settings.tokensFile.map(HTTPSettings.tokens(in:)) ?? []
     let intake = context.rooms.intake(way: "http", configuration: context.configuration)
     self.intake = intake
-    let connections = ConnectionCount()
-    self.connections = connections
     let router = Router(context: DeviceRequestContext.self)
-    let cell = WayInCell()
     let answer: @Sendable (Request, DeviceRequestContext) async throws -> Response = {
       request, context in
-      guard let way = cell.way else { return Response(status: .serviceUnavailable) }
-      return await way.respond(to: request, context: context)
+      await Self.respond(to: request, context: context, intake: intake, tokens: tokens)
     }
     // The routes first: the application builds its responder from the router as it is made.
     router.get("/v1/frame", use: answer)
@@ -61,11 +51,10 @@ final class HTTPWayIn: GatewayPart, Sendable {
     router.post("/v1/frame/{device}", use: answer)
     application = Application(
       router: router,
-      server: try Self.server(settings, connections: connections),
+      server: try Self.server(settings, connections: ConnectionCount()),
       configuration: ApplicationConfiguration(
         address: .hostname(settings.host, port: settings.port), serverName: "skyframe"),
       logger: context.logger)
-    cell.way = self
   }
 
   // Hummingbird's Application is the listener's service.
@@ -103,8 +92,11 @@ final class HTTPWayIn: GatewayPart, Sendable {
 
   // MARK: Answering
 
-  private func respond(to request: Request, context: DeviceRequestContext) async -> Response {
-    guard isAuthorized(request) else {
+  private static func respond(
+    to request: Request, context: DeviceRequestContext, intake: DeviceIntake,
+    tokens: Set<String>
+  ) async -> Response {
+    guard isAuthorized(request, tokens: tokens) else {
       return Self.text(
         .unauthorized, "a bearer token is needed (Authorization: Bearer …)\n",
         headers: [.wwwAuthenticate: "Bearer"])
@@ -189,7 +181,7 @@ final class HTTPWayIn: GatewayPart, Sendable {
       body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
   }
 
-  private func isAuthorized(_ request: Request) -> Bool {
+  private static func isAuthorized(_ request: Request, tokens: Set<String>) -> Bool {
     guard !tokens.isEmpty else { return true }
     guard let value = request.headers[.authorization], value.hasPrefix("Bearer ") else {
       return false
@@ -207,18 +199,6 @@ final class HTTPWayIn: GatewayPart, Sendable {
       body: ResponseBody(byteBuffer: ByteBuffer(string: text)))
   }
 
-}
-
-/// The way in, for the routes made before it: set once, at the end of its init, before the
-/// listener starts.
-final class WayInCell: Sendable {
-  private struct Weak { weak var way: HTTPWayIn? }
-  private let value = Mutex(Weak())
-
-  var way: HTTPWayIn? {
-    get { value.withLock { $0.way } }
-    set { value.withLock { $0.way = newValue } }
-  }
 }
 
 /// What each request knows: Hummingbird's own context and the client's address.

@@ -86,18 +86,6 @@ package struct AnswerRooms: Sendable {
   package let clock: GatewayClock
   package let logger: Logger
 
-  init(
-    resolver: Resolver, composer: Composer, queue: BoundedQueue<DeviceIntake.Job>,
-    metrics: GatewayMetrics, clock: GatewayClock, logger: Logger
-  ) {
-    self.resolver = resolver
-    self.composer = composer
-    self.queue = queue
-    self.metrics = metrics
-    self.clock = clock
-    self.logger = logger
-  }
-
   /// The intake of one way in: its own device table (ids of one way in do not share limits
   /// with another's), the shared rooms and limits.
   package func intake(
