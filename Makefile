@@ -49,18 +49,18 @@ stop:
 	else echo "no mosquitto started by make run is running"; fi
 
 # The Debian package skyframe_VERSION_ARCH.deb in this folder (packaging/deb/build.sh prints its
-# path last): a release build with the Swift runtime linked in and no $ORIGIN run path, in its own
-# build folder because --static-swift-stdlib compiles every Swift module differently from make
-# run's release build. make test builds it through the benchmarks' package in their build folder
-# (DEB_PACKAGE_PATH=Benchmarks DEB_SCRATCH=Benchmarks/.build), whose checkouts and C objects the
-# benchmarks' own build then reuses.
+# path last): the release build `make run` makes, then its link again with the Swift runtime linked
+# in and no $$ORIGIN run path (packaging/deb/link-static.py: --static-swift-stdlib would compile
+# every module a second time for a different link). make test builds it through the benchmarks'
+# package in their build folder (DEB_PACKAGE_PATH=Benchmarks DEB_SCRATCH=Benchmarks/.build), so
+# the benchmarks and the package share one release compile.
 DEB_PACKAGE_PATH ?= .
-DEB_SCRATCH ?= .build-deb
+DEB_SCRATCH ?= .build
 deb:
 	$(MAKE) --no-print-directory deps APT_PACKAGES="$(DEB_PACKAGES)"
 	swift build --package-path $(DEB_PACKAGE_PATH) --scratch-path $(DEB_SCRATCH) -c release \
-	  --product skyframe --static-swift-stdlib --disable-local-rpath
-	packaging/deb/build.sh $(DEB_SCRATCH)/release/skyframe .
+	  --product skyframe
+	packaging/deb/build.sh "$$(packaging/deb/link-static.py $(DEB_SCRATCH))" .
 
 # Every check, each one timed, by Tests/run-all.sh: it installs the test packages (make
 # test-deps), makes Home Assistant's and ESPHome's virtual environments in the background beside

@@ -96,11 +96,11 @@ swift_tests() {
 # the CPU it gets; the times it prints do, and are not gated.
 #
 # The same background job first makes the Debian package (`make deb`) in the benchmarks' build
-# folder: --static-swift-stdlib compiles the Swift modules differently, so those are compiled
-# twice, but the checkouts and the C objects (BoringSSL's among them) are shared, where a build
-# folder of its own would compile 440 C files more. The benchmarks cannot take the static build:
-# their malloc counter is a Swift library preloaded into them, which needs the shared runtime.
-# The package's step waits for its status (.build/deb-build.status), not for the benchmarks.
+# folder: its release build of the gateway is the benchmarks' (the same modules, the same flags),
+# and link-static.py links the package's binary again from it with the Swift runtime linked in,
+# so the Swift modules and the C objects (BoringSSL's among them) are compiled once for both. The
+# benchmarks' own executable keeps the shared runtime: their malloc counter needs it. The
+# package's step waits for its status (.build/deb-build.status), not for the benchmarks.
 release_builds() {
   deb_build
   bench_check

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Makes the Debian package with dpkg-deb from a release binary built with --static-swift-stdlib
-# (`make deb` builds it first, make test's package check takes the benchmark build's):
+# Makes the Debian package with dpkg-deb from a release binary with the Swift runtime linked in
+# (`make deb` builds and links it first with link-static.py; make test's package check links the
+# benchmarks' release build):
 #
 #   packaging/deb/build.sh BINARY OUT_DIR        -> prints OUT_DIR/skyframe_VERSION_ARCH.deb
 #
@@ -30,7 +31,7 @@ if [[ "$version" != "$logged" ]]; then
   exit 1
 fi
 if ldd "$binary" | grep -i swift >&2; then
-  echo "build.sh: $binary loads the Swift libraries above: build with --static-swift-stdlib" >&2
+  echo "build.sh: $binary loads the Swift libraries above: link it with link-static.py" >&2
   exit 1
 fi
 
