@@ -13,12 +13,16 @@
 #include <arpa/inet.h>
 #include <unistd.h>
 
-/// A deferred request: its session (referenced) and token, to find its async entry again.
+/// A deferred request: its session (referenced) and token, to find its async entry again; and,
+/// for a first observation answered at once, the answer kept for when libcoap runs the request
+/// again (`stashed`).
 typedef struct deferred_entry {
   uint64_t id;
   coap_session_t *session;
   uint8_t token[8];
   size_t token_length;
+  int has_stash;
+  skyframe_coap_response stash;
   struct deferred_entry *next;
 } deferred_entry;
 
@@ -38,6 +42,11 @@ struct skyframe_coap_server {
   coap_resource_t *unknown;
   path_entry *paths;
   deferred_entry *deferred;
+  /// Ids of stashed answers: the top bit set, apart from the Swift side's.
+  uint64_t next_stash;
+  /// DTLS: the pre-shared key's hint and key, which libcoap reads from here.
+  char *psk_hint;
+  uint8_t *psk_key;
 };
 
 static const char frame_prefix[] = "v1/frame/";
@@ -84,6 +93,7 @@ static void forget_deferred(skyframe_coap_server *server, uint64_t id) {
       deferred_entry *gone = *at;
       *at = gone->next;
       coap_session_release(gone->session);
+      if (gone->has_stash) free((void *)gone->stash.payload);
       free(gone);
       return;
     }
@@ -141,19 +151,48 @@ static void handle(coap_resource_t *resource, coap_session_t *session, const coa
   skyframe_coap_response out;
   memset(&out, 0, sizeof out);
   out.max_age = -1;
-  server->handler(server->app, &in, &out);
+  deferred_entry *stashed = NULL;
+  int stash_now = 0;
+  if (async) {
+    for (deferred_entry *entry = server->deferred; entry; entry = entry->next) {
+      if (entry->id == in.deferred && entry->has_stash) stashed = entry;
+    }
+  }
+  if (stashed) {
+    // The first observation's answer, made when it came: libcoap registered the observer as
+    // it ran the request again, now that the path has its resource.
+    out = stashed->stash;
+    stashed->has_stash = 0;
+  } else {
+    server->handler(server->app, &in, &out);
+  }
 
-  if (!in.observable && in.path_length > sizeof frame_prefix - 1 &&
-      memcmp(in.path, frame_prefix, sizeof frame_prefix - 1) == 0 && !async) {
+  int frame_path = in.path_length > sizeof frame_prefix - 1 &&
+                   memcmp(in.path, frame_prefix, sizeof frame_prefix - 1) == 0;
+  if (!in.observable && frame_path && !async) {
     make_resource(server, (const uint8_t *)in.path, in.path_length);
+    // A first observation of the path came to the unknown-resource handler, where libcoap
+    // registers no observer: its answer waits (an empty ACK now), and libcoap runs the request
+    // again at once, on the resource just made, which registers it.
+    if (in.observe == 0 && out.defer == 0 && out.code / 100 == 2 &&
+        coap_get_resource_from_uri_path(server->context,
+                                        &(coap_str_const_t){in.path_length,
+                                                            (const uint8_t *)in.path})) {
+      out.defer = (1ULL << 63) | ++server->next_stash;
+      stash_now = 1;
+    }
   }
   if (path) coap_delete_string(path);
 
   if (out.defer != 0 && !async) {
-    coap_async_t *made = coap_register_async(session, request, 0);
-    deferred_entry *entry = made ? calloc(1, sizeof *entry) : NULL;
-    if (!entry || token.length > sizeof entry->token) {
+    deferred_entry *entry = token.length <= 8 ? calloc(1, sizeof *entry) : NULL;
+    coap_async_t *made = entry ? coap_register_async(session, request, 0) : NULL;
+    if (!made) {
       free(entry);
+      if (stash_now) {
+        out.defer = 0;  // answered now, unobserved
+        goto answer;
+      }
       free((void *)out.payload);
       coap_pdu_set_code(response, COAP_RESPONSE_CODE(503));
       return;
@@ -165,6 +204,12 @@ static void handle(coap_resource_t *resource, coap_session_t *session, const coa
     entry->token_length = token.length;
     entry->next = server->deferred;
     server->deferred = entry;
+    if (stash_now) {
+      entry->has_stash = 1;
+      entry->stash = out;
+      entry->stash.defer = 0;
+      coap_async_trigger(made);
+    }
     return;  // An empty ACK now, the answer when triggered.
   }
   if (async) {
@@ -172,6 +217,7 @@ static void handle(coap_resource_t *resource, coap_session_t *session, const coa
   }
   if (out.defer != 0) free((void *)out.payload);
 
+answer:
   coap_pdu_set_code(response, (coap_pdu_code_t)COAP_RESPONSE_CODE(out.code));
   uint8_t buffer[8];
   if (out.payload_length == 0) {
@@ -265,12 +311,21 @@ skyframe_coap_server *skyframe_coap_new(const char *host, uint16_t port, size_t 
 int skyframe_coap_add_dtls(skyframe_coap_server *server, const char *host, uint16_t port,
                            const char *identity, const uint8_t *key, size_t key_length) {
   if (!coap_dtls_is_supported()) return 0;
+  // libcoap keeps the pointers of the setup, not copies: the server owns copies of both.
+  free(server->psk_hint);
+  free(server->psk_key);
+  size_t hint_length = strlen(identity);
+  server->psk_hint = malloc(hint_length + 1);
+  server->psk_key = malloc(key_length ? key_length : 1);
+  if (!server->psk_hint || !server->psk_key) return 0;
+  memcpy(server->psk_hint, identity, hint_length + 1);
+  memcpy(server->psk_key, key, key_length);
   coap_dtls_spsk_t setup;
   memset(&setup, 0, sizeof setup);
   setup.version = COAP_DTLS_SPSK_SETUP_VERSION;
-  setup.psk_info.hint.s = (const uint8_t *)identity;
-  setup.psk_info.hint.length = strlen(identity);
-  setup.psk_info.key.s = key;
+  setup.psk_info.hint.s = (const uint8_t *)server->psk_hint;
+  setup.psk_info.hint.length = hint_length;
+  setup.psk_info.key.s = server->psk_key;
   setup.psk_info.key.length = key_length;
   if (!coap_context_set_psk2(server->context, &setup)) return 0;
   coap_address_t address;
@@ -331,5 +386,7 @@ void skyframe_coap_free(skyframe_coap_server *server) {
   }
   coap_free_context(server->context);
   close(server->wake_fd);
+  free(server->psk_hint);
+  free(server->psk_key);
   free(server);
 }

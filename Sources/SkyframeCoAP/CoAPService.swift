@@ -73,6 +73,7 @@ final class CoAPService: Service, Sendable {
       started.finish()
       while !stopping.load(ordering: .relaxed) {
         skyframe_coap_run_once(made, 1_000)
+        wayIn?.endNotifying()
         for id in completed.withLock({ ids in
           defer { ids = [] }
           return ids

@@ -115,7 +115,15 @@ final class CoAPWayIn: GatewayPart, Sendable {
     let clock = intake.rooms.clock
     let reading = clock.reading()
     let now = clock.unixTime(atReading: reading)
-    guard let admission = intake.admit(device, now: now, reading: reading) else {
+    // A notification is the observer's registration run again by libcoap: the gateway's own
+    // doing, not counted against the device's limit.
+    let notification =
+      request.observable != 0 && request.observe == 0
+      && notifying.withLock { $0.contains(path) }
+    guard
+      let admission = notification
+        ? intake.admitUnasked() : intake.admit(device, now: now, reading: reading)
+    else {
       response.pointee.code = 429
       response.pointee.max_age = Int32(60 - now % 60)
       return
@@ -143,8 +151,10 @@ final class CoAPWayIn: GatewayPart, Sendable {
     let tag = described.compactTag.map(UInt64.init) ?? 0
     response.pointee.etag = tag
     response.pointee.max_age = described.maxAge > 0 ? Int32(clamping: described.maxAge) : -1
-    if request.observable != 0, request.observe == 0, described.maxAge > 0 {
-      let path = Self.text(request.path, request.path_length)
+    // Noted as observed from the first registration on: the C side registers one that came
+    // before the path had its resource once it has made it.
+    let path = Self.text(request.path, request.path_length)
+    if request.observe == 0, path.hasPrefix("v1/frame/"), described.maxAge > 0 {
       let due = intake.rooms.clock.now + .seconds(described.maxAge)
       observed.withLock { _ = $0.set(due, forKey: path) }
     }
@@ -171,9 +181,24 @@ final class CoAPWayIn: GatewayPart, Sendable {
     _ = pending.withLock { $0.removeValue(forKey: id) }
   }
 
+  /// The paths whose observers libcoap notifies in the library's next round.
+  private let notifying = Mutex<Set<String>>([])
+
   /// The observed resources whose answer's `next_update` passed: their observers are notified
-  /// (the answer is composed again for each).
+  /// (the answer is composed again for each) in the library's next round, where a registration
+  /// run again on one of them is known as a notification (`endNotifying` after that round).
   func dueObserved() -> [String] {
+    let due = dueObservedPaths()
+    notifying.withLock { $0 = Set(due) }
+    return due
+  }
+
+  /// The round that sent the notifications of `dueObserved` is over.
+  func endNotifying() {
+    notifying.withLock { $0.removeAll(keepingCapacity: true) }
+  }
+
+  private func dueObservedPaths() -> [String] {
     let now = intake.rooms.clock.now
     return observed.withLock { table in
       var due: [String] = []

@@ -30,7 +30,9 @@ import Testing
   }
 
   /// Runs coap-client to its end without holding a thread of the test's executor.
-  static func client(_ arguments: [String]) async throws -> Exchange {
+  static func client(
+    _ arguments: [String], executable: String = "/usr/bin/coap-client-notls"
+  ) async throws -> Exchange {
     let output = FileManager.default.temporaryDirectory
       .appendingPathComponent("skyframe-coap-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: output) }
@@ -43,7 +45,7 @@ import Testing
       try? FileManager.default.removeItem(at: errorFile)
     }
     let process = try ChildProcess(
-      executable: "/usr/bin/coap-client-notls",
+      executable: executable,
       arguments: ["-v", "7", "-B", "10", "-o", output.path] + arguments, output: logFile.path,
       errors: errorFile.path)
     _ = await process.waitForExit(upTo: .seconds(30))
@@ -122,6 +124,54 @@ import Testing
     ])
     #expect(observed.datagrams.contains { !$0.sent && $0.line.contains("Observe:") })
     #expect(observed.payload.count >= WeatherFrame.size)
+  }
+
+  /// A path's first request registers its observer too: it comes before the path has its
+  /// resource (libcoap registers none on its unknown-resource handler), so the answer goes out
+  /// separately once the resource is made. The source is verified first (its Echo), so that the
+  /// observation is the path's very first request.
+  @Test func aPathsFirstObservationIsRegistered() async throws {
+    let (harness, base) = try await Self.gateway()
+    defer { Task { await harness.shutdown() } }
+    let verify = try await Self.client(["-m", "get", "\(base)/v1/frame/cell-5?q=52.52,13.41"])
+    #expect(verify.code == "2.05")
+    let observed = try await Self.client([
+      "-m", "get", "-s", "2", "\(base)/v1/frame/cell-6?q=52.52,13.41",
+    ])
+    #expect(
+      observed.datagrams.contains {
+        !$0.sent && $0.line.contains("c:2.05") && $0.line.contains("Observe:")
+      },
+      "\(observed.datagrams.map(\.line))")
+    #expect(observed.datagrams.allSatisfy { !$0.line.contains("c:4.01") })
+    #expect(observed.payload.count >= WeatherFrame.size)
+  }
+
+  /// DTLS with a pre-shared key (libcoap's OpenSSL client): the key answers, another key gets
+  /// no answer at all (the handshake fails).
+  @Test func dtlsWithAPreSharedKeyIsAnswered() async throws {
+    let keyFile = FileManager.default.temporaryDirectory
+      .appendingPathComponent("skyframe-psk-\(UUID().uuidString)")
+    try Data("display-secret-1\n".utf8).write(to: keyFile)
+    defer { try? FileManager.default.removeItem(at: keyFile) }
+    let dtlsPort = try MosquittoBroker.freeLoopbackPort()
+    let (harness, _) = try await Self.gateway {
+      $0.coap.dtlsPort = dtlsPort
+      $0.coap.pskIdentity = "skyframe"
+      $0.coap.pskKeyFile = keyFile.path
+    }
+    defer { Task { await harness.shutdown() } }
+    let url = "coaps://127.0.0.1:\(dtlsPort)/v1/frame/cell-8?q=52.52,13.41"
+    let secured = try await Self.client(
+      ["-u", "display-1", "-k", "display-secret-1", "-m", "get", url],
+      executable: "/usr/bin/coap-client-openssl")
+    #expect(secured.code == "2.05", "\(secured.datagrams.map(\.line))")
+    #expect(secured.payload.count == WeatherFrame.size)
+    let wrongKey = try await Self.client(
+      ["-u", "display-1", "-k", "another-key", "-m", "get", url],
+      executable: "/usr/bin/coap-client-openssl")
+    #expect(wrongKey.payload.isEmpty)
+    #expect(!wrongKey.datagrams.contains { !$0.sent && $0.line.contains("c:2.05") })
   }
 
   @Test func errorsAndLimitsAreFramesWithFittingCodes() async throws {

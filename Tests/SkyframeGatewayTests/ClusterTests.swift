@@ -157,6 +157,31 @@ struct ClusterTests {
     settings.instanceID = "gw-1"
     #expect(settings.resolvedInstanceID() == "gw-1")
   }
+
+  /// A removed watch leaves one empty message a retained topic, sent by the watch's owner only:
+  /// in a fleet of two, both members hear the removal (it was four messages: two members, the
+  /// frame and its JSON mirror, with the mirror off).
+  @Test func aRemovedWatchIsClearedOnceByItsOwner() {
+    var topics = GatewayConfiguration.Topics()
+    #expect(
+      WatchScheduler.topicsToClear(of: "hall", slots: 1, keeping: 0, topics: topics)
+        == ["skyframe/v1/frame/hall"])
+    // Three places become one: slots 0-2 go, the single frame topic comes.
+    #expect(
+      WatchScheduler.topicsToClear(of: "hall", slots: 3, keeping: 1, topics: topics)
+        == ["skyframe/v1/frame/hall/0", "skyframe/v1/frame/hall/1", "skyframe/v1/frame/hall/2"])
+    #expect(WatchScheduler.topicsToClear(of: "hall", slots: 2, keeping: 2, topics: topics) == [])
+    topics.debugJSON = true
+    #expect(
+      WatchScheduler.topicsToClear(of: "hall", slots: 1, keeping: 0, topics: topics)
+        == ["skyframe/v1/frame/hall", "skyframe/v1/frame/hall/json"])
+    // Whoever of two members hears it, exactly one of them owns the device.
+    let a = members("gw-a", with: ["gw-b"])
+    let b = members("gw-b", with: ["gw-a"])
+    for device in (0..<50).map({ "d\($0)" }) {
+      #expect([a.owns(device), b.owns(device)].filter { $0 }.count == 1)
+    }
+  }
 }
 
 /// The shared cache's entries: signed, bound to their cell, checked before use.

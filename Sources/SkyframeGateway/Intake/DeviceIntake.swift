@@ -201,6 +201,12 @@ package final class DeviceIntake: NewCellAccount, Sendable {
     return admission
   }
 
+  /// An answer the way in sends of its own accord, not asked by a request (a CoAP observer's
+  /// notification): allowed, not counted against the device's limit.
+  package func admitUnasked() -> DeviceTable.Admission {
+    DeviceTable.Admission(frameTopic: "", allowed: true)
+  }
+
   // MARK: Answering
 
   /// Answers the request in `payload` (text or binary, `request-v1.md`) of an admitted device.

@@ -228,18 +228,28 @@ final class WatchScheduler: Service, Sendable {
   }
 
   /// Clears the retained frames of `device`'s watch of `slots` places that a watch of `kept`
-  /// places does not publish again (and their debug JSON mirrors): all of them when it went.
+  /// places does not publish again: all of them when it went. In a fleet every member hears the
+  /// change and only the watch's owner clears (one empty message a topic, not one a member).
   private func clearFrames(
     of device: String, slots: Int, keeping kept: Int, topics: GatewayConfiguration.Topics
   ) {
-    guard let clear else { return }
+    guard let clear, members?.owns(device) ?? true else { return }
+    for topic in Self.topicsToClear(of: device, slots: slots, keeping: kept, topics: topics) {
+      clear(topic)
+    }
+  }
+
+  /// The retained topics a watch of `slots` places leaves behind when it becomes one of `kept`
+  /// places: its frames there are no more, and their JSON mirrors while `topics.debug-json` is on.
+  static func topicsToClear(
+    of device: String, slots: Int, keeping kept: Int, topics: GatewayConfiguration.Topics
+  ) -> [String] {
     let base = topics.frame(device: device)
     func topic(_ slot: Int, of count: Int) -> String { count == 1 ? base : "\(base)/\(slot)" }
     let old = Set((0..<slots).map { topic($0, of: slots) })
     let new = Set((0..<kept).map { topic($0, of: kept) })
-    for gone in old.subtracting(new).sorted() {
-      clear(gone)
-      clear(gone + "/json")
+    return old.subtracting(new).sorted().flatMap { gone in
+      topics.debugJSON ? [gone, gone + "/json"] : [gone]
     }
   }
 
