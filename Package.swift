@@ -176,11 +176,19 @@ let package = Package(
       ],
       swiftSettings: strict
     ),
+    // The gateway's rooms without a socket, for tests of the answer path and of ways in: a
+    // manual clock, a scripted weather service, ways in whose answers stay in memory.
+    .target(
+      name: "SkyframeGatewayTesting",
+      dependencies: [
+        "SkyframeGateway", "SkyframeCodec", "SkyframeProviders", "SkyframeWeather", log,
+      ],
+      swiftSettings: strict),
     // What the integration tests share: a real mosquitto on a free port, a local HTTP server.
     .target(
       name: "SkyframeTestSupport",
       dependencies: [
-        "SkyframeMQTT", "SkyframeCodec", log,
+        "SkyframeMQTT", "SkyframeCodec", "SkyframeGatewayTesting", log,
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -206,7 +214,7 @@ let package = Package(
       name: "SkyframeGatewayTests",
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
-        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON",
+        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON", "SkyframeGatewayTesting",
       ],
       swiftSettings: strict),
     // The gateway run whole against a real mosquitto and local HTTP stand-ins (the unit tests

@@ -20,37 +20,29 @@ public final class RequestPath: Sendable {
     modelRun: (initialisation: Int64, availability: Int64)? = nil
   ) {
     let metrics = GatewayMetrics()
-    var settings = WeatherDesk.Settings(provider: provider, cache: configuration.cache)
+    var runs: ModelRuns?
     if let modelRun {
       var runsSettings = configuration.runs
       runsSettings.models = ["bench"]
-      let runs = ModelRuns(
+      let made = ModelRuns(
         settings: runsSettings, httpClient: .shared, clock: clock, logger: logger)
       let now = clock.unixTime()
-      runs.record(
+      made.record(
         "bench",
         .success(
           OpenMeteoModelRun(
             initialisation: modelRun.initialisation, availability: modelRun.availability,
             updateInterval: 10_800)), at: now)
-      runs.recompute(at: now)
-      settings.runs = runs
-      settings.maximumAgeSeconds = Int64(runsSettings.maximumAgeSeconds)
+      made.recompute(at: now)
+      runs = made
     }
-    let desk = WeatherDesk(settings: settings, clock: clock, metrics: metrics, logger: logger)
-    queue = BoundedQueue(limit: configuration.requests.queueLimit)
-    let resolver = Resolver(
-      configuration: configuration, desk: desk, metrics: metrics, clock: clock,
-      logLimiter: DeviceLogLimiter(capacity: configuration.requests.maximumDevices, clock: clock),
-      logger: logger)
-    let composer = Composer(configuration: configuration, clock: clock)
+    let rooms = AnswerRooms.standalone(
+      configuration: configuration, provider: provider, clock: clock, metrics: metrics,
+      runs: runs, logger: logger)
+    queue = rooms.queue
     let outbox = MQTTOutbox(
-      configuration: configuration, composer: composer, sinks: [sink], metrics: metrics)
-    intake = MQTTIntake(
-      configuration: configuration,
-      rooms: AnswerRooms(
-        resolver: resolver, composer: composer, queue: queue, metrics: metrics, clock: clock,
-        logger: logger), outbox: outbox)
+      configuration: configuration, composer: rooms.composer, sinks: [sink], metrics: metrics)
+    intake = MQTTIntake(configuration: configuration, rooms: rooms, outbox: outbox)
     router = Router(topics: configuration.topics)
   }
 
