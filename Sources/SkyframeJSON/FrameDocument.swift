@@ -4,7 +4,8 @@ import SkyframeWeather
 
 /// A standard frame's values in human units (°C, hPa, m/s, degrees), nil for missing ones, for
 /// the text report and the Home Assistant state. Its JSON is not this: every message is shown as
-/// JSON off its layout table (`ProfileDocument`, `frame-profiles.md` §8).
+/// JSON off its layout table (`ProfileDocument`, `frame-profiles.md` §8), the v1.1 fields and the
+/// sun by `FieldMeaning`, from the same codec types and names as here.
 public struct FrameDocument: Equatable, Sendable {
   public var status: Label
   public var requestID: Int
