@@ -49,12 +49,7 @@ struct DisplayState: Equatable {
     members.append(("next_hour", text(next.map(Self.nextHour))))
     members.append(("next_hour_change_min", number(next?.minutesUntilChange.map(Int.init))))
     members.append(("moon_phase", text(frame.moon.map { "\($0.icon.name)" })))
-    members.append(
-      (
-        "moon_illumination",
-        number(
-          frame.moon.map { Int((100 * (1 - cos(2 * Double.pi * $0.fraction)) / 2).rounded()) })
-      ))
+    members.append(("moon_illumination", number(frame.moon?.illuminationPercent)))
     self.members = members
   }
 

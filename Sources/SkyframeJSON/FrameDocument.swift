@@ -4,7 +4,8 @@ import SkyframeWeather
 
 /// A standard frame's values in human units (°C, hPa, m/s, degrees), nil for missing ones, for
 /// the text report and the Home Assistant state. Its JSON is not this: every message is shown as
-/// JSON off its layout table (`ProfileDocument`, `frame-profiles.md` §8).
+/// JSON off its layout table (`ProfileDocument`, `frame-profiles.md` §8), the v1.1 fields and the
+/// sun by `FieldMeaning`, from the same codec types and names as here.
 public struct FrameDocument: Equatable, Sendable {
   public var status: Label
   public var requestID: Int
@@ -56,7 +57,8 @@ public struct FrameDocument: Equatable, Sendable {
     public var phase: Double
     /// One of the eight icons (frame-v1.md §5.7).
     public var name: String?
-    /// The lit part of the disc, (1 − cos 2π·phase) / 2, in whole percent.
+    /// The lit part of the disc, (1 − cos 2π·phase) / 2, in whole percent
+    /// (`MoonPhase.illuminationPercent`).
     public var illuminationPercent: Int?
   }
 
@@ -118,7 +120,7 @@ extension FrameDocument {
     fetchedAt = frame.fetchedAt.map(Int.init)
     utcOffsetMinutes = frame.utcOffsetMinutes.map(Int.init)
     isDay = frame.isDay
-    sun = frame.sun.map(Self.sunName)
+    sun = frame.sun.map { "\($0.name)" }
     sunrise = frame.sunrise.map(Int.init)
     sunset = frame.sunset.map(Int.init)
     let now = frame.current
@@ -154,7 +156,7 @@ extension FrameDocument {
     moon = frame.moon.map { moon in
       Moon(
         phase: moon.fraction, name: moon.icon.name.description,
-        illuminationPercent: Int((100 * (1 - cos(2 * Double.pi * moon.fraction)) / 2).rounded()))
+        illuminationPercent: moon.illuminationPercent)
     }
     precipitationNextHour = frame.precipitationNextHour.map {
       NextHour(
@@ -174,14 +176,6 @@ extension FrameDocument {
 
   static func label(_ raw: UInt8, _ name: StaticString?) -> Label {
     name.map { .name($0.description) } ?? .number(Int(raw))
-  }
-
-  static func sunName(_ state: SunState) -> String {
-    switch state {
-    case .normal: "normal"
-    case .polarDay: "polar_day"
-    case .polarNight: "polar_night"
-    }
   }
 }
 

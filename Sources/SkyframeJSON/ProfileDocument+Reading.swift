@@ -117,12 +117,17 @@ extension ProfileDocument {
         for (offset, byte) in text.utf8.enumerated() { buffer[at + offset] = byte }
         continue
       }
+      if let meaning = FieldMeaning(field) {
+        out.set(field, index, try meaning.wire(element, key: label, field: field))
+        continue
+      }
       out.set(field, index, try wire(element, field, key: label))
     }
   }
 
   /// The wire integer of one element: a name for `status` and `service`, null for the
   /// sentinel, else the value divided by the scale, a whole number within the field's range.
+  /// (The fields shown by their meaning are read by `FieldMeaning`.)
   private static func wire(_ value: Any, _ field: LayoutField, key: String)
     throws(DocumentError) -> Int64
   {
@@ -191,7 +196,7 @@ extension ProfileDocument {
     return field.sentinel == nil ? text : text + ", or null"
   }
 
-  private static func describe(_ value: Any?) -> String {
+  static func describe(_ value: Any?) -> String {
     switch value {
     case nil: "nothing"
     case is NSNull: "null"

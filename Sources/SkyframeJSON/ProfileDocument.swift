@@ -55,6 +55,7 @@ public enum ProfileDocument {
       let second = UInt8(truncatingIfNeeded: view.wire(LayoutField("", field.offset + 1, .u8), 0))
       return CountryCode(first, second).map { quoted($0.string) } ?? "null"
     default:
+      if let meaning = FieldMeaning(field) { return meaning.json(view.wire(field, index)) }
       guard let wire = view.value(field, index) else { return "null" }
       switch "\(field.name)" {
       // A number this version does not name is shown as the number.
@@ -126,7 +127,8 @@ public enum ProfileDocument {
 
   /// A field a person reads in words rather than as its wire number, as the standard frame's
   /// text shows it: the air quality on its scale, the alerts, the moon, the next hour's rain,
-  /// times as UTC dates. nil for the others (and for a sentinel).
+  /// the sun and the alerts' severities by name, times as UTC dates. nil for the others (and
+  /// for a sentinel).
   static func words(_ field: LayoutField, _ index: Int, _ view: ProfileView) -> String? {
     guard let wire = view.value(field, index) else { return nil }
     switch "\(field.name)" {
@@ -141,8 +143,13 @@ public enum ProfileDocument {
     case "moon":
       return MoonPhase(wire: UInt8(truncatingIfNeeded: wire)).map { moon in
         FrameReport.moonText(
-          name: "\(moon.icon.name)",
-          illuminationPercent: Int((100 * (1 - cos(2 * Double.pi * moon.fraction)) / 2).rounded()))
+          name: "\(moon.icon.name)", illuminationPercent: moon.illuminationPercent)
+      }
+    case "sun", "daily_sun":
+      return UInt8(exactly: wire).flatMap(SunState.init(rawValue:)).map { "\($0.name)" }
+    case "alert_severity":
+      return UInt8(exactly: wire).flatMap(AlertSummary.Severity.init(rawValue:)).map {
+        "\($0.name)"
       }
     case "precip_next_hour":
       return NextHourPrecipitation(wire: UInt8(truncatingIfNeeded: wire)).map {

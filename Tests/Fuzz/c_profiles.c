@@ -158,7 +158,7 @@ static spec_field tiny_fields[] = {
     {"wind_speed", 22, T_U8, 1, 1, 1, 255, 0},
     {"wind_gust", 23, T_U8, 1, 1, 1, 255, 0},
     {"wind_direction", 24, T_U8, 1, 1, 1, 255, 0},
-    {"utc_offset_15min", 25, T_I8, 1, 1, 1, -128, 0},
+    {"utc_offset_min", 25, T_I8, 1, 1, 1, -128, 0}, /* 15 min a step */
     {"humidity", 26, T_U8, 1, 1, 1, 255, 0},
     {"uv_index", 27, T_U8, 1, 1, 1, 255, 0},
     {"daily_min", 28, T_I8, 4, 1, 1, -128, 0},
@@ -462,7 +462,8 @@ static void check_tiny(const skyframe_tiny *o, const uint8_t *b) {
     CHECK_EQ(o->wind_speed, RD(m, b, "wind_speed", 0), "wind_speed");
     CHECK_EQ(o->wind_gust, RD(m, b, "wind_gust", 0), "wind_gust");
     CHECK_EQ(o->wind_direction, RD(m, b, "wind_direction", 0), "wind_direction");
-    CHECK_EQ(o->utc_offset_15min, RD(m, b, "utc_offset_15min", 0), "utc_offset_15min");
+    /* The table's utc_offset_min (15 min a step) is the member utc_offset_15min. */
+    CHECK_EQ(o->utc_offset_15min, RD(m, b, "utc_offset_min", 0), "utc_offset_min");
     CHECK_EQ(o->humidity, RD(m, b, "humidity", 0), "humidity");
     CHECK_EQ(o->uv_index, RD(m, b, "uv_index", 0), "uv_index");
     CHECK_EQ(field(m, "daily_min")->count, SKYFRAME_TINY_DAILY_COUNT, "tiny days");
@@ -475,8 +476,8 @@ static void check_tiny(const skyframe_tiny *o, const uint8_t *b) {
     }
     CHECK_EQ(o->crc32, RD(m, b, "crc32", 0), "crc32");
     {
-        long long offset = RD(m, b, "utc_offset_15min", 0);
-        spec_field *f = field(m, "utc_offset_15min");
+        long long offset = RD(m, b, "utc_offset_min", 0);
+        spec_field *f = field(m, "utc_offset_min");
         CHECK_EQ(skyframe_tiny_utc_offset_min(o), offset == f->sentinel ? SKYFRAME_MISSING_I16
                                                                         : offset * 15,
                  "skyframe_tiny_utc_offset_min");

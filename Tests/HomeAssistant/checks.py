@@ -45,31 +45,22 @@ def field(name):
     return lambda frame: frame.get(name)
 
 
-SEVERITIES = [None, "none", "unknown", "minor", "moderate", "severe", "extreme", None]
-MOONS = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
-         "waning_gibbous", "last_quarter", "waning_crescent"]
-
-
 def air_quality(frame):
-    """frame-v1.md §5.5: bit 15 the scale, bits 0-14 the index + 1; None when absent."""
-    wire = frame.get("air_quality")
-    if wire is None:
-        return None
-    return {"index": (wire & 0x7FFF) - 1, "scale": "us_aqi" if wire & 0x8000 else "european_aqi"}
+    """frame-profiles.md §8: {"index", "scale"} (frame-v1.md §5.5); None when absent."""
+    return frame.get("air_quality")
 
 
 def alerts(frame):
-    """frame-v1.md §5.6: bits 0-2 the highest severity, bits 3-7 the number in force."""
-    wire = frame.get("alerts")
-    if wire is None:
-        return None
-    return {"count": wire >> 3, "severity": SEVERITIES[wire & 7]}
+    """§8: {"count", "worst"} (frame-v1.md §5.6), as the state's alert_count and alert_severity
+    say them; None when absent."""
+    value = frame.get("alerts")
+    return None if value is None else {"count": value["count"], "severity": value["worst"]}
 
 
 def moon_name(frame):
-    """frame-v1.md §5.7: phase = (value - 1) / 255, icon round(phase x 8) mod 8."""
-    wire = frame.get("moon")
-    return None if wire is None else MOONS[round((wire - 1) / 255 * 8) % 8]
+    """§8: the moon's icon name (frame-v1.md §5.7); None when absent."""
+    value = frame.get("moon")
+    return None if value is None else value["name"]
 
 
 def nested(read, key):
@@ -78,14 +69,13 @@ def nested(read, key):
 
 def next_hour_text(frame):
     """The next hour in docs/integrations/home-assistant.md's words: dry / starting / stopping /
-    all hour, from the wire byte (frame-v1.md §5.8): bit 7 precipitation now, bits 0-6 1-61 a
-    change in value - 1 minutes, 127 none within the hour."""
-    wire = frame.get("precip_next_hour")
-    if wire is None:
+    all hour, from §8's {"precipitating", "change_in_min"} (frame-v1.md §5.8; change_in_min
+    null: no change within the hour)."""
+    value = frame.get("precip_next_hour")
+    if value is None:
         return None
-    now, change = wire & 0x80, wire & 0x7F
-    minutes = None if change == 127 else change - 1
-    if not now:
+    minutes = value["change_in_min"]
+    if not value["precipitating"]:
         return "dry for the hour" if minutes is None else "precipitation in %d min" % minutes
     return "precipitation all hour" if minutes is None else (
         "precipitation, stopping in %d min" % minutes)

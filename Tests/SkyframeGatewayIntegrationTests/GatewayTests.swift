@@ -1,6 +1,7 @@
 import Foundation
 import SkyframeCodec
 import SkyframeGateway
+import SkyframeJSON
 import SkyframeMQTT
 import SkyframeTestSupport
 import Synchronization
@@ -234,5 +235,13 @@ import Testing
     let object = try JSONSerialization.jsonObject(with: Data(json.payload)) as? [String: Any]
     #expect(object?["name"] as? String == "Rome")
     #expect(object?["request_id"] as? Int == 9)
+    // The shape of `skyframe decode --json` (frame-profiles.md §8): the frame's own JSON, the
+    // packed fields by what they mean (the moon, which the gateway computes, as an object).
+    let frame = try await device.next { $0.topic == "skyframe/v1/frame/dbg" }
+    let expected = try frame.payload.withUnsafeBytes { try ProfileDocument.json(of: $0) }
+    #expect(json.payload == expected)
+    let moon = object?["moon"] as? [String: Any]
+    #expect(moon?["name"] is String && moon?["phase"] is NSNumber && moon?["lit"] is NSNumber)
+    #expect(object?["sun"] is String || object?["sun"] is NSNull)
   }
 }

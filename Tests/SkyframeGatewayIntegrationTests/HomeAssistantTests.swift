@@ -209,16 +209,17 @@ import Testing
         (got as? NSObject) == (want as? NSObject),
         "\(key): \(got) in the state, \(want) in the vector")
     }
-    // The words, from the wire values.
-    let airWire = try #require(expected["air_quality"] as? Int)
+    // The words, from the wire values beside the frame object.
+    let raw = try #require(vector["wire"] as? [String: Any])
+    let airWire = try #require(raw["air_quality"] as? Int)
     let air = try #require(AirQuality(wire: UInt16(airWire)))
     #expect(document["aqi"] as? Int == Int(air.index))
     #expect(document["aqi_scale"] as? String == "\(air.scale.name)")
-    let alertsWire = try #require(expected["alerts"] as? Int)
+    let alertsWire = try #require(raw["alerts"] as? Int)
     let alerts = try #require(AlertSummary(wire: UInt8(alertsWire)))
     #expect(document["alert_count"] as? Int == Int(alerts.count))
     #expect(document["alert_severity"] as? String == "\(alerts.highest.name)")
-    let moonWire = try #require(expected["moon"] as? Int)
+    let moonWire = try #require(raw["moon"] as? Int)
     let moon = try #require(MoonPhase(wire: UInt8(moonWire)))
     #expect(document["moon_phase"] as? String == "\(moon.icon.name)")
     #expect(document["next_hour"] as? String == "precipitation in 30 min")

@@ -131,8 +131,8 @@ struct Tool {
     let url = Tool.root.appendingPathComponent("schemas/vectors/large/01-ok-berlin-48h.json")
     let object = try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any]
     let hex = try #require(object?["hex"] as? String)
-    let frame = try #require(object?["frame"] as? [String: Any])
-    let wire = try #require(frame["air_quality"] as? Int)
+    let raw = try #require(object?["wire"] as? [String: Any])
+    let wire = try #require(raw["air_quality"] as? Int)
     let result = try await Tool.run(["decode"], input: Data((hex + "\n").utf8))
     let lines = result.stdout.split(separator: "\n").map(String.init)
     func line(_ name: String) -> String? {
@@ -186,10 +186,15 @@ struct Tool {
       #expect(text.stdout.contains(line), "missing: \(line)")
     }
     let json = try await Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
-    // The JSON carries the wire integers (frame-profiles.md §8): AQI 27 is 28, two moderate
-    // alerts 2 << 3 | 4, dry with a change in 30 min 31.
+    // The JSON says what the wire integers mean (frame-profiles.md §8): not 28 but European
+    // AQI 27, not 20 (2 << 3 | 4) but two alerts, the worst moderate, not 31 but dry, starting
+    // in 30 min; the moon's phase 93 as its fraction, icon and lit part.
     for fragment in [
-      #""air_quality":28,"#, #""alerts":20,"#, #""next_update":540}"#, #""precip_next_hour":31,"#,
+      #""air_quality":{"index":27,"scale":"european_aqi"},"#,
+      #""alerts":{"count":2,"worst":"moderate"},"#,
+      #""moon":{"phase":0.361,"name":"waxing_gibbous","lit":0.82},"#,
+      #""precip_next_hour":{"precipitating":false,"change_in_min":30},"#,
+      #""sun":"normal","#, #""next_update":540}"#,
     ] {
       #expect(json.stdout.contains(fragment), "missing: \(fragment) in \(json.stdout)")
     }
@@ -263,8 +268,15 @@ struct Tool {
     #expect(json.status == 0 && json.stdout.split(separator: "\n").count == 1)
   }
 
+  /// Every profile's JSON, the fields shown by their meaning included (frame-profiles.md §8),
+  /// reads back through `skyframe encode` to the same bytes.
   @Test func jsonRoundTripsThroughEncode() async throws {
-    for name in ["02-stale-sydney", "10-ok-missing-values", "19-unknown-status-from-v1x"] {
+    for name in [
+      "02-stale-sydney", "10-ok-missing-values", "19-unknown-status-from-v1x",
+      "20-ok-v1-1-berlin-all-fields", "21-ok-v1-1-us-aqi-zero-raining", "22-ok-v1-1-extremes",
+      "../large/05-ok-garmisch-alerts-german", "../large/08-stale-extremes-high",
+      "../tiny/02-stale-sydney", "../tiny/10-ok-extremes-high",
+    ] {
       let hex = try Tool.vectorHex(name)
       let decoded = try await Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
       #expect(decoded.status == 0)
@@ -290,6 +302,22 @@ struct Tool {
     #expect(result.status == 1)
     #expect(result.stdout.split(separator: "\n").count == 2)
     #expect(result.stderr.contains("frame 3: truncated frame: 3 bytes"))
+  }
+
+  /// A meaning no wire value has is named by its path: two alerts cannot be "none".
+  @Test func encodeNamesTheMemberOfAMeaningItCannotCarry() async throws {
+    let hex = try Tool.vectorHex("20-ok-v1-1-berlin-all-fields")
+    let decoded = try await Tool.run(["decode", "--json"], input: Data((hex + "\n").utf8))
+    let fragment = #""alerts":{"count":2,"worst":"moderate"}"#
+    #expect(decoded.stdout.contains(fragment), "\(decoded.stdout)")
+    let broken = decoded.stdout.replacingOccurrences(
+      of: fragment, with: #""alerts":{"count":2,"worst":"none"}"#)
+    let result = try await Tool.run(["encode"], input: Data(broken.utf8))
+    #expect(result.status == 1)
+    #expect(
+      result.stderr.contains(
+        #"alerts.worst: "none" is not allowed; expected unknown, minor, moderate, severe, extreme with a count of 2"#
+      ), "\(result.stderr)")
   }
 
   @Test func encodeNamesTheKeyItCannotCarry() async throws {

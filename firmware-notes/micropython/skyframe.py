@@ -17,7 +17,12 @@
 # not whole); text(name[, i]) a string field. Field names are those of the layout tables
 # (schemas/frame-v1.json, frame-large.json, frame-tiny.json). Keep the buffer unchanged while you
 # read. mirror() gives the JSON form of `skyframe decode --json` and the golden vectors (it
-# allocates; for tests and logs).
+# allocates; for tests and logs): air_quality, alerts, moon, precip_next_hour and the sun by what
+# they mean (frame-profiles.md 8), as air_quality(), alerts(), ... below read them.
+#
+# Tiny's offset from UTC is "utc_offset_min" (as in standard and large; the table row was called
+# "utc_offset_15min" before, and get()/value() still take that name): get() gives the wire value
+# in quarter hours, value() minutes.
 import struct
 
 # The release of the Skyframe device libraries (semver of their API; the C header's
@@ -126,7 +131,7 @@ _TINY = {
     "weather_code": (18, U8, 1, 1, 1, 255, 0), "is_day": (19, U8, 1, 1, 1, 255, 0),
     "alerts": (20, U8, 1, 1, 1, 0, 0), "precip_next_hour": (21, U8, 1, 1, 1, 0, 0),
     "wind_speed": (22, U8, 1, 1, 2, 255, 0), "wind_gust": (23, U8, 1, 1, 2, 255, 0),
-    "wind_direction": (24, U8, 1, 2, 1, 255, 0), "utc_offset_15min": (25, I8, 1, 15, 1, -128, 0),
+    "wind_direction": (24, U8, 1, 2, 1, 255, 0), "utc_offset_min": (25, I8, 1, 15, 1, -128, 0),
     "humidity": (26, U8, 1, 1, 1, 255, 0), "uv_index": (27, U8, 1, 1, 10, 255, 0),
     "daily_min": (28, I8, 4, 1, 1, -128, 0), "daily_max": (32, I8, 4, 1, 1, -128, 0),
     "daily_weather_code": (36, U8, 4, 1, 1, 255, 0),
@@ -168,11 +173,13 @@ _ORDER = {
     KIND_TINY: ("status", "request_id", "slot_index", "slot_count", "fetched_at", "next_update",
                 "temperature", "air_quality", "weather_code", "is_day", "alerts",
                 "precip_next_hour", "wind_speed", "wind_gust", "wind_direction",
-                "utc_offset_15min", "humidity", "uv_index", "daily_min", "daily_max",
+                "utc_offset_min", "humidity", "uv_index", "daily_min", "daily_max",
                 "daily_weather_code", "daily_precip_probability"),
 }
 # Wire values frame-v1.md reads as absent (5.5, 5.6, 5.8): checked by get() for these names.
 _V11 = ("air_quality", "alerts", "precip_next_hour")
+# Names the tables had before (still taken by get() and value()): old name -> table name.
+_RENAMED = {"utc_offset_15min": "utc_offset_min"}
 
 _TABLE = (0x00000000, 0x1DB71064, 0x3B6E20C8, 0x26D930AC, 0x76DC4190, 0x6B6B51F4, 0x4DB26158,
           0x5005713C, 0xEDB88320, 0xF00F9344, 0xD6D6A3E8, 0xCB61B38C, 0x9B64C2B0, 0x86D3D2D4,
@@ -257,9 +264,15 @@ class Message:
         self.buf = buf
         self.layout = LAYOUTS[kind]
 
+    def _field(self, name):
+        try:
+            return self.layout[name]
+        except KeyError:
+            return self.layout[_RENAMED[name]]  # KeyError still for a name no table had
+
     def get(self, name, i=0):
         """The wire value (an int), None for the field's sentinel (or an absent v1.1 value)."""
-        o, t, count, _, _, sentinel, length = self.layout[name]
+        o, t, count, _, _, sentinel, length = self._field(name)
         if i < 0 or i >= count:
             raise IndexError(name)
         v = _read(self.buf, o + i * (length if length > 2 else _WIDTH[t]), t)
@@ -274,7 +287,8 @@ class Message:
         v = self.get(name, i)
         if v is None:
             return None
-        num, den = self.layout[name][3], self.layout[name][4]
+        field = self._field(name)
+        num, den = field[3], field[4]
         return v * num if den == 1 else v * num / den
 
     def text(self, name, i=0):
@@ -438,8 +452,11 @@ def moon_illumination_pct(m):
     """The lit part of the moon in whole percent, or None: the C header's integer method, so
     every device shows the same number."""
     v = m.get("moon")
-    if v is None:
-        return None
+    return None if v is None else _lit_pct(v)
+
+
+def _lit_pct(v):
+    """moon_illumination_pct() of the moon byte v (1..255)."""
     k = v - 1
     h = k if k <= 127 else 255 - k
     a = 2 * h if h <= 63 else 255 - 2 * h
@@ -473,6 +490,34 @@ def _named(table, v):
     return table[v] if v < len(table) else v
 
 
+# frame-profiles.md 8: the fields the mirror shows by what they mean, not as the wire integer.
+_MEANING = ("sun", "daily_sun", "air_quality", "alerts", "alert_severity", "moon",
+            "precip_next_hour")
+
+
+def _meaning(name, w):
+    """The mirror's value of the wire integer w: a name, a dict, or None when it is absent."""
+    if name == "sun" or name == "daily_sun":
+        return SUN[w] if w < len(SUN) else None
+    if name == "alert_severity":
+        return SEVERITY[w] if 1 <= w <= 6 else None
+    if name == "air_quality":
+        return {"index": (w & 0x7FFF) - 1, "scale": AQI_SCALE[w >> 15]} if w & 0x7FFF else None
+    if name == "alerts":
+        return {"count": w >> 3, "worst": SEVERITY[w & 7]} if 1 <= w & 7 <= 6 else None
+    if name == "moon":
+        if w == 0:
+            return None
+        k = w - 1  # phase k / 255: to 3 decimals, its icon, and the lit part to 2 decimals
+        return {"phase": ((2000 * k + 255) // 510) / 1000,
+                "name": MOON[((16 * k + 255) // 510) % 8], "lit": _lit_pct(w) / 100}
+    if not _v11_ok(name, w):  # precip_next_hour
+        return None
+    minutes = w & 0x7F
+    return {"precipitating": w & 0x80 != 0,
+            "change_in_min": None if minutes == 127 else minutes - 1}
+
+
 def _list(m, name):
     return [m.value(name, i) for i in range(m.layout[name][2])]
 
@@ -494,8 +539,10 @@ def _mirror(m):
             out[name] = m.text(name)
         elif t == UTF8:
             out[name] = m.text(name) if count == 1 else [m.text(name, i) for i in range(count)]
-        elif name in ("air_quality", "alerts", "moon", "precip_next_hour"):
-            out[name] = _read(m.buf, m.layout[name][0], t) or None  # the wire integer
+        elif name in _MEANING:
+            o = m.layout[name][0]
+            out[name] = _meaning(name, _read(m.buf, o, t)) if count == 1 else \
+                [_meaning(name, _read(m.buf, o + i * _WIDTH[t], t)) for i in range(count)]
         elif count > 1:
             out[name] = _list(m, name)
         else:

@@ -7,12 +7,17 @@ Feeds the `hex` of every VECTOR_DIR/*.json to DECODER (decode_vectors, one hex l
 line out), turns every field of the vector's `frame` object (frame-profiles.md 8, the one shape
 of every profile: "profile": "standard", then one key per field of schemas/frame-v1.json but
 magic, version, reserved_87 and crc32; wire x scale in the table's unit, null for the sentinel;
-`daily_start` days since 1970, `is_day` and `sun` the wire number, status and service by name)
-back into wire units with that table (SKYFRAME_SCHEMAS overrides its folder), refusing a value
-that is not a whole step, outside the field's range or the sentinel written as a number, and
-compares it with the decoder's; the name byte for byte. Every key of the table must be there and
-no other. Prints one line per vector (plus one line per mismatch, naming the file and the field)
-and finally "vectors: N passed, M failed".
+`daily_start` days since 1970, `is_day` the wire number, status and service by name; `sun`,
+`air_quality`, `alerts`, `moon`, `precip_next_hour` (and large's `daily_sun`, `alert_severity`)
+by their meaning: a name or an object, null when absent) back into wire units with that table
+(SKYFRAME_SCHEMAS overrides its folder), refusing a value that is not a whole step, outside the
+field's range or the sentinel written as a number, or a meaning no wire value has (a moon name
+or lit fraction that is not its phase's, an unknown name, a missing key), and compares it with
+the decoder's; the name byte for byte. Every key of the table must be there and no other. The
+vector's `wire` object (the wire integers of the meaning fields) must have exactly the meaning
+fields of the profile, and each value must read as the `frame` object says (frame-profiles.md
+8, computed here). Prints one line per vector (plus one line per mismatch, naming the file and
+the field) and finally "vectors: N passed, M failed".
 Exit status 0 only if every vector passed and there was at least one. Python 3 stdlib only.
 
 The header's readers are checked against what the spec derives from the vector's wire values
@@ -101,6 +106,12 @@ ABSENT = object()  # a key the vector does not have
 
 # The standard frame's fields that v1.0 reserved (frame-v1.md 3): a v1.0 decoder ignores them.
 V11_FIELDS = ("air_quality", "alerts", "moon", "precip_next_hour", "next_update")
+# The fields the mirror shows by what they mean (frame-profiles.md 8), not as the wire integer.
+MEANING_FIELDS = ("sun", "daily_sun", "air_quality", "alerts", "alert_severity", "moon",
+                  "precip_next_hour")
+SEVERITY_NUMBER = {name: number for name, number in SEVERITY.items()}
+SEVERITY_NAME = {number: name for name, number in SEVERITY.items()}
+SUN_NAME = {number: name for name, number in SUN.items()}
 # What the decoder (boards/frame_json.h) prints only when built with the v1.1 header.
 V11_PRINTED = {f"{name}_wire" for name in V11_FIELDS} | {
     "air_quality", "alerts", "moon", "precip_next_hour", "next_update_s"}
@@ -145,6 +156,49 @@ class Checker:
             self.fail(f"{where}{k}", "unknown field (compare.py does not know how to check it)")
         return True
 
+    def unmeaning(self, want, wire_object=ABSENT):
+        """want (a vector's `frame`) with every meaning field (frame-profiles.md 8) turned into
+        its wire integer (None for null), so the table's fields compare alike; a meaning no wire
+        value has is reported. With the vector's `wire` object: it must hold exactly the meaning
+        fields `want` has, each a wire integer that reads as `want` says."""
+        if not isinstance(want, dict):
+            return want
+        out = dict(want)
+        for name in MEANING_FIELDS:
+            if name not in want:
+                continue
+            value = want[name]
+            try:
+                if name in ("daily_sun", "alert_severity"):
+                    if not isinstance(value, list):
+                        raise ValueError(f"{value!r} is not a list")
+                    out[name] = [meaning_wire(name, v) for v in value]
+                else:
+                    out[name] = meaning_wire(name, value)
+            except ValueError as error:
+                self.fail(name, f"vector meaning: {error}")
+                out[name] = value  # profile_frame reports it again, as a value off the wire
+        if wire_object is ABSENT:
+            return out
+        expected = {name for name in MEANING_FIELDS if name in want}
+        if not isinstance(wire_object, dict) or set(wire_object) != expected:
+            shown = sorted(wire_object) if isinstance(wire_object, dict) else repr(wire_object)
+            self.fail("wire", f"expected an object with exactly {sorted(expected)}, got {shown}")
+            return out
+        for name, raw in wire_object.items():
+            values, shown = (raw, want[name]) if isinstance(raw, list) else ([raw], [want[name]])
+            if not isinstance(shown, list) or len(values) != len(shown) or \
+                    not all(is_int(v) and v >= 0 for v in values):
+                self.fail(f"wire.{name}", f"{raw!r} is not the wire integer(s) of {want[name]!r}")
+                continue
+            for i, (v, meant) in enumerate(zip(values, shown)):
+                if not same_meaning(spec_meaning(name, v), meant):
+                    self.fail(f"wire.{name}", f"wire {v} reads as "
+                                              f"{json.dumps(spec_meaning(name, v), default=str)}, "
+                                              f"the frame says {json.dumps(meant, default=str)}"
+                              + (f" (element {i})" if isinstance(raw, list) else ""))
+        return out
+
     def equal(self, field, human, want, got):
         if want != got:
             shown = str(human) if isinstance(human, Decimal) else repr(human)
@@ -172,8 +226,9 @@ class Checker:
         else:
             self.int_or_null(field, human, got_number)
 
-    def frame(self, want, got):
+    def frame(self, want, got, wire_object=ABSENT):
         """A standard vector's "frame" (frame-profiles.md 8) against the decoder's object."""
+        want = self.unmeaning(want, wire_object)
         layout = standard_layout()
         fields = mirror_fields(layout)
         skip = () if self.v11 else V11_FIELDS  # v1.0: the v1.1 keys are there, not compared
@@ -181,13 +236,6 @@ class Checker:
             printed = sorted(k for k in V11_PRINTED if k in got)
             if printed:
                 self.fail("decoder", f"prints v1.1 fields {printed}: not the v1.0 header")
-        if self.v11 and isinstance(want, dict):
-            # The header stores a v1.1 value the spec reads as absent as 0 (the mirror shows the
-            # wire integer): compare the struct with 0 there; the helpers below see it absent.
-            want = dict(want)
-            for name in V11_FIELDS:
-                if want.get(name) not in (None, 0) and v11_reading(name, want[name]) is None:
-                    want[name] = None
         self.profile_frame("standard", layout, want, standard_wire(got, fields, skip), skip)
         if isinstance(want, dict) and isinstance(want.get("sun"), int) and \
                 not isinstance(want["sun"], bool) and want["sun"] in SUN.values():
@@ -287,9 +335,10 @@ class Checker:
                 if wire is not None:
                     self.equal(name, value, wire, got[name])
         if profile == "tiny":  # the header's helper: minutes, or the i16 sentinel
-            quarter = got["utc_offset_15min"]
+            quarter = got["utc_offset_min"]  # the struct's utc_offset_15min, the wire value
             minutes = -32768 if quarter == -128 else quarter * 15
-            self.equal("skyframe_tiny_utc_offset_min", quarter, minutes, got["utc_offset_min"])
+            self.equal("skyframe_tiny_utc_offset_min", quarter, minutes,
+                       got["utc_offset_minutes"])
 
 
 def standard_wire(got, fields, skip=()):
@@ -353,6 +402,75 @@ def v11_reading(name, wire):
             return None
         return {"now": wire & 0x80 != 0, "change_in_min": None if minutes == 127 else minutes - 1}
     return wire  # next_update: seconds
+
+
+def spec_meaning(name, wire):
+    """frame-profiles.md 8: the mirror's value for one wire integer of a meaning field (a name,
+    an object, or None when the spec reads it as absent). Phase and lit as Decimals, so they
+    compare equal to a vector's numbers read with parse_float=Decimal."""
+    if name in ("sun", "daily_sun"):
+        return SUN_NAME.get(wire)
+    if name == "alert_severity":
+        return SEVERITY_NAME.get(wire)
+    if name == "air_quality":
+        if wire & 0x7FFF == 0:
+            return None
+        return {"index": (wire & 0x7FFF) - 1,
+                "scale": next(n for n, v in AQI_SCALE.items() if v == wire >> 15)}
+    if name == "alerts":
+        if wire & 7 not in SEVERITY_NAME:
+            return None
+        return {"count": wire >> 3, "worst": SEVERITY_NAME[wire & 7]}
+    if name == "moon":
+        if wire == 0:
+            return None
+        k = wire - 1
+        lit = 100 * (1 - math.cos(2 * math.pi * k / 255)) / 2
+        return {"phase": Decimal((2000 * k + 255) // 510) / 1000,  # round(1000 k / 255)
+                "name": MOON[round(k / 255 * 8) % 8], "lit": Decimal(round(lit)) / 100}
+    if name == "precip_next_hour":
+        minutes = wire & 0x7F
+        if not (1 <= minutes <= 61 or minutes == 127):
+            return None
+        return {"precipitating": wire & 0x80 != 0,
+                "change_in_min": None if minutes == 127 else minutes - 1}
+    raise KeyError(name)
+
+
+def same_meaning(a, b):
+    """Equal as JSON values: numbers by value, but a bool is not a number."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_meaning(a[k], b[k]) for k in a)
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    return a == b
+
+
+def meaning_wire(name, value):
+    """The wire integer whose mirror value is `value` (None for null), or raises ValueError saying
+    why no wire value shows it. The smallest such value: the spec writes each one way."""
+    if value is None:
+        return None
+    if name == "air_quality":
+        if not isinstance(value, dict) or set(value) != {"index", "scale"}:
+            raise ValueError(f"{value!r} is not {{\"index\": ..., \"scale\": ...}}")
+        index, scale = value["index"], value["scale"]
+        if not is_int(index) or not 0 <= index <= 0x7FFE or scale not in AQI_SCALE:
+            raise ValueError(f"{value!r}: index 0..32766 and a scale {sorted(AQI_SCALE)}")
+        candidates = [AQI_SCALE[scale] << 15 | (index + 1)]
+    elif name == "alerts":
+        if not isinstance(value, dict) or set(value) != {"count", "worst"}:
+            raise ValueError(f"{value!r} is not {{\"count\": ..., \"worst\": ...}}")
+        count, worst = value["count"], value["worst"]
+        if not is_int(count) or not 0 <= count <= 31 or worst not in SEVERITY_NUMBER:
+            raise ValueError(f"{value!r}: count 0..31 and worst one of {sorted(SEVERITY)}")
+        candidates = [count << 3 | SEVERITY_NUMBER[worst]]
+    else:
+        candidates = range(256)
+    for wire in candidates:
+        if same_meaning(spec_meaning(name, wire), value):
+            return wire
+    raise ValueError(f"{json.dumps(value, default=str)} is what no wire value of {name} shows")
 
 
 def crc_note(hex_text):
@@ -810,7 +928,9 @@ def profiles_main(args):
                               got.get("content_check"))
             try:
                 if profile in layouts:
-                    checker.profile_frame(profile, layouts[profile], data.get("frame"), got)
+                    checker.profile_frame(profile, layouts[profile],
+                                          checker.unmeaning(data.get("frame"), data.get("wire")),
+                                          got)
                 elif profile == "unchanged":
                     checker.unchanged_frame(data.get("frame"), got)
             except Exception as error:  # a malformed vector must not hide the other results
@@ -928,7 +1048,7 @@ def main():
             checker.fail("frame", "missing in the vector")
         else:
             try:
-                checker.frame(data["frame"], got)
+                checker.frame(data["frame"], got, data.get("wire"))
             except Exception as error:  # a malformed vector must not hide the other results
                 checker.fail("frame", f"could not be checked: {error!r}")
         problems.setdefault(path.name, []).extend(checker.problems)

@@ -43,7 +43,8 @@ status 1 on any failure. Python 3 stdlib only.
 
 Table field names map to struct members by name: a member of that name, else one of that name in
 a nested struct (current.temperature), else hourly_X -> hourly[i].X, alert_X -> alert[i].X, ...
-(a prefix naming an array of structs); MEMBER_NAMES holds the few that differ.
+(a prefix naming an array of structs); MEMBER_NAMES and STRUCT_MEMBER_NAMES hold the few that
+differ.
 
 To see it fail: copy schemas/ (or the header) somewhere, change an offset there, and run
     layout_check.py --schemas COPY --header HEADER /tmp/l.c &&
@@ -72,6 +73,13 @@ MEMBER_NAMES = {
     "daily_max": "daily[{i}].temperature_max",
 }
 
+# Table names whose member in one struct has another name: (struct, table name) -> member. The
+# tiny row is `utc_offset_min` (one name for one quantity in every profile, frame-profiles.md 3.1
+# and 8); the header keeps the member's older name, which says its unit: quarter hours.
+STRUCT_MEMBER_NAMES = {
+    ("skyframe_tiny", "utc_offset_min"): "utc_offset_15min",
+}
+
 # Table fields the header checks rather than just stores (no free value to write): magic, CRC
 # and the profile's kind byte (PROFILES: `version` in standard, `kind` in large and tiny).
 FRAMING = {"magic", "crc32"}
@@ -94,13 +102,13 @@ ZERO_ABSENT = {"air_quality", "alerts", "moon", "precip_next_hour", "next_update
 # Header helpers that give a field in the table's unit (raw x scale): (profile, field) ->
 # (C expression on `g`, what it returns for the sentinel).
 UNIT_HELPERS = {
-    ("tiny", "utc_offset_15min"): ("skyframe_tiny_utc_offset_min(g)", "SKYFRAME_MISSING_I16"),
+    ("tiny", "utc_offset_min"): ("skyframe_tiny_utc_offset_min(g)", "SKYFRAME_MISSING_I16"),
     ("standard", "next_update"): ("skyframe_next_update_seconds(g)", "-1"),
 }
 
 # Member comments that state the scale in words rather than with a leading number.
 SCALE_IN_WORDS = {
-    ("tiny", "utc_offset_15min"): 15,  # "quarter hours"; checked through UNIT_HELPERS too
+    ("tiny", "utc_offset_min"): 15,  # "quarter hours"; checked through UNIT_HELPERS too
 }
 
 # Values for the bit-field fields the decoder reads as absent unless they are well formed
@@ -207,6 +215,7 @@ def find(members, name):
 def member_path(structs, struct, field, counted):
     """(path with {i} for the element, leaf Member, array Member or None) or None."""
     top = structs[struct]
+    field = STRUCT_MEMBER_NAMES.get((struct, field), field)
     if field in MEMBER_NAMES:
         path = MEMBER_NAMES[field]
         head, _, tail = path.partition("[{i}].")

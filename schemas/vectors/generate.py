@@ -9,7 +9,7 @@ its decoder reads these values. Run it again only when the spec changes:
     python3 schemas/vectors/generate.py
 
 Writes frames/ (standard, 192 bytes), requests/, and large/, tiny/, unchanged/ (frame-profiles.md
-§8: description, profile, hex, frame and, for frames, content_check), and lorawan/ (the uplink
+§8: description, profile, hex, frame and, for frames, wire and content_check), and lorawan/ (the uplink
 requests of schemas/lorawan-uplink-v1.md: description, hex, configured_places, for coordinates
 "write" with the 1e-5 deg a device's writer is given, expect). Deterministic: the same
 files on every run. Refuses (AssertionError) any value outside its field's wire range.
@@ -617,12 +617,70 @@ def human(field, value):
     return float(Decimal(value) * scale)
 
 
+# §8: the fields the mirror shows by what they mean (frame-v1.md §5.3, §5.5-5.8), not as the wire
+# integer; null where the spec reads the value as absent or unknown.
+MEANING_FIELDS = ("sun", "daily_sun", "air_quality", "alerts", "alert_severity", "moon",
+                  "precip_next_hour")
+SUN_NAMES = {0: "normal", 1: "polar_day", 2: "polar_night"}
+SEVERITY_NAMES = {1: "none", 2: "unknown", 3: "minor", 4: "moderate", 5: "severe", 6: "extreme"}
+
+
+def half_up(fraction):
+    """A non-negative Fraction rounded to an integer, half up (§8's values never lie on a tie)."""
+    from fractions import Fraction
+    assert fraction >= 0 and fraction.denominator != 2, fraction
+    return int(fraction + Fraction(1, 2))
+
+
+def meaning(name, value):
+    """§8: the JSON of one wire value of a field of MEANING_FIELDS."""
+    import math
+    from fractions import Fraction
+    if name in ("sun", "daily_sun"):
+        return SUN_NAMES.get(value)
+    if name == "alert_severity":
+        return SEVERITY_NAMES.get(value)
+    if name == "air_quality":  # §5.5: bits 0-14 the index + 1, bit 15 the scale
+        if value & 0x7FFF == 0:
+            return None
+        return {"index": (value & 0x7FFF) - 1,
+                "scale": "us_aqi" if value & 0x8000 else "european_aqi"}
+    if name == "alerts":  # §5.6: bits 3-7 the count, bits 0-2 the worst severity
+        if value & 7 not in SEVERITY_NAMES:
+            return None
+        return {"count": value >> 3, "worst": SEVERITY_NAMES[value & 7]}
+    if name == "moon":  # §5.7: phase (value - 1) / 255
+        if value == 0:
+            return None
+        k = value - 1
+        thousandths = half_up(Fraction(1000 * k, 255))
+        icon = half_up(Fraction(8 * k, 255)) % 8
+        lit = 100 * (1 - math.cos(2 * math.pi * k / 255)) / 2
+        assert abs(lit - math.floor(lit) - 0.5) > 0.005, (value, lit)  # never near a tie
+        return {"phase": thousandths / 1000, "name": MOON[icon], "lit": round(lit) / 100}
+    if name == "precip_next_hour":  # §5.8: bit 7 now, bits 0-6 minutes + 1 or 127
+        minutes = value & 0x7F
+        if not (1 <= minutes <= 61 or minutes == 127):
+            return None
+        return {"precipitating": value & 0x80 != 0,
+                "change_in_min": None if minutes == 127 else minutes - 1}
+    raise KeyError(name)
+
+
+def wire_values(profile, wire):
+    """§8's `wire` object: the wire integers of the meaning fields the profile has."""
+    return {name: wire[name] for name in fields(profile) if name in MEANING_FIELDS}
+
+
 def mirror(profile, wire):
     """The JSON object of §8 for a frame's wire values."""
     doc = {"profile": profile}
     for name, field in fields(profile).items():
         value = wire[name]
-        if name == "status":
+        if name in MEANING_FIELDS:
+            doc[name] = [meaning(name, v) for v in value] if field["count"] > 1 \
+                else meaning(name, value)
+        elif name == "status":
             doc[name] = STATUS[value] if value < len(STATUS) else value
         elif name == "service":
             doc[name] = SERVICE[value] if value < len(SERVICE) else value
@@ -1102,8 +1160,8 @@ def tiny(status="ok", *, request_id=0, slot_index=0, slot_count=1, fetched=None,
              humidity=steps(humidity, 1, 0xFF), uv_index=steps(uv, 0.1, 0xFF))
     # degrees / 2 rounded half up, 180 -> 0 (359 deg -> 0 = north)
     t["wind_direction"] = 0xFF if std_direction == 0xFFFF else (std_direction + 1) // 2 % 180
-    # minutes / 15 when whole, else missing
-    t["utc_offset_15min"] = std_offset // 15 if std_offset != -2**15 and std_offset % 15 == 0 else -128
+    # utc_offset_min at 15 min a step: minutes / 15 when whole, else missing
+    t["utc_offset_min"] = std_offset // 15 if std_offset != -2**15 and std_offset % 15 == 0 else -128
     days4 = pad(list(daily)[:4], 4, (None, None, None, None))
     t["daily_min"] = [whole_degrees(d[0]) for d in days4]
     t["daily_max"] = [whole_degrees(d[1]) for d in days4]
@@ -1159,7 +1217,7 @@ TINY = [
      tiny(request_id=5, fetched=1736936400, next_update=600, temperature=12.7, code=2, is_day=True,
           wind=12.7, gust=12.8, direction=181, offset=0, humidity=40, uv=3.3,
           daily=[(8.0, 13.0, 2, 0)])),
-    ("06-ok-kathmandu-345", "Kathmandu, UTC+5:45: utc_offset_min 345 -> utc_offset_15min 23.",
+    ("06-ok-kathmandu-345", "Kathmandu, UTC+5:45: utc_offset_min 345 -> wire 23 (15 min steps), shown as 345.",
      tiny(fetched=1705300500, next_update=900, temperature=12.4, code=1, is_day=True, wind=1.3,
           gust=3.0, direction=270, offset=345, humidity=58, uv=4.2,
           daily=[(2.1, 19.0, 1, 0), (2.5, 19.4, 1, 0), (3.0, 18.7, 2, 5), (3.8, 17.9, 3, 15)])),
@@ -1173,7 +1231,7 @@ TINY = [
           gust=19.0, direction=200, offset=825, humidity=81, uv=6.0,
           daily=[(11.0, 16.9, 80, 60), (10.2, 15.5, 61, 70), (9.8, 17.0, 3, 20), (11.5, 18.2, 2, 10)])),
     ("09-ok-offset-not-quarter-hour", "Synthetic: an offset of +20 min is not a whole number of "
-     "quarter hours, so utc_offset_15min is missing (-128); a missing standard daily day stays "
+     "quarter hours, so utc_offset_min is missing (wire -128); a missing standard daily day stays "
      "missing.",
      tiny(fetched=1736936400, next_update=600, temperature=5.0, code=3, is_day=True, wind=1.0,
           gust=2.0, direction=90, offset=20, humidity=70, uv=0.5,
@@ -1384,6 +1442,7 @@ def main():
         assert encode_profile("standard", wire) == raw, slug
         frames.append((slug, {"description": description, "profile": "standard", "hex": raw.hex(),
                               "frame": mirror("standard", wire),
+                              "wire": wire_values("standard", wire),
                               "content_check": content_check("standard", raw)}))
     write("frames", frames)
     write("requests", [(slug, {"description": description, "hex": payload.hex(), "max_locations": 7,
@@ -1395,6 +1454,7 @@ def main():
             raw = encode_profile(profile, wire)
             documents.append((slug, {"description": description, "profile": profile, "hex": raw.hex(),
                                      "frame": mirror(profile, wire),
+                                     "wire": wire_values(profile, wire),
                                      "content_check": content_check(profile, raw)}))
         write(profile, documents)
     write("unchanged", [(slug, {"description": description, "profile": "unchanged",

@@ -76,4 +76,13 @@ public enum SunState: UInt8, Sendable, CaseIterable {
   case polarDay = 1
   /// The sun does not rise.
   case polarNight = 2
+
+  /// Its name in frame-v1.md §5.3 and the JSON mirror.
+  public var name: StaticString {
+    switch self {
+    case .normal: "normal"
+    case .polarDay: "polar_day"
+    case .polarNight: "polar_night"
+    }
+  }
 }

@@ -125,6 +125,42 @@ public struct MoonPhase: Sendable, Equatable {
   public var icon: Icon {
     Icon(rawValue: UInt8((Int(wire - 1) * 16 + 255) / 510 % 8))!
   }
+
+  /// The phase in thousandths, 0 … 996: round(1000 (wire − 1) / 255), in integers. No phase
+  /// lies on a tie, and the 255 values differ (the JSON mirror's `phase`, frame-profiles.md §8).
+  public var phaseThousandths: Int { (Int(wire - 1) * 2_000 + 255) / 510 }
+
+  /// The phase whose `phaseThousandths` is `thousandths`; nil when no wire value has it.
+  public init?(phaseThousandths thousandths: Int) {
+    // 1000 / 255 apart, so the nearest step is the only candidate.
+    let step = (thousandths * 255 + 500) / 1_000
+    guard thousandths >= 0, step <= 254 else { return nil }
+    wire = UInt8(step + 1)
+    guard phaseThousandths == thousandths else { return nil }
+  }
+
+  /// The lit part of the disc in whole percent: round(100 (1 − cos 2π·phase) / 2), computed as
+  /// the C header's `skyframe_moon_illumination_pct()` does, in 32-bit integers: exact for every
+  /// wire value (no value lies within 0.005 of a rounding boundary), the same on every device.
+  public var illuminationPercent: Int {
+    let k = UInt32(wire - 1)
+    // (1 − cos 2πk/255) / 2 = sin²(πm/255) with m folded onto the waxing half; up to the first
+    // quarter that is sin²(πa/510) with a = 2m, after it 1 − sin²(πa/510) with a = 255 − 2m.
+    let m = k <= 127 ? k : 255 - k
+    let a = m <= 63 ? 2 * m : 255 - 2 * m
+    let one: UInt32 = 65_536
+    let half: UInt32 = 32_768
+    let t = (a * 103_347 + 128) >> 8  // the angle πa/510 in Q16
+    let t2 = (t * t + half) >> 16
+    // sin(x)/x = 1 − x²/6 (1 − x²/20 (1 − x²/42)), Q16.
+    var p = one - (t2 + 21) / 42
+    p = one - (((t2 * p + half) >> 16) + 10) / 20
+    p = one - (((t2 * p + half) >> 16) + 3) / 6
+    var s = (t * p + half) >> 16  // sin, Q16
+    s = (s * s + 128) >> 8  // sin², Q24
+    let x = (s * 100 + 0x80_0000) >> 24
+    return Int(m <= 63 ? x : 100 - x)
+  }
 }
 
 /// Precipitation in the next hour (byte 86): whether it rains (or snows) now, and in how many

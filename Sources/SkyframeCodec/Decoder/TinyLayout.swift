@@ -29,7 +29,7 @@ public enum TinyLayout {
   public static let windDirection = LayoutField(
     "wind_direction", 24, .u8, scale: 2, unit: "deg", range: 0...179, sentinel: 0xFF)
   public static let utcOffset = LayoutField(
-    "utc_offset_15min", 25, .i8, scale: 15, unit: "min", range: -48...56, sentinel: -128)
+    "utc_offset_min", 25, .i8, scale: 15, unit: "min", range: -48...56, sentinel: -128)
   public static let humidity = LayoutField(
     "humidity", 26, .u8, unit: "%", range: 0...100, sentinel: 0xFF)
   public static let uvIndex = LayoutField(

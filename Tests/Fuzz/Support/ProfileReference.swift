@@ -162,7 +162,7 @@ let tinySpecFields: [ProfileSpecField] = [
   .init("wind_speed", 22, .u8, count: 1, length: 1, sentinel: 255),
   .init("wind_gust", 23, .u8, count: 1, length: 1, sentinel: 255),
   .init("wind_direction", 24, .u8, count: 1, length: 1, sentinel: 255),
-  .init("utc_offset_15min", 25, .i8, count: 1, length: 1, sentinel: -128),
+  .init("utc_offset_min", 25, .i8, count: 1, length: 1, sentinel: -128),
   .init("humidity", 26, .u8, count: 1, length: 1, sentinel: 255),
   .init("uv_index", 27, .u8, count: 1, length: 1, sentinel: 255),
   .init("daily_min", 28, .i8, count: 4, length: 1, sentinel: -128),

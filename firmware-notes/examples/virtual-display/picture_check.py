@@ -104,7 +104,7 @@ def wrong_pixels(picture, glyphs, text, x0, y0, scale, ink, first=False):
 
 def local(vector, offset_key, when_key="fetched_at"):
     frame = vector["frame"]
-    offset = frame[offset_key]  # minutes in the vectors of every profile
+    offset = frame[offset_key]  # utc_offset_min: minutes, one key in every profile
     return datetime.datetime.fromtimestamp(frame[when_key], datetime.timezone.utc) + \
         datetime.timedelta(minutes=offset)
 
@@ -143,7 +143,7 @@ def expectations(name):
         f = v["frame"]
         return 128, 64, [
             ("temperature", "%.1f" % f["temperature"], 27, 0, 2, 1),
-            ("local time of fetched_at", local(v, "utc_offset_15min").strftime("%H:%M"),
+            ("local time of fetched_at", local(v, "utc_offset_min").strftime("%H:%M"),
              99, 28, 1, 1),
         ]
     raise ValueError("unknown picture name %r (standard2, large, tiny)" % name)

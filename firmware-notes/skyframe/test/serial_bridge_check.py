@@ -20,7 +20,6 @@ One ok/FAIL line per message; last line "serial-bridge: N passed, M failed".
 """
 
 import json
-import math
 import subprocess
 import sys
 import tempfile
@@ -30,10 +29,6 @@ from pathlib import Path
 
 STATUS = ["ok", "stale", "not_found", "bad_request", "upstream_unavailable", "rate_limited",
           "too_many_locations", "internal_error"]
-AQI_SCALE = ["european_aqi", "us_aqi"]
-SEVERITY = [None, "none", "unknown", "minor", "moderate", "severe", "extreme"]
-MOON = ["new_moon", "waxing_crescent", "first_quarter", "waxing_gibbous", "full_moon",
-        "waning_gibbous", "last_quarter", "waning_crescent"]
 
 
 def load(path):
@@ -64,9 +59,10 @@ def slot(f):
 
 
 def expected_standard(f):
-    """The vector's "frame" (frame-profiles.md 8: wire x scale, the v1.1 fields as wire integers)
-    as the sketch prints it; the v1.1 helpers' readings computed here from the spec
-    (frame-v1.md 5.5-5.7, 6.9), not by the header."""
+    """The vector's "frame" (frame-profiles.md 8: wire x scale, the v1.1 fields by what they
+    mean) as the sketch prints it: the v1.1 helpers' readings are the frame's objects (the index
+    and scale, the count and worst severity, the moon's name and lit part in percent), not the
+    header's."""
     lines = [("kind", "standard"), ("status", status_text(f["status"]))] + slot(f)
     lines += [("name", f["name"]), ("country", f["country"] or "-")]
     if f["status"] not in ("ok", "stale"):
@@ -90,14 +86,12 @@ def expected_standard(f):
                   ("weather_code", fixed(f["daily_weather_code"][i], 0)),
                   ("precip_probability_pct", fixed(f["daily_precip_probability"][i], 0))]
     aq, al, moon = f["air_quality"], f["alerts"], f["moon"]
-    if aq is not None and aq & 0x7FFF != 0:  # 5.5: bits 0-14 the index + 1, bit 15 the scale
-        lines.append(("air_quality", f"{(aq & 0x7FFF) - 1} {AQI_SCALE[aq >> 15]}"))
-    if al is not None and 1 <= al & 7 <= 6:  # 5.6: bits 3-7 the count, 0-2 the severity
-        lines.append(("alerts", f"{al >> 3} {SEVERITY[al & 7]}"))
-    if moon is not None:  # 5.7: phase (moon - 1) / 255
-        phase = (moon - 1) / 255
-        lines.append(("moon", f"{MOON[round(phase * 8) % 8]} "
-                              f"{round(100 * (1 - math.cos(2 * math.pi * phase)) / 2)}"))
+    if aq is not None:  # {"index", "scale"}
+        lines.append(("air_quality", f"{aq['index']} {aq['scale']}"))
+    if al is not None:  # {"count", "worst"}
+        lines.append(("alerts", f"{al['count']} {al['worst']}"))
+    if moon is not None:  # {"phase", "name", "lit"}: lit to 2 decimals, whole percent
+        lines.append(("moon", f"{moon['name']} {round(Decimal(moon['lit']) * 100)}"))
     if f["next_update"] is not None:
         lines.append(("next_update_s", str(f["next_update"])))
     return lines
@@ -112,7 +106,7 @@ def expected_tiny(f):
               ("humidity_pct", fixed(f["humidity"], 0)),
               ("wind_speed_ms", fixed(f["wind_speed"], 1)),
               ("wind_direction_deg", fixed(f["wind_direction"], 0)),
-              ("utc_offset_min", fixed(f["utc_offset_15min"], 0))]
+              ("utc_offset_min", fixed(f["utc_offset_min"], 0))]
     for i in range(4):
         lines += [("day", str(i)), ("min_c", fixed(f["daily_min"][i], 0)),
                   ("max_c", fixed(f["daily_max"][i], 0)),

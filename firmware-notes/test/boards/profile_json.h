@@ -13,7 +13,9 @@
  * and prints {"ok":false,"error":"<skyframe_error_name>","code":-5,"length":N} on an error, else
  * {"ok":true,"kind":17,"profile":"large", ...}: every field of the profile's table (but magic,
  * kind, reserved and crc32) under its table name (frame-large.json, frame-tiny.json), as the
- * struct holds it (wire units; sentinels as they are, compare.py knows them), texts as hex
+ * struct holds it (wire units; sentinels as they are, compare.py knows them; tiny's
+ * utc_offset_min is the struct's utc_offset_15min, and "utc_offset_minutes" the header's
+ * skyframe_tiny_utc_offset_min()), texts as hex
  * ("name_hex", "alert_event_hex"), the country as its letters or null, "crc32", and for frames
  * "content_check" (skyframe_content_check() on buf, 8 hex digits). A standard frame prints only
  * status, request_id, crc32 and content_check: its fields are compared by compare.py without
@@ -199,8 +201,10 @@ static void sfj_print_tiny(const skyframe_tiny *f, const uint8_t *buf, size_t le
     j_ulong(&first, SFJ_LIT("wind_speed"), f->wind_speed, 1);
     j_ulong(&first, SFJ_LIT("wind_gust"), f->wind_gust, 1);
     j_ulong(&first, SFJ_LIT("wind_direction"), f->wind_direction, 1);
-    j_long(&first, SFJ_LIT("utc_offset_15min"), f->utc_offset_15min, 1);
-    j_long(&first, SFJ_LIT("utc_offset_min"), skyframe_tiny_utc_offset_min(f), 1);
+    /* The table's utc_offset_min (15 min a step) is the struct's utc_offset_15min; and the
+     * header's helper gives it in minutes. */
+    j_long(&first, SFJ_LIT("utc_offset_min"), f->utc_offset_15min, 1);
+    j_long(&first, SFJ_LIT("utc_offset_minutes"), skyframe_tiny_utc_offset_min(f), 1);
     j_ulong(&first, SFJ_LIT("humidity"), f->humidity, 1);
     j_ulong(&first, SFJ_LIT("uv_index"), f->uv_index, 1);
     SFJ_LIST_LONG(&first, SFJ_LIT("daily_min"), SKYFRAME_TINY_DAILY_COUNT,
