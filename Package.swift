@@ -43,11 +43,14 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     // Already under swift-configuration's YAML trait; read directly for the file's keys and lines.
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
-    // The HTTP way in: routing, HTTP/1.1 and TLS (over swift-nio-ssl, already in the tree).
+    // The HTTP listeners (the way in and the operator's): routing, HTTP/1.1 and TLS (over
+    // swift-nio-ssl, already in the tree).
     .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
     // Both already under Hummingbird and async-http-client; named for the types the way in uses.
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+    // gzip for the operator's listener (what Hummingbird's own compression middleware uses).
+    .package(url: "https://github.com/adam-fowler/compress-nio", from: "1.5.0"),
   ],
   targets: [
     // MQTT in: Debian's libmosquitto (libmosquitto-dev) and a small async wrapper over it.
@@ -113,6 +116,12 @@ let package = Package(
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPCompression", package: "swift-nio-extras"),
+        // The operator's listener (status page, /metrics, /health), as the device listener is.
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "CompressNIO", package: "compress-nio"),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
       ],
       swiftSettings: strict),
     // The parts that talk to outside systems, each depending only on the core among the

@@ -77,7 +77,9 @@ final class HTTPWayIn: GatewayPart, Sendable {
   {
     let maximum = settings.maximumConnections
     let http1 = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [ConnectionCap(count: connections, maximum: maximum)],
+      additionalChannelHandlers: [
+        ConnectionCap(count: connections, maximum: maximum), HTTP10Close(),
+      ],
       idleTimeout: .seconds(Int64(settings.idleSeconds)),
       httpDecoderConfiguration: .init(
         maxHeaderFieldSize: 8 * 1_024, maxHeaderListSize: 8 * 1_024, maxHeaderFieldCount: 64))

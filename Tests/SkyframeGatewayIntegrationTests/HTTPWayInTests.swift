@@ -111,6 +111,15 @@ import Testing
       "-H", "If-None-Match: \"00000000\"", "\(base)/v1/frame/disp-1?q=52.52,13.41",
     ])
     #expect(other.code == 200 && other.body.count == WeatherFrame.size)
+
+    // A display speaking HTTP/1.0 (no keep-alive) reads until the server closes: it closes
+    // after the answer, well before `http.idle-seconds` (the exchange waits 3 s at most).
+    let port = try #require(Int(base.split(separator: ":").last ?? ""))
+    let old = try await MosquittoBroker.httpExchange(
+      port: port, request: "GET /v1/frame/disp-1?q=52.52,13.41 HTTP/1.0\r\nHost: x\r\n\r\n",
+      timeout: 3)
+    #expect(old.closed, "an HTTP/1.0 request's connection is closed after its answer")
+    #expect(old.response.hasPrefix("HTTP/1.1 200"))
   }
 
   @Test func severalPlacesProfilesJSONAndPost() async throws {

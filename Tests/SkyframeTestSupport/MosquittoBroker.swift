@@ -250,6 +250,19 @@ extension MosquittoBroker {
     }
   }
 
+  /// `httpExchange` on a thread of its own: a test of a gateway in this process must not block
+  /// one of the few threads the gateway's own tasks run on while it waits for the answer.
+  public static func httpExchange(port: Int, request: String, timeout: Int = 5) async throws
+    -> (response: String, closed: Bool)
+  {
+    try await withCheckedThrowingContinuation { continuation in
+      Thread {
+        continuation.resume(
+          with: Result { try httpExchange(port: port, request: request, timeout: timeout) })
+      }.start()
+    }
+  }
+
   private static func loopback(port: Int) -> sockaddr_in {
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)

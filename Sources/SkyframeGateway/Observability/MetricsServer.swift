@@ -1,8 +1,10 @@
+import CompressNIO
+import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
-import NIOHTTP1
-import NIOHTTPCompression
-import NIOPosix
 import ServiceLifecycle
 import Synchronization
 
@@ -10,16 +12,22 @@ import Synchronization
   import Glibc
 #endif
 
-/// The operator's side door on `metrics.host` and `metrics.port`: `GET /` (the status page,
-/// `StatusPage`, with its pictures under `/display/`), `GET /metrics` (Prometheus text format)
-/// and `GET /health` (the status document; 200 while the broker is connected, 503 otherwise).
-/// Nothing on the request path waits for it.
+/// The operator's side door on `metrics.host` and `metrics.port`, on Hummingbird as the device
+/// listener is: `GET /` (the status page, `StatusPage`, with its pictures under `/display/`),
+/// `GET /metrics` (Prometheus text format) and `GET /health` (the status document; 200 while the
+/// broker is connected, 503 otherwise). HEAD gives GET's headers; any other method is 405 with
+/// `Allow`; answers are gzip-compressed for a client that takes it; a connection that sends
+/// nothing for 5 s is closed. Nothing on the request path waits for it.
 final class MetricsServer: Service, Sendable {
   private let host: String
   private let port: Int
   private let gateway: Gateway
   private let logger: Logger
-  private let channel = Mutex<(any Channel)?>(nil)
+  /// The application's run, from `bind` (which waits until it listens) to the end of `run`.
+  private let running = Mutex<Task<Void, Never>?>(nil)
+
+  /// How long a connection may send nothing (mid-request or between requests).
+  static let idleTimeout = TimeAmount.seconds(5)
 
   init(host: String, port: Int, gateway: Gateway, logger: Logger) {
     self.host = host
@@ -31,72 +39,131 @@ final class MetricsServer: Service, Sendable {
   /// Opens the listener. `skyframe run` calls it before the broker connection starts, so a port
   /// that is taken stops the gateway at once with an error naming the key and the value.
   func bind() async throws {
-    let gateway = gateway
-    let respond: @Sendable (String) -> MetricsHandler.Response = { path in
-      switch path.split(separator: "?", maxSplits: 1).first ?? "" {
-      case "/metrics":
-        _ = gateway.status()  // brings the gauges up to date
-        return (.ok, "text/plain; version=0.0.4; charset=utf-8", gateway.metrics.exposition())
-      case "/health":
-        let status = gateway.status()
-        return (
-          status.healthy ? .ok : .serviceUnavailable, "application/json", status.json()
-        )
-      case "/":
-        return (.ok, "text/html; charset=utf-8", StatusPage.page(gateway.statusSnapshot()))
-      case "/status/live":
-        return (
-          .ok, "text/html; charset=utf-8", Array(StatusPage.live(gateway.statusSnapshot()).utf8)
-        )
-      case let picture where picture.hasPrefix("/display/") && picture.hasSuffix(".png"):
-        let path = picture.dropFirst("/display/".count).dropLast(".png".count)
-        guard let entry = gateway.board.entries.first(where: { $0.key.path == path }),
-          let png = DisplayPicture.png(of: entry.frame, now: gateway.clock.unixTime())
-        else {
-          return (.notFound, "text/plain; charset=utf-8", Array("no such display\n".utf8))
-        }
-        return (.ok, "image/png", png)
-      default:
-        return (
-          .notFound, "text/plain; charset=utf-8", Array("try /, /metrics or /health\n".utf8)
-        )
+    let (events, listening) = AsyncStream.makeStream(of: (any Error)?.self)
+    var quiet = logger
+    quiet.logLevel = .warning
+    let application = Application(
+      router: Self.router(gateway),
+      server: .http1(
+        configuration: HTTP1Channel.Configuration(
+          additionalChannelHandlers: [HTTP10Close()], idleTimeout: Self.idleTimeout)),
+      configuration: ApplicationConfiguration(
+        address: .hostname(host, port: port), serverName: "skyframe"),
+      onServerRunning: { _ in listening.yield(nil) }, logger: quiet)
+    let task = Task {
+      do {
+        try await application.run()
+      } catch {
+        listening.yield(error)
       }
+      listening.finish()
     }
-    do {
-      let bound = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-        .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
-        .childChannelInitializer { channel in
-          channel.eventLoop.makeCompletedFuture {
-            // A connection that sends half a request (or nothing) is closed after a while, not
-            // kept open; answers are gzip-compressed for clients that take it.
-            // Idle: neither a byte read nor one written (a slow download is not cut off).
-            try channel.pipeline.syncOperations.addHandler(
-              IdleStateHandler(allTimeout: MetricsHandler.idleTimeout))
-            try channel.pipeline.syncOperations.configureHTTPServerPipeline()
-            // HEAD is never compressed: the compressor would add a gzip trailer as a body.
-            try channel.pipeline.syncOperations.addHandler(
-              HTTPResponseCompressor(responseCompressionPredicate: { head, _ in
-                guard head.headers.contains(name: MetricsHandler.headMarker) else {
-                  return .compressIfPossible
-                }
-                head.headers.remove(name: MetricsHandler.headMarker)
-                return .doNotCompress
-              }))
-            try channel.pipeline.syncOperations.addHandler(MetricsHandler(respond: respond))
-          }
-        }
-        .bind(host: host, port: port).get()
-      channel.withLock { $0 = bound }
-    } catch {
-      throw ListenerError(key: "metrics.port", host: host, port: port, error: error)
+    for await event in events {
+      if let error = event {
+        await task.value
+        throw ListenerError(key: "metrics.port", host: host, port: port, error: error)
+      }
+      break
     }
+    running.withLock { $0 = task }
     logger.info("metrics listening", metadata: ["address": "http://\(host):\(port)/metrics"])
   }
 
   func run() async throws {
-    if channel.withLock({ $0 }) == nil { try await bind() }
+    if running.withLock({ $0 }) == nil { try await bind() }
     try? await gracefulShutdown()
-    try? await channel.withLock({ $0 })?.close()
+    let task = running.withLock { $0 }
+    task?.cancel()
+    await task?.value
+  }
+
+  // MARK: Answering
+
+  /// The routes; every answer is made by `answer`, which compresses it for a client that takes
+  /// gzip (HEAD is GET's, without the body: Hummingbird makes it from the GET route).
+  static func router(_ gateway: Gateway) -> Hummingbird.Router<BasicRequestContext> {
+    let router = Hummingbird.Router(options: .autoGenerateHeadEndpoints)
+    router.middlewares.add(OperatorDoor())
+    router.get("/metrics") { request, _ in
+      _ = gateway.status()  // brings the gauges up to date
+      return answer(
+        request, .ok, "text/plain; version=0.0.4; charset=utf-8", gateway.metrics.exposition())
+    }
+    router.get("/health") { request, _ in
+      let status = gateway.status()
+      return answer(
+        request, status.healthy ? .ok : .serviceUnavailable, "application/json", status.json())
+    }
+    router.get("/") { request, _ in
+      answer(request, .ok, "text/html; charset=utf-8", StatusPage.page(gateway.statusSnapshot()))
+    }
+    router.get("/status/live") { request, _ in
+      answer(
+        request, .ok, "text/html; charset=utf-8",
+        Array(StatusPage.live(gateway.statusSnapshot()).utf8))
+    }
+    router.get("/display/**") { request, context in
+      let path = context.parameters.getCatchAll().joined(separator: "/")
+      guard path.hasSuffix(".png"),
+        let entry = gateway.board.entries.first(where: { $0.key.path == path.dropLast(4) }),
+        let png = DisplayPicture.png(of: entry.frame, now: gateway.clock.unixTime())
+      else {
+        return answer(
+          request, .notFound, "text/plain; charset=utf-8", Array("no such display\n".utf8))
+      }
+      return answer(request, .ok, "image/png", png)
+    }
+    return router
+  }
+
+  /// `body` as the response to `request`: gzip-compressed when the client accepts it and it is
+  /// worth it, with its length (HEAD keeps GET's headers).
+  static func answer(
+    _ request: Request, _ status: HTTPResponse.Status, _ contentType: String, _ body: [UInt8]
+  ) -> Response {
+    var headers: HTTPFields = [.contentType: contentType]
+    var buffer = ByteBuffer(bytes: body)
+    if request.method == .get, body.count > 256, accepts(gzip: request.headers[.acceptEncoding]),
+      let zipped = try? buffer.compress(with: .gzip())
+    {
+      buffer = zipped
+      headers[.contentEncoding] = "gzip"
+      headers[.vary] = "Accept-Encoding"
+    }
+    return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: buffer))
+  }
+
+  /// Whether an `Accept-Encoding` value takes gzip (not with `q=0`).
+  static func accepts(gzip field: String?) -> Bool {
+    guard let field else { return false }
+    return field.split(separator: ",").contains { item in
+      let parts = item.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+      guard parts.first?.lowercased() == "gzip" || parts.first == "*" else { return false }
+      return !parts.dropFirst().contains { $0.replacingOccurrences(of: " ", with: "") == "q=0" }
+    }
+  }
+}
+
+/// GET and HEAD only (405 with `Allow` for the rest); a path with no route is a short 404 that
+/// names the ones there are.
+struct OperatorDoor<Context: RequestContext>: RouterMiddleware {
+  func handle(
+    _ request: Request, context: Context,
+    next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard request.method == .get || request.method == .head else {
+      return Response(
+        status: .methodNotAllowed,
+        headers: [.allow: "GET, HEAD", .contentType: "text/plain; charset=utf-8"],
+        body: ResponseBody(byteBuffer: ByteBuffer(string: "GET or HEAD only\n")))
+    }
+    do {
+      return try await next(request, context)
+    } catch let error as HTTPError where error.status == .notFound {
+      return MetricsServer.answer(
+        request, .notFound, "text/plain; charset=utf-8",
+        Array("try /, /metrics or /health\n".utf8))
+    }
   }
 }
 
@@ -125,72 +192,5 @@ public struct ListenerError: Error, CustomStringConvertible {
 
   public var description: String {
     "\(key) \(port) on \(host) \(reason): set \(key) to another port, or 0 to turn the listener off"
-  }
-}
-
-/// Answers each HTTP request with what `respond` gives for its path; GET and HEAD only.
-final class MetricsHandler: ChannelInboundHandler {
-  typealias InboundIn = HTTPServerRequestPart
-  typealias OutboundOut = HTTPServerResponsePart
-  typealias Response = (status: HTTPResponseStatus, contentType: String, body: [UInt8])
-
-  private let respond: @Sendable (String) -> Response
-  private var head: HTTPRequestHead?
-
-  /// Marks the answer to a HEAD request for the compressor, which removes it.
-  static let headMarker = "x-skyframe-head"
-
-  /// How long a connection may send nothing (mid-request or between requests).
-  static let idleTimeout = TimeAmount.seconds(5)
-
-  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-    if event is IdleStateHandler.IdleStateEvent {
-      context.close(promise: nil)
-    } else {
-      context.fireUserInboundEventTriggered(event)
-    }
-  }
-
-  init(respond: @escaping @Sendable (String) -> Response) {
-    self.respond = respond
-  }
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    switch unwrapInboundIn(data) {
-    case .head(let head):
-      self.head = head
-    case .body:
-      break
-    case .end:
-      guard let head else { return }
-      self.head = nil
-      let allowed = head.method == .GET || head.method == .HEAD
-      var response: Response =
-        allowed
-        ? respond(head.uri)
-        : (.methodNotAllowed, "text/plain; charset=utf-8", Array("GET or HEAD only\n".utf8))
-      var headers = HTTPHeaders()
-      headers.add(name: "Content-Type", value: response.contentType)
-      // HEAD: the length GET would give, and no body.
-      headers.add(name: "Content-Length", value: "\(response.body.count)")
-      if head.method == .HEAD {
-        response.body = []
-        headers.add(name: Self.headMarker, value: "1")
-      }
-      if !allowed { headers.add(name: "Allow", value: "GET, HEAD") }
-      let keepAlive = head.isKeepAlive
-      if !keepAlive { headers.add(name: "Connection", value: "close") }
-      context.write(
-        wrapOutboundOut(
-          .head(HTTPResponseHead(version: head.version, status: response.status, headers: headers))),
-        promise: nil)
-      context.write(
-        wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: response.body)))), promise: nil)
-      let done = context.writeAndFlush(wrapOutboundOut(.end(nil)))
-      if !keepAlive {
-        let channel = context.channel
-        done.whenComplete { _ in channel.close(promise: nil) }
-      }
-    }
   }
 }
