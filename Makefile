@@ -14,7 +14,7 @@ DEB_PACKAGES := $(RUN_PACKAGES) dpkg-dev
 TEST_PACKAGES := $(DEB_PACKAGES) lintian fakeroot curl libcoap3-bin openssl binutils g++ systemd qemu-system-arm qemu-system-misc gcc-arm-none-eabi libnewlib-arm-none-eabi gcc-avr avr-libc simavr libsimavr-dev arduino-builder arduino-core-avr python3-venv gcc-riscv64-unknown-elf picolibc-riscv64-unknown-elf chromium fonts-dejavu-core
 APT_PACKAGES ?= $(RUN_PACKAGES)
 
-.PHONY: deps test-deps build run stop deb test bench load load-http cluster-load abuse watches-load faults format
+.PHONY: deps test-deps build run stop deb test bench load load-http load-coap flood-ways cluster-load abuse watches-load faults format
 
 test-deps:
 	$(MAKE) deps APT_PACKAGES="$(TEST_PACKAGES)"
@@ -81,7 +81,18 @@ load: deps
 # The HTTP way in against nginx serving the same 192 bytes, with wrk, in one run.
 load-http: deps
 	swift build -c release --product skyframe
+	cd Benchmarks && swift build -c release --product HTTPBaseline
 	Benchmarks/load/http.sh
+
+# The CoAP way in against libcoap's own server answering the same 192 bytes, one load generator.
+load-coap: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/coap.sh
+
+# A flood of 50,000 requests through HTTP and then CoAP, and the MQTT devices' p99 beside it.
+flood-ways: deps
+	swift build -c release --product skyframe
+	Benchmarks/load/flood-ways.sh
 
 # The fleet under faults: two members, a broker with persistence killed and restarted, members
 # killed, reloads, the service failing; requests lost or answered twice, latency, early pushes.

@@ -13,6 +13,7 @@ let package = Package(
     .package(path: ".."),
     .package(
       url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
   ],
   targets: [
     .executableTarget(
@@ -23,11 +24,18 @@ let package = Package(
         .product(name: "SkyframeMQTT", package: root),
         .product(name: "SkyframeProviders", package: root),
         .product(name: "SkyframeGateway", package: root),
+        .product(name: "SkyframeHTTP", package: root),
         .product(name: "Benchmark", package: "benchmark"),
       ],
       path: "SkyframeBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    )
+    ),
+    // make load-http's middle contender: the HTTP library alone, 192 fixed bytes.
+    .executableTarget(
+      name: "HTTPBaseline",
+      dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+      path: "HTTPBaseline"
+    ),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import SkyframeCodec
 import SkyframeGateway
+import SkyframeHTTP
 import SkyframeMQTT
 import SkyframeProviders
 import SkyframeWeather
@@ -192,6 +193,26 @@ let benchmarks: @Sendable () -> Void = {
     }
   }
 
+  // The HTTP way in on a cache hit, from the parsed request to the response Hummingbird writes
+  // (`GET /v1/frame/{device}?q=…`: the query read, the intake, the frame, ETag and max-age),
+  // and the same display's next wake with the ETag it kept: 304 and no body. No socket.
+  for (name, etag) in [("Gateway_http_cache_hit", false), ("Gateway_http_not_modified", true)] {
+    Benchmark(name) { benchmark in
+      let path = Fixtures.httpRequestPath(forecast: forecast)
+      let target = "/v1/frame/esp32-kitchen?q=%2342+52.52,13.41"
+      let first = await path.get(target, device: "esp32-kitchen")  // fills the cache
+      precondition(first.status == 200 && first.contentLength == 192, "\(first)")
+      let tag = etag ? first.etag : nil
+      benchmark.startMeasurement()
+      for _ in benchmark.scaledIterations {
+        blackHole(await path.get(target, device: "esp32-kitchen", ifNoneMatch: tag))
+      }
+      benchmark.stopMeasurement()
+      let last = await path.get(target, device: "esp32-kitchen", ifNoneMatch: tag)
+      precondition(last.status == (etag ? 304 : 200), "\(last)")
+    }
+  }
+
   // The same under the models' runs: the cell's frames are composed from the call's data when
   // something in them changes (not within these runs: the next change is minutes away), and a
   // hit serves the bytes composed last.
@@ -276,6 +297,17 @@ enum Fixtures {
       configuration: configuration, provider: FixedForecast(forecast: forecast), sink: sink,
       logger: Logger(label: "bench"),
       clock: .system(unixTimeAtStart: now), modelRun: modelRun)
+  }
+
+  /// The HTTP way in on the same terms as `requestPath`.
+  static func httpRequestPath(forecast: Forecast) -> HTTPRequestPath {
+    var configuration = GatewayConfiguration()
+    configuration.requests.perDevicePerMinute = 0
+    configuration.upstream.newCellsPerMinute = 0
+    configuration.upstream.newCellsPerDevicePerMinute = 0
+    return HTTPRequestPath(
+      configuration: configuration, provider: FixedForecast(forecast: forecast),
+      clock: .system(unixTimeAtStart: now), logger: Logger(label: "bench"))
   }
 
   /// The same forecast as Open-Meteo answers it under the runs: the current conditions in

@@ -5,17 +5,21 @@
 # 127.0.0.1 only. Rounds alternate nginx and the gateway; the medians of requests/s and p99 and
 # their ratios are printed. The device limit is off for the run (requests.per-device-per-minute
 # 0): wrk is one device asking as fast as it can.
-# Goal (issue 42): requests/s ≥ 0.7× nginx, p99 ≤ 1.5× nginx.
+# Goal (issue 42): requests/s ≥ 0.7× nginx, p99 ≤ 1.5× nginx. A third contender, Hummingbird
+# alone answering 192 fixed bytes (Benchmarks/HTTPBaseline, built by make load-http), shows what of
+# the gap is the HTTP library's and what is the gateway's own.
 #
 #   Benchmarks/load/http.sh
 #
-# Environment: SKYFRAME_BIN (default .build/release/skyframe), ROUNDS=3, DURATION=10 (s),
+# Environment: SKYFRAME_BIN (default .build/release/skyframe), BASELINE_BIN (default
+# Benchmarks/.build/release/HTTPBaseline; missing: that contender is left out), ROUNDS=3, DURATION=10 (s),
 # CONNECTIONS=64, THREADS=2.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SKYFRAME_BIN=${SKYFRAME_BIN:-$ROOT/.build/release/skyframe}
+BASELINE_BIN=${BASELINE_BIN:-$ROOT/Benchmarks/.build/release/HTTPBaseline}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-64}
@@ -58,6 +62,15 @@ EOF
 PIDS+=($!)
 wait_port "$NGINX_PORT"
 
+# Hummingbird alone, when built.
+BASELINE_PORT=""
+if [[ -x $BASELINE_BIN ]]; then
+  BASELINE_PORT=$(free_port)
+  "$BASELINE_BIN" "$BASELINE_PORT" &
+  PIDS+=($!)
+  wait_port "$BASELINE_PORT"
+fi
+
 # The gateway: a broker, the Open-Meteo stand-in, the HTTP way in on a free port.
 start_broker tuned "$TMP/broker"
 start_stub "$TMP/stub.log"
@@ -93,10 +106,14 @@ run() { # run NAME URL: one wrk round; prints "requests/s p99-ms"
 
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
-nginx_rps=() nginx_p99=() gateway_rps=() gateway_p99=()
+nginx_rps=() nginx_p99=() gateway_rps=() gateway_p99=() hb_rps=() hb_p99=()
 for ((round = 1; round <= ROUNDS; round++)); do
   read -r rps p99 < <(run nginx "http://127.0.0.1:$NGINX_PORT/frame")
   nginx_rps+=("$rps") nginx_p99+=("$p99")
+  if [[ -n $BASELINE_PORT ]]; then
+    read -r rps p99 < <(run hummingbird "http://127.0.0.1:$BASELINE_PORT/frame")
+    hb_rps+=("$rps") hb_p99+=("$p99")
+  fi
   read -r rps p99 < <(run gateway "$URL")
   gateway_rps+=("$rps") gateway_p99+=("$p99")
 done
@@ -107,6 +124,15 @@ g_p99=$(printf '%s\n' "${gateway_p99[@]}" | median)
 echo "== HTTP cache hits, wrk -t$THREADS -c$CONNECTIONS -d${DURATION}s, medians of $ROUNDS rounds ($(nproc) cores)"
 printf '%-28s %12s %10s\n' "" "requests/s" "p99 ms"
 printf '%-28s %12s %10s\n' "nginx, 192-byte static file" "$n_rps" "$n_p99"
+if [[ -n $BASELINE_PORT ]]; then
+  h_rps=$(printf '%s\n' "${hb_rps[@]}" | median)
+  h_p99=$(printf '%s\n' "${hb_p99[@]}" | median)
+  printf '%-28s %12s %10s\n' "Hummingbird, 192 bytes" "$h_rps" "$h_p99"
+fi
 printf '%-28s %12s %10s\n' "gateway, 192-byte frame" "$g_rps" "$g_p99"
 awk -v g="$g_rps" -v n="$n_rps" -v gp="$g_p99" -v np="$n_p99" 'BEGIN {
   printf "ratio: %.2fx nginx requests/s (goal >= 0.7), p99 %.2fx (goal <= 1.5)\n", g / n, gp / np }'
+if [[ -n $BASELINE_PORT ]]; then
+  awk -v g="$g_rps" -v h="$h_rps" -v n="$n_rps" -v gp="$g_p99" -v hp="$h_p99" 'BEGIN {
+    printf "Hummingbird alone: %.2fx nginx requests/s; the gateway %.2fx of Hummingbird alone, p99 %.2fx\n", h / n, g / h, gp / hp }'
+fi

@@ -35,6 +35,17 @@ struct DueTimes {
   mutating func keep(where keep: (String) -> Bool) { next = next.filter { keep($0.key) } }
 }
 
+extension DueTimes {
+  /// How long ago a frame found retained on (re)subscribing was pushed, by this member before a
+  /// restart or by another: at some moment between its weather's fetch and now, for a push may
+  /// serve weather fetched long before. Taken as at most half an interval ago, so the next push
+  /// comes between half an interval and an interval and a half after the real last one, and
+  /// never seconds after a push another member made just before this one started.
+  static func retainedPushSecondsAgo(fetchedSecondsAgo: Int64, intervalSeconds: Int) -> Int64 {
+    min(max(fetchedSecondsAgo, 0), Int64(intervalSeconds) / 2)
+  }
+}
+
 /// Every `tick`, runs `work` for each item `takeDue` hands out, concurrently but at most
 /// `concurrency` at once (`nil`: no bound), until the task is cancelled or the service group
 /// shuts down. Items over the bound wait in order, and are started as soon as running ones end

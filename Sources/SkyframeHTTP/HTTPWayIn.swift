@@ -42,7 +42,9 @@ final class HTTPWayIn: GatewayPart, Sendable {
     let router = Router(context: DeviceRequestContext.self)
     let answer: @Sendable (Request, DeviceRequestContext) async throws -> Response = {
       request, context in
-      await Self.respond(to: request, context: context, intake: intake, tokens: tokens)
+      await Self.respond(
+        to: request, device: context.parameters.get("device"),
+        remoteAddress: context.remoteAddress, intake: intake, tokens: tokens)
     }
     // The routes first: the application builds its responder from the router as it is made.
     router.get("/v1/frame", use: answer)
@@ -94,9 +96,11 @@ final class HTTPWayIn: GatewayPart, Sendable {
 
   // MARK: Answering
 
-  private static func respond(
-    to request: Request, context: DeviceRequestContext, intake: DeviceIntake,
-    tokens: Set<String>
+  /// The response to one request: `device` is the path's `{device}` (nil without one: the
+  /// client's address is the device).
+  static func respond(
+    to request: Request, device named: String?, remoteAddress: SocketAddress?,
+    intake: DeviceIntake, tokens: Set<String>
   ) async -> Response {
     guard isAuthorized(request, tokens: tokens) else {
       return Self.text(
@@ -111,7 +115,7 @@ final class HTTPWayIn: GatewayPart, Sendable {
         .uriTooLong, "the request target is over \(HTTPSettings.maximumTarget) bytes\n")
     }
     let device: String
-    if let named = context.parameters.get("device") {
+    if let named {
       guard DeviceIntake.isValidDevice(named) else {
         return Self.text(
           .badRequest,
@@ -120,7 +124,7 @@ final class HTTPWayIn: GatewayPart, Sendable {
       device = named
     } else {
       // The client address is the device: one allowance per address.
-      device = "@" + (context.remoteAddress?.ipAddress ?? "unknown")
+      device = "@" + (remoteAddress?.ipAddress ?? "unknown")
     }
     let query = QueryItems.parse(request.uri.query ?? "")
     let json =
@@ -158,7 +162,9 @@ final class HTTPWayIn: GatewayPart, Sendable {
         payload, from: device, admission: admission, reply: answers, via: CollectingOut(),
         arrived: reading, now: now)
     }
-    let frames = await answers.all()
+    // From the cache the frames are in already: no wait.
+    let frames: [CollectedAnswers.Frame]
+    if let ready = answers.frames { frames = ready } else { frames = await answers.all() }
     return Self.response(
       of: frames, json: json, ifNoneMatch: request.headers[.ifNoneMatch])
   }

@@ -246,11 +246,11 @@ def main():
                 if background:
                     waiting.append((page, command, subprocess.Popen(
                         argv, shell=True, cwd=REPO, stdout=subprocess.PIPE,
-                        stderr=subprocess.STDOUT, text=True)))
+                        stderr=subprocess.STDOUT, text=True, errors="replace")))
                     time.sleep(0.3)  # subscribed before the next command publishes
                     continue
                 result = subprocess.run(argv, shell=True, cwd=REPO, capture_output=True,
-                                        text=True, timeout=60)
+                                        text=True, errors="replace", timeout=60)
                 printed = result.stdout.strip()
                 needs_output = re.search(r"\| (\S*skyframe decode|grep)", argv) is not None
                 ok = result.returncode == 0 and (printed or not needs_output)

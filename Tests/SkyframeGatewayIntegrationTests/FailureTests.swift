@@ -353,7 +353,7 @@ import Testing
       responseTopic: "skyframe/v1/frame/victim")
     #expect(try await device.frames(1).first?.status == .badRequest)
 
-    let metrics = try MosquittoBroker.httpGet(port: port, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: port, path: "/metrics").body
     for line in [
       #"skyframe_upstream_breaker_state{service="open-meteo"} 1"#,
       #"skyframe_upstream_breaker_openings_total{service="open-meteo"} 1"#,
@@ -364,7 +364,7 @@ import Testing
     ] {
       #expect(metrics.contains(line), "missing: \(line)")
     }
-    let health = try MosquittoBroker.httpGet(port: port, path: "/health").body
+    let health = try await MosquittoBroker.httpGet(port: port, path: "/health").body
     #expect(health.contains(#""breaker":"open""#))
     #expect(health.contains(#""response_topics_refused":1"#))
     #expect(
@@ -393,14 +393,15 @@ import Testing
     #expect(frames.filter { $0.status == .rateLimited }.map(\.requestID) == [30])
     let unanswered = #"skyframe_requests_unanswered_total{reason="over-limit"} 169"#
     for _ in 0..<300 {
-      if try MosquittoBroker.httpGet(port: port, path: "/metrics").body.contains(unanswered) {
+      if try await MosquittoBroker.httpGet(port: port, path: "/metrics").body.contains(unanswered) {
         break
       }
       try await Task.sleep(for: .milliseconds(100))
     }
-    #expect(try MosquittoBroker.httpGet(port: port, path: "/metrics").body.contains(unanswered))
     #expect(
-      try MosquittoBroker.httpGet(port: port, path: "/health").body.contains(
+      try await MosquittoBroker.httpGet(port: port, path: "/metrics").body.contains(unanswered))
+    #expect(
+      try await MosquittoBroker.httpGet(port: port, path: "/health").body.contains(
         #""unanswered_over_limit":169"#))
     await #expect(throws: (any Error).self) { try await device.frames(1, timeout: .seconds(1)) }
     let lines = harness.logs.all.filter { $0.contains("mallory") }

@@ -17,18 +17,18 @@ import Testing
     }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
-    func metrics() throws -> String {
-      try MosquittoBroker.httpGet(port: port, path: "/metrics").body
+    func metrics() async throws -> String {
+      try await MosquittoBroker.httpGet(port: port, path: "/metrics").body
     }
     /// The value of the metric line `name` (with its labels, if any).
-    func value(_ name: String) throws -> Double? {
-      try metrics().split(separator: "\n").first { $0.hasPrefix(name + " ") }
+    func value(_ name: String) async throws -> Double? {
+      try await metrics().split(separator: "\n").first { $0.hasPrefix(name + " ") }
         .flatMap { Double($0.dropFirst(name.count + 1)) }
     }
     let device = try await Device.frames(port: harness.broker.port, id: "kitchen")
     try device.ask("#1 52.52,13.41")
     #expect(try await device.frames(1).first?.status == .ok)
-    #expect(try value("skyframe_fast_lane_devices") ?? 0 == 0)
+    #expect(try await value("skyframe_fast_lane_devices") ?? 0 == 0)
 
     // Known before the flood (more than `FastLane.knownSeconds`): one that came with it, here
     // the newcomer, is not taken, though it behaves as well.
@@ -46,7 +46,7 @@ import Testing
     }
     var opened = false
     for _ in 0..<100 where !opened {
-      opened = try value("skyframe_fast_lane_devices") == 1
+      opened = try await value("skyframe_fast_lane_devices") == 1
       if !opened { try await Task.sleep(for: .milliseconds(100)) }
     }
     #expect(opened, "the flood did not open the fast lane for the device")
@@ -59,7 +59,7 @@ import Testing
     #expect(frames.allSatisfy { $0.status == .ok })
     #expect(try await device.expectSilence(for: .seconds(1)), "a second copy was answered")
     // Every one of the five came twice: the twin of each was dropped.
-    #expect(try value(#"skyframe_requests_unanswered_total{reason="second-copy"}"#) == 5)
-    #expect(try value("skyframe_fast_lane_devices") == 1, "the newcomer was taken")
+    #expect(try await value(#"skyframe_requests_unanswered_total{reason="second-copy"}"#) == 5)
+    #expect(try await value("skyframe_fast_lane_devices") == 1, "the newcomer was taken")
   }
 }

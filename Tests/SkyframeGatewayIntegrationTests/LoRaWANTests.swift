@@ -201,14 +201,14 @@ import Testing
     await #expect(throws: MQTTMailbox.TimeoutError.self) {
       _ = try await server.next(timeout: .milliseconds(800)) { $0.topic.hasSuffix("/down/push") }
     }
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     #expect(metrics.contains(#"skyframe_lorawan_downlinks_total{server="ttn",kind="tiny"} 1"#))
     #expect(metrics.contains(#"skyframe_lorawan_downlinks_total{server="ttn",kind="unchanged"} 1"#))
     #expect(
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="ttn",outcome="other_port"} 1"#))
     #expect(metrics.contains(#"skyframe_lorawan_uplinks_total{server="ttn",outcome="empty"} 1"#))
     #expect(metrics.contains(#"skyframe_lorawan_connected{server="ttn"} 1"#))
-    let health = try MosquittoBroker.httpGet(port: metricsPort, path: "/health").body
+    let health = try await MosquittoBroker.httpGet(port: metricsPort, path: "/health").body
     #expect(health.contains(#"{"connected":true,"kind":"things-stack","name":"ttn"}"#), "\(health)")
   }
 
@@ -231,7 +231,7 @@ import Testing
     await #expect(throws: MQTTMailbox.TimeoutError.self) {
       _ = try await server.next(timeout: .seconds(1))
     }
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     #expect(
       metrics.contains(#"skyframe_lorawan_downlinks_withheld_total{server="ttn",reason="size"} 1"#))
     #expect(harness.forecastCalls == 0, "nothing fetched for an answer that cannot be sent")
@@ -306,7 +306,7 @@ import Testing
       $0.contains("ignored a message") || $0.contains("no downlink") || $0.contains("ignored")
     }
     #expect((1...6).contains(lines.count), "\(lines.joined(separator: "\n"))")
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     for (outcome, count) in [
       ("malformed_json", 9), ("bad_device", 6), ("bad_base64", 6), ("message_too_large", 3),
       ("payload_too_long", 3), ("other_port", 3), ("unknown_device", 3), ("request", 1),
@@ -373,7 +373,7 @@ import Testing
     await #expect(throws: MQTTMailbox.TimeoutError.self) {
       _ = try await server.next(timeout: .seconds(1))
     }
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     #expect(
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="duplicate"} 3"#),
       "\(metrics)")
@@ -418,7 +418,7 @@ import Testing
     // The same uplink readable: answered (so the three above were refused for what they are).
     try server.client.publish(topic, payload: Array(plain.utf8), qos: 1)
     _ = try await chirpStackDownlink(server)
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     for line in [
       #"skyframe_lorawan_uplinks_total{server="cs",outcome="bad_base64"} 1"#,
       #"skyframe_lorawan_uplinks_total{server="cs",outcome="encrypted"} 1"#,
@@ -459,7 +459,7 @@ import Testing
     }
     #expect(statuses.filter { $0 == 0 }.count == 5)
     #expect(statuses.filter { $0 == Int64(FrameStatus.rateLimited.rawValue) }.count == 1)
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     #expect(
       metrics.contains(#"skyframe_lorawan_uplinks_total{server="cs",outcome="over_limit"} 3"#))
   }

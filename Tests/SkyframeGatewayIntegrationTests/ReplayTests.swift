@@ -65,7 +65,7 @@ import Testing
     #expect(try await again.frames(1).first?.requestID == 42)
     try again.ask("#41 52.52,13.41", qos: 0)
     #expect(try await again.frames(1).first?.requestID == 41)
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics").body
     #expect(metrics.contains(#"skyframe_requests_unanswered_total{reason="replayed"} 1"#))
     await again.client.disconnect()
     await state.client.disconnect()

@@ -40,7 +40,7 @@ import Testing
   static func waitForPoll(port: Int, at now: Int64, failing: Bool = false) async throws {
     let key = failing ? "last_error_at" : "read_at"
     for _ in 0..<1_000 {
-      let body = try MosquittoBroker.httpGet(port: port, path: "/health").body
+      let body = try await MosquittoBroker.httpGet(port: port, path: "/health").body
       let status = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
       let model = (status?["models"] as? [[String: Any]])?.first
       if let time = (model?[key] as? NSNumber)?.int64Value, time >= now { return }
@@ -50,8 +50,8 @@ import Testing
   }
 
   /// The value of the Prometheus series `name` (with its labels) on `port`'s `/metrics`.
-  static func metric(_ name: String, port: Int) throws -> Int? {
-    let text = try MosquittoBroker.httpGet(port: port, path: "/metrics").body
+  static func metric(_ name: String, port: Int) async throws -> Int? {
+    let text = try await MosquittoBroker.httpGet(port: port, path: "/metrics").body
     return text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
       .flatMap { Int($0.split(separator: " ").last ?? "") }
   }
@@ -89,8 +89,8 @@ import Testing
         port: metricsPort, at: start + Int64(manual.now.offset.components.seconds),
         failing: failing)
     }
-    func skipped() throws -> Int {
-      try Self.metric(
+    func skipped() async throws -> Int {
+      try await Self.metric(
         #"skyframe_upstream_calls_skipped_total{reason="same-run"}"#, port: metricsPort) ?? -1
     }
     try await harness.start()
@@ -102,10 +102,12 @@ import Testing
     #expect(first.status == .ok)
     #expect(harness.forecastCalls == 1)
     // The run behind the answer began three hours before it.
-    func series(_ name: String) throws -> Int? { try Self.metric(name, port: metricsPort) }
-    #expect(try series("skyframe_answer_run_age_seconds_count") == 1)
-    #expect(try series(#"skyframe_answer_run_age_seconds_bucket{le="7200.0"}"#) == 0)
-    #expect(try series(#"skyframe_answer_run_age_seconds_bucket{le="10800.0"}"#) == 1)
+    func series(_ name: String) async throws -> Int? {
+      try await Self.metric(name, port: metricsPort)
+    }
+    #expect(try await series("skyframe_answer_run_age_seconds_count") == 1)
+    #expect(try await series(#"skyframe_answer_run_age_seconds_bucket{le="7200.0"}"#) == 0)
+    #expect(try await series(#"skyframe_answer_run_age_seconds_bucket{le="10800.0"}"#) == 1)
 
     // Past the time-to-live, no newer run: the cached frame, and one call counted as saved.
     manual.advance(by: .seconds(2 * ttl))
@@ -113,7 +115,7 @@ import Testing
     let kept = try await ask()
     #expect(kept.fetchedAt == first.fetchedAt)
     #expect(harness.forecastCalls == 1)
-    #expect(try skipped() == 1)
+    #expect(try await skipped() == 1)
 
     // A new run, available now: not asked for before the margin (600 s) has passed.
     let available = start + 2 * ttl

@@ -235,7 +235,7 @@ import Testing
     let device = try await Device.frames(port: harness.broker.port)
     try device.ask("52.52,13.41;Atlantis")
     _ = try await device.frames(2)
-    let metrics = try MosquittoBroker.httpGet(port: port, path: "/metrics")
+    let metrics = try await MosquittoBroker.httpGet(port: port, path: "/metrics")
     #expect(metrics.status == 200)
     for line in [
       #"skyframe_requests_total{status="ok"} 1"#,
@@ -250,10 +250,10 @@ import Testing
     ] {
       #expect(metrics.body.contains(line), "missing: \(line)")
     }
-    let health = try MosquittoBroker.httpGet(port: port, path: "/health")
+    let health = try await MosquittoBroker.httpGet(port: port, path: "/health")
     #expect(health.status == 200)
     #expect(health.body.contains(#""healthy":true"#))
-    #expect(try MosquittoBroker.httpGet(port: port, path: "/nothing").status == 404)
+    #expect(try await MosquittoBroker.httpGet(port: port, path: "/nothing").status == 404)
   }
 }
 

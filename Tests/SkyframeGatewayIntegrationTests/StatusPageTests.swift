@@ -21,7 +21,7 @@ import Testing
     try await harness.start()
     let frame = try WeatherFrame(decoding: try await display.next().payload)
 
-    let page = try MosquittoBroker.httpGet(port: port, path: "/")
+    let page = try await MosquittoBroker.httpGet(port: port, path: "/")
     #expect(page.status == 200)
     #expect(page.body.hasPrefix("<!doctype html>"))
     #expect(page.body.contains(#"data-service="open-meteo""#))
@@ -34,16 +34,18 @@ import Testing
     // Nothing from elsewhere: no external script, style, font or picture.
     #expect(!page.body.contains("https://"))
 
-    let live = try MosquittoBroker.httpGet(port: port, path: "/status/live")
+    let live = try await MosquittoBroker.httpGet(port: port, path: "/status/live")
     #expect(live.status == 200)
     #expect(live.body.contains(#"data-display="loc/home""#))
     #expect(!live.body.contains("<script"))
 
-    let picture = try MosquittoBroker.httpGet(port: port, path: "/display/loc/home.png")
+    let picture = try await MosquittoBroker.httpGet(port: port, path: "/display/loc/home.png")
     #expect(picture.status == 200)
     #expect(picture.body.contains("IHDR") && picture.body.contains("IEND"))
-    #expect(try MosquittoBroker.httpGet(port: port, path: "/display/loc/nowhere.png").status == 404)
-    #expect(try MosquittoBroker.httpGet(port: port, path: "/display/../health.png").status == 404)
+    #expect(
+      try await MosquittoBroker.httpGet(port: port, path: "/display/loc/nowhere.png").status == 404)
+    #expect(
+      try await MosquittoBroker.httpGet(port: port, path: "/display/../health.png").status == 404)
   }
 
   /// The listener as HTTP says: HEAD gives GET's length and no body, a method it does not take

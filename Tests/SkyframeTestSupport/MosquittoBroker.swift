@@ -208,9 +208,10 @@ extension MosquittoBroker {
   }
 
   /// A plain HTTP/1.0 GET on 127.0.0.1:`port`: the status code and the body, as a scraper sees
-  /// them. Blocking, with a 5 s timeout; for tests only.
-  public static func httpGet(port: Int, path: String) throws -> (status: Int, body: String) {
-    let text = try httpExchange(
+  /// them. With a 5 s timeout, waiting on a thread of its own (a gateway in this process answers
+  /// on the same few threads the tests' tasks run on); for tests only.
+  public static func httpGet(port: Int, path: String) async throws -> (status: Int, body: String) {
+    let text = try await httpExchange(
       port: port, request: "GET \(path) HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n"
     ).response
     guard let headEnd = text.range(of: "\r\n\r\n"),

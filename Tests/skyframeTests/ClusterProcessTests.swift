@@ -69,8 +69,8 @@ import Testing
   }
 
   /// `skyframe_requests_total` summed over its statuses, from an instance's /metrics.
-  func requestsAnswered(metricsPort: Int) throws -> Int {
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
+  func requestsAnswered(metricsPort: Int) async throws -> Int {
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
     return metrics.body.split(separator: "\n")
       .filter { $0.hasPrefix("skyframe_requests_total{") }
       .compactMap { Int($0.split(separator: " ").last ?? "") }
@@ -133,7 +133,8 @@ import Testing
       }
     }
     // Both members took a share, and together exactly the twenty.
-    let shares = try metricsPorts.map { try requestsAnswered(metricsPort: $0) }
+    var shares: [Int] = []
+    for port in metricsPorts { shares.append(try await requestsAnswered(metricsPort: port)) }
     #expect(shares.reduce(0, +) == 20, "\(shares)")
     #expect(shares.allSatisfy { $0 > 0 }, "\(shares)")
 

@@ -200,7 +200,7 @@ import Testing
     #expect(asked.stdout.contains("update newer data expected in"))
 
     // What an operator scrapes: the request counted by status, the upstream call by service.
-    let metrics = try MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
+    let metrics = try await MosquittoBroker.httpGet(port: metricsPort, path: "/metrics")
     #expect(metrics.status == 200)
     #expect(metrics.body.contains(#"skyframe_requests_total{status="ok"} 1"#))
     #expect(
@@ -210,7 +210,7 @@ import Testing
       metrics.body.contains(
         #"skyframe_upstream_calls_total{service="open-meteo-air-quality",result="ok"} 1"#))
     #expect(metrics.body.contains("skyframe_request_duration_seconds_bucket"))
-    let health = try MosquittoBroker.httpGet(port: metricsPort, path: "/health")
+    let health = try await MosquittoBroker.httpGet(port: metricsPort, path: "/health")
     #expect(health.status == 200)
     #expect(health.body.contains(#""connected":true"#))
     #expect(health.body.contains(#""name":"open-meteo""#))

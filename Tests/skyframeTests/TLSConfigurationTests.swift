@@ -151,7 +151,7 @@ import Testing
     var status: [String: Any] = [:]
     let deadline = ContinuousClock.now + .seconds(10)
     while ContinuousClock.now < deadline {
-      if let answer = try? MosquittoBroker.httpGet(port: metricsPort, path: "/health"),
+      if let answer = try? await MosquittoBroker.httpGet(port: metricsPort, path: "/health"),
         let health = try? JSONSerialization.jsonObject(with: Data(answer.body.utf8))
           as? [String: Any],
         let found = health["broker"] as? [String: Any], found["last_error"] != nil

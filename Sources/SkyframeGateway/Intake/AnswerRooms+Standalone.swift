@@ -51,4 +51,9 @@ extension AnswerRooms {
       }
     }
   }
+
+  /// A worker of the rooms: answers queued requests as they come, until its task is cancelled.
+  package func work() async {
+    while let job = await queue.next() { await job.intake.answer(job) }
+  }
 }

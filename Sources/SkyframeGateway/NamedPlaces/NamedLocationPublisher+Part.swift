@@ -23,16 +23,17 @@ extension NamedLocationPublisher: GatewayPart {
 
   var claims: [TopicClaim] { [.prefix(topics.location(name: ""))] }
 
-  /// A place's standard frame: pushed now (a live message), or at least as late as the weather
-  /// it carries was fetched (a retained one, from before this member subscribed).
+  /// A place's standard frame: pushed now (a live message), or some time after the weather it
+  /// carries was fetched (a retained one, from before this member subscribed).
   func receive(claim: Int, rest: String, _ message: MQTTIncoming) {
     guard !rest.contains("/"), message.payload.count == WeatherFrame.size else { return }
     let fetchedAt = Int64(
       UInt32(littleEndian: message.payload.loadUnaligned(fromByteOffset: 24, as: UInt32.self)))
-    let now = clock.now
-    let pushed: Duration =
-      message.retain ? now - .seconds(max(clock.unixTime() - fetchedAt, 0)) : now
-    notePushed(rest, at: pushed)
+    if message.retain {
+      noteRetainedPush(rest, fetchedSecondsAgo: clock.unixTime() - fetchedAt)
+    } else {
+      notePushed(rest, at: clock.now)
+    }
   }
 }
 

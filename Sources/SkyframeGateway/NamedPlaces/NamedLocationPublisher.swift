@@ -91,6 +91,17 @@ final class NamedLocationPublisher: Service, Sendable {
     }
   }
 
+  /// A retained frame of `name`, its weather fetched `fetchedSecondsAgo`
+  /// (`DueTimes.retainedPushSecondsAgo`).
+  func noteRetainedPush(_ name: String, fetchedSecondsAgo: Int64) {
+    state.withLock { state in
+      guard let location = state.locations.first(where: { $0.name == name }) else { return }
+      let ago = DueTimes.retainedPushSecondsAgo(
+        fetchedSecondsAgo: fetchedSecondsAgo, intervalSeconds: location.refreshSeconds)
+      state.due.noteDone(name, at: clock.now - .seconds(ago), seconds: location.refreshSeconds)
+    }
+  }
+
   /// Publishes every place now (after a reconnect, say), keeping the intervals.
   func publishAllSoon() {
     state.withLock { $0.due = DueTimes() }

@@ -23,17 +23,17 @@ extension WatchScheduler: GatewayPart {
       return
     }
     // A frame of a followed device (`{device}` or `{device}/{slot}`): pushed now, or for a
-    // retained one from before this member subscribed, at least as late as its weather was
-    // fetched.
+    // retained one from before this member subscribed, some time after its weather was fetched.
     let device = String(rest.prefix { $0 != "/" })
     guard let view = try? ProfileView(checking: message.payload),
       let field = view.kind.fields.first(where: { "\($0.name)" == "fetched_at" }),
       let fetchedAt = view.value(field, 0)
     else { return }
-    let now = clock.now
-    notePushed(
-      device,
-      at: message.retain ? now - .seconds(max(clock.unixTime() - fetchedAt, 0)) : now)
+    if message.retain {
+      noteRetainedPush(device, fetchedSecondsAgo: clock.unixTime() - fetchedAt)
+    } else {
+      notePushed(device, at: clock.now)
+    }
   }
 
   func apply(_ configuration: GatewayConfiguration) { update(configuration) }

@@ -222,6 +222,17 @@ final class WatchScheduler: Service, Sendable {
     }
   }
 
+  /// A retained frame of `device`'s watch, its weather fetched `fetchedSecondsAgo`
+  /// (`DueTimes.retainedPushSecondsAgo`).
+  func noteRetainedPush(_ device: String, fetchedSecondsAgo: Int64) {
+    state.withLock { state in
+      guard let watch = state.watches[device] else { return }
+      let ago = DueTimes.retainedPushSecondsAgo(
+        fetchedSecondsAgo: fetchedSecondsAgo, intervalSeconds: watch.intervalSeconds)
+      state.due.noteDone(device, at: clock.now - .seconds(ago), seconds: watch.intervalSeconds)
+    }
+  }
+
   /// Every watch is pushed again at the next tick (their intervals go on from there).
   func pushAllSoon() {
     state.withLock { $0.due = DueTimes() }
