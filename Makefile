@@ -81,7 +81,7 @@ load: deps
 # The HTTP way in against nginx serving the same 192 bytes, with wrk, in one run.
 load-http: deps
 	swift build -c release --product skyframe
-	cd Benchmarks && swift build -c release --product HTTPBaseline
+	cd Benchmarks/load/http-baseline && swift build -c release
 	Benchmarks/load/http.sh
 
 # The CoAP way in against libcoap's own server answering the same 192 bytes, one load generator.

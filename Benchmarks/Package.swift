@@ -13,7 +13,6 @@ let package = Package(
     .package(path: ".."),
     .package(
       url: "https://github.com/ordo-one/benchmark", exact: "1.38.1", traits: ["MallocInterposer"]),
-    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
   ],
   targets: [
     .executableTarget(
@@ -29,13 +28,7 @@ let package = Package(
       ],
       path: "SkyframeBenchmarks",
       plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
-    ),
-    // make load-http's middle contender: the HTTP library alone, 192 fixed bytes.
-    .executableTarget(
-      name: "HTTPBaseline",
-      dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
-      path: "HTTPBaseline"
-    ),
+    )
   ],
   swiftLanguageModes: [.v6]
 )

@@ -6,20 +6,20 @@
 # their ratios are printed. The device limit is off for the run (requests.per-device-per-minute
 # 0): wrk is one device asking as fast as it can.
 # Goal (issue 42): requests/s ≥ 0.7× nginx, p99 ≤ 1.5× nginx. A third contender, Hummingbird
-# alone answering 192 fixed bytes (Benchmarks/HTTPBaseline, built by make load-http), shows what of
+# alone answering 192 fixed bytes (Benchmarks/load/http-baseline, built by make load-http), shows what of
 # the gap is the HTTP library's and what is the gateway's own.
 #
 #   Benchmarks/load/http.sh
 #
 # Environment: SKYFRAME_BIN (default .build/release/skyframe), BASELINE_BIN (default
-# Benchmarks/.build/release/HTTPBaseline; missing: that contender is left out), ROUNDS=3, DURATION=10 (s),
+# Benchmarks/load/http-baseline/.build/release/HTTPBaseline; missing: that contender is left out), ROUNDS=3, DURATION=10 (s),
 # CONNECTIONS=64, THREADS=2.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=$(cd "$HERE/../.." && pwd)
 SKYFRAME_BIN=${SKYFRAME_BIN:-$ROOT/.build/release/skyframe}
-BASELINE_BIN=${BASELINE_BIN:-$ROOT/Benchmarks/.build/release/HTTPBaseline}
+BASELINE_BIN=${BASELINE_BIN:-$ROOT/Benchmarks/load/http-baseline/.build/release/HTTPBaseline}
 ROUNDS=${ROUNDS:-3}
 DURATION=${DURATION:-10}
 CONNECTIONS=${CONNECTIONS:-64}

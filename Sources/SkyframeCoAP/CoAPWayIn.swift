@@ -102,12 +102,12 @@ final class CoAPWayIn: GatewayPart, Sendable {
       response.pointee.code = 401
       return
     }
-    let query = QueryItems.parse(Self.text(request.query, request.query_length))
+    let query = Self.text(request.query, request.query_length)
     var bytes: [UInt8]
     if request.method == 2 {
       bytes = Array(UnsafeRawBufferPointer(start: request.body, count: request.body_length))
     } else {
-      guard let text = query["q"] else {
+      guard let text = QueryItems.value(of: "q", in: query) else {
         return Self.plain(400, "name the places with ?q=", response)
       }
       bytes = Array(text.utf8)
@@ -169,7 +169,8 @@ final class CoAPWayIn: GatewayPart, Sendable {
     response.pointee.code = Int32(described.code == 200 ? 205 : described.code)
     let json =
       request.accepts_json != 0
-      || QueryItems.parse(Self.text(request.query, request.query_length))["format"] == "json"
+      || QueryItems.value(of: "format", in: Self.text(request.query, request.query_length))
+        == "json"
     response.pointee.content_format = json ? 1 : 0
     let body = FrameResponse.body(of: frames, json: json)
     // The C side copies the payload before this returns; `body` lives until then.

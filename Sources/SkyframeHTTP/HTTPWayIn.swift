@@ -126,10 +126,10 @@ final class HTTPWayIn: GatewayPart, Sendable {
       // The client address is the device: one allowance per address.
       device = "@" + (remoteAddress?.ipAddress ?? "unknown")
     }
-    let query = QueryItems.parse(request.uri.query ?? "")
+    let query = request.uri.query ?? ""
     let json =
-      query["format"] == "json"
-      || (request.headers[.accept]?.contains("application/json") ?? false)
+      (request.headers[.accept]?.contains("application/json") ?? false)
+      || QueryItems.value(of: "format", in: query) == "json"
     var bytes: [UInt8]
     if request.method == .post {
       do {
@@ -140,7 +140,7 @@ final class HTTPWayIn: GatewayPart, Sendable {
           .contentTooLarge, "a request body has at most \(HTTPSettings.maximumBody) bytes\n")
       }
     } else {
-      guard let text = query["q"] else {
+      guard let text = QueryItems.value(of: "q", in: query) else {
         return Self.text(
           .badRequest, "name the places with ?q= (e.g. ?q=Berlin,DE or ?q=52.52,13.41)\n")
       }
@@ -175,10 +175,11 @@ final class HTTPWayIn: GatewayPart, Sendable {
   {
     let described = FrameResponse(frames)
     var headers = HTTPFields()
-    if let etag = described.etag { headers[.eTag] = etag }
+    let etag = described.etag
+    if let etag { headers[.eTag] = etag }
     headers[.cacheControl] = described.maxAge > 0 ? "max-age=\(described.maxAge)" : "no-cache"
     if let retryAfter = described.retryAfter { headers[.retryAfter] = "\(retryAfter)" }
-    if described.isMatched(by: ifNoneMatch) {
+    if described.isMatched(by: ifNoneMatch, etag: etag) {
       return Response(status: .notModified, headers: headers)
     }
     headers[.contentType] = json ? "application/json" : "application/octet-stream"

@@ -135,8 +135,8 @@ package struct FrameResponse: Equatable {
   }
 
   /// Whether an `If-None-Match` header names this response's `ETag` (or is `*`).
-  package func isMatched(by ifNoneMatch: String?) -> Bool {
-    guard let etag, let ifNoneMatch else { return false }
+  package func isMatched(by ifNoneMatch: String?, etag: String? = nil) -> Bool {
+    guard let etag = etag ?? self.etag, let ifNoneMatch else { return false }
     for candidate in ifNoneMatch.split(separator: ",") {
       var tag = candidate.trimmingPrefix(while: \.isWhitespace)
       while tag.last?.isWhitespace == true { tag = tag.dropLast() }

@@ -11,6 +11,28 @@ package enum QueryItems {
     return items
   }
 
+  /// The value of the first item named `name`, percent-decoded: what `parse(query)[name]` gives,
+  /// without building the table (a request's hot path reads two items), scanning bytes.
+  package static func value(of name: String, in query: String) -> String? {
+    let utf8 = query.utf8
+    var start = utf8.startIndex
+    while start < utf8.endIndex {
+      let end = utf8[start...].firstIndex(of: UInt8(ascii: "&")) ?? utf8.endIndex
+      let pair = utf8[start..<end]
+      start = end < utf8.endIndex ? utf8.index(after: end) : end
+      let equals = pair.firstIndex(of: UInt8(ascii: "="))
+      let itemName = pair[..<(equals ?? pair.endIndex)]
+      let encoded = itemName.contains { $0 == UInt8(ascii: "%") || $0 == UInt8(ascii: "+") }
+      let matches =
+        encoded
+        ? decode(Substring(itemName)) == name : itemName.elementsEqual(name.utf8)
+      guard matches else { continue }
+      guard let equals else { return "" }
+      return decode(Substring(pair[utf8.index(after: equals)...]))
+    }
+    return nil
+  }
+
   static func decode(_ text: Substring) -> String {
     var bytes: [UInt8] = []
     var index = text.utf8.startIndex
