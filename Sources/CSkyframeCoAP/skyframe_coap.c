@@ -4,6 +4,7 @@
 
 #include <coap3/coap.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,9 @@ typedef struct path_entry {
 struct skyframe_coap_server {
   coap_context_t *context;
   int wake_fd;
+  /// Set by `skyframe_coap_wake`: the wake fd has something to read (read only then: a read of
+  /// an empty eventfd each round is a system call a datagram for nothing).
+  atomic_int woken;
   void *app;
   skyframe_coap_handler handler;
   size_t max_resources;
@@ -343,12 +347,15 @@ void skyframe_coap_run_once(skyframe_coap_server *server, uint32_t timeout_ms) {
   FD_SET(server->wake_fd, &readable);
   coap_io_process_with_fds(server->context, timeout_ms, server->wake_fd + 1, &readable, NULL,
                            NULL);
-  uint64_t count;
-  ssize_t taken = read(server->wake_fd, &count, sizeof count);  // non-blocking: 0 or the wakes
-  (void)taken;
+  if (atomic_exchange(&server->woken, 0)) {
+    uint64_t count;
+    ssize_t taken = read(server->wake_fd, &count, sizeof count);  // non-blocking
+    (void)taken;
+  }
 }
 
 void skyframe_coap_wake(skyframe_coap_server *server) {
+  atomic_store(&server->woken, 1);
   uint64_t one = 1;
   ssize_t written = write(server->wake_fd, &one, sizeof one);
   (void)written;

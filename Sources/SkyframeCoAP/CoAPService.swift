@@ -71,9 +71,14 @@ final class CoAPService: Service, Sendable {
       server.store(Int(bitPattern: made), ordering: .releasing)
       started.yield(nil)
       started.finish()
+      var nextObservedCheck = ContinuousClock.now
+      var notified = false
       while !stopping.load(ordering: .relaxed) {
         skyframe_coap_run_once(made, 1_000)
-        wayIn?.endNotifying()
+        if notified {
+          wayIn?.endNotifying()
+          notified = false
+        }
         for id in completed.withLock({ ids in
           defer { ids = [] }
           return ids
@@ -81,9 +86,14 @@ final class CoAPService: Service, Sendable {
           // Its exchange is gone (libcoap freed it with its peer's session): nothing to answer.
           wayIn?.forget(id)
         }
-        if let way = wayIn {
+        // Observed resources whose answer is due: looked for four times a second, not every
+        // round (a round is a datagram or a few under load).
+        let now = ContinuousClock.now
+        if now >= nextObservedCheck, let way = wayIn {
+          nextObservedCheck = now + .milliseconds(250)
           for path in way.dueObserved() {
             _ = path.withCString { skyframe_coap_notify(made, $0) }
+            notified = true
           }
         }
       }

@@ -257,6 +257,6 @@ final class CoAPWayIn: GatewayPart, Sendable {
     if source.hasPrefix("["), let end = source.firstIndex(of: "]") {
       return String(source[source.index(after: source.startIndex)..<end])
     }
-    return source.split(separator: ":").first.map(String.init) ?? source
+    return source.firstIndex(of: ":").map { String(source[..<$0]) } ?? source
   }
 }
