@@ -195,6 +195,7 @@ if [[ "${results[-1]}" == "passed" ]]; then
   step "virtual display" firmware-notes/examples/virtual-display/test.sh
   step "README and docs/ commands, as written" python3 Tests/Docs/commands.py
   step "CoAP with aiocoap" coap_aiocoap
+  step "garbage at the HTTP and CoAP ways in" python3 Tests/WaysIn/garbage.py
   step "LoRaWAN device behind ChirpStack" firmware-notes/examples/lorawan-device/test.sh
   step "status page in Chromium" Tests/StatusPage/test.sh
   step "Home Assistant" home_assistant
