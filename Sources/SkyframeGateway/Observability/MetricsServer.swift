@@ -160,9 +160,10 @@ struct OperatorDoor<Context: RequestContext>: RouterMiddleware {
     do {
       return try await next(request, context)
     } catch let error as HTTPError where error.status == .notFound {
-      return MetricsServer.answer(
+      let answer = MetricsServer.answer(
         request, .notFound, "text/plain; charset=utf-8",
         Array("try /, /metrics or /health\n".utf8))
+      return request.method == .head ? answer.createHeadResponse() : answer
     }
   }
 }
