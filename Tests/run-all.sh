@@ -145,9 +145,9 @@ coap_aiocoap() {
 }
 
 # The fuzzers (Tests/Fuzz/run.sh: their build, then 15 s a target on one core) run in the
-# background from right after the main build, at nice 10 (below the checks in the foreground,
-# above the release builds), in the CPU the other checks leave idle while they wait on brokers,
-# emulators and browsers; their step waits for them and shows their output.
+# background from right after the Swift tests, at nice 10 (below the checks in the foreground,
+# above the release builds), in the CPU the other checks leave idle while they wait on emulators,
+# brokers and browsers; their step waits for them and shows their output.
 fuzzing() {
   local rc=0
   wait "$fuzz_pid" || rc=$?
@@ -185,9 +185,10 @@ if [[ "${results[-1]}" == "passed" ]]; then
   rm -f .build/deb-build.status
   release_builds &
   release_pid=$!
+  step "swift test" swift_tests
+  # Not beside the Swift tests: their timing-bound integration tests want what CPU there is.
   nice -n 10 Tests/Fuzz/run.sh 15 >.build/fuzz.log 2>&1 &
   fuzz_pid=$!
-  step "swift test" swift_tests
   step "C decoder on host and boards" firmware-notes/test/run.sh
   step "Arduino libraries: Uno, simavr, ESP32 over HTTP" firmware-notes/skyframe/test/run.sh
   step "MicroPython: CPython, wasm, unix port over HTTP" firmware-notes/micropython/test/run.sh
