@@ -36,10 +36,6 @@ for tool in coap-server-notls coap-client-notls gcc; do
 done
 gcc -O2 -Wall -Wextra -o "$TMP/coap_load" "$HERE/coap_load.c"
 
-free_udp_port() {
-  python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
-}
-
 # libcoap's server with a 192-byte resource (its example_data, set by a PUT).
 LIBCOAP_PORT=$(free_udp_port)
 coap-server-notls -A 127.0.0.1 -p "$LIBCOAP_PORT" &
@@ -85,8 +81,6 @@ run() { # run NAME PORT TARGET: one round; prints "requests/s p99-ms"
   echo "$1 round: $rps requests/s, p99 $p99 ms ($answered answered, $lost lost, $other not 2.xx)" >&2
   echo "$rps $p99"
 }
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 
 libcoap_rps=() libcoap_p99=() gateway_rps=() gateway_p99=()
 for ((round = 1; round <= ROUNDS; round++)); do

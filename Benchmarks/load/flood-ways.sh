@@ -43,7 +43,7 @@ command -v wrk >/dev/null || fail "wrk is missing (apt-get install wrk)"
 start_broker tuned "$TMP/broker"
 start_stub "$TMP/stub.log"
 HTTP_PORT=$(free_port)
-COAP_PORT=$(python3 -c 'import socket; s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+COAP_PORT=$(free_udp_port)
 printf 'log:\n  level: warning\nmetrics:\n  port: 0\nhttp:\n  port: %s\n  host: 127.0.0.1\ncoap:\n  port: %s\n  host: 127.0.0.1\n' \
   "$HTTP_PORT" "$COAP_PORT" >"$TMP/skyframe.yaml"
 start_gateway "$TMP/skyframe.yaml" "$TMP/gateway.log" || fail "$GATEWAY_NOTE"

@@ -104,8 +104,6 @@ run() { # run NAME URL: one wrk round; prints "requests/s p99-ms"
   echo "$rps $p99"
 }
 
-median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
-
 nginx_rps=() nginx_p99=() gateway_rps=() gateway_p99=() hb_rps=() hb_p99=()
 for ((round = 1; round <= ROUNDS; round++)); do
   read -r rps p99 < <(run nginx "http://127.0.0.1:$NGINX_PORT/frame")
