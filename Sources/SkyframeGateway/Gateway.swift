@@ -141,6 +141,7 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
       metrics: metrics,
       clock: clock, logger: logger, logLimiter: logLimiter, isConnected: { connected.isSet })
     parts = try Self.makeParts(context) + extraParts.compactMap { $0(context) }
+    if let middleware = parts.lazy.compactMap(\.deskMiddleware).first { desk.use(middleware) }
     router = Router(topics: configuration.topics, claims: parts.map(\.claims))
   }
 

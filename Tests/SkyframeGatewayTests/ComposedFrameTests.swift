@@ -316,13 +316,13 @@ import Testing
       }
     }
     #expect(desk.entries.frames == 2)
-    #expect(desk.series.withLock { $0.count } == 2)
+    #expect(desk.cache.series.withLock { $0.count } == 2)
     let kept = desk.cell(of: points[4])
-    #expect(desk.series.withLock { $0[kept] } != nil)
-    #expect(desk.series.withLock { $0[desk.cell(of: points[0])] } == nil)
+    #expect(desk.cache.series.withLock { $0[kept] } != nil)
+    #expect(desk.cache.series.withLock { $0[desk.cell(of: points[0])] } == nil)
 
     // Its data lost: 20 minutes on, the frame would have to move on; it is no hit.
-    _ = desk.series.withLock { $0.removeValue(forKey: kept) }
+    _ = desk.cache.series.withLock { $0.removeValue(forKey: kept) }
     #expect(desk.cachedFrame(at: points[4], time: Self.start) != nil)
     manual.advance(by: .seconds(1_200))
     #expect(desk.cachedFrame(at: points[4], time: Self.start + 1_200) == nil)
@@ -348,7 +348,7 @@ import Testing
     entry.keepUntil = fetchedAt + 10_800
     let cell = WeatherDesk.Cell(row: 5_252, column: 1_340)
     #expect(desk.adopt(entry, for: cell))
-    let kept = try #require(desk.frames.withLock { $0.peek(cell) })
+    let kept = try #require(desk.cache.frames.withLock { $0.peek(cell) })
     #expect(kept.keepUntil == fetchedAt + 1_800)
   }
 

@@ -215,7 +215,7 @@ import Testing
         }
         result.largestSeries = max(
           result.largestSeries,
-          desk.series.withLock { $0[desk.cell(of: point)] }?.series.storedBytes ?? 0)
+          desk.cache.series.withLock { $0[desk.cell(of: point)] }?.series.storedBytes ?? 0)
       }
     }
     result.callsPerCell =

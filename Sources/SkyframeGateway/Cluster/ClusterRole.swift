@@ -13,6 +13,8 @@ final class ClusterRole: GatewayPart, Sendable {
   let sharedCache: SharedFrameCache?
   /// The fleet's place names (with `cluster.key`), so a name costs the fleet one call.
   private let sharedNames: SharedNames?
+  /// The fleet in front of the desk's fetcher (with `cluster.key`).
+  private let fetching: FleetFetching?
   private let settings: ClusterSettings
   private let topics: GatewayConfiguration.Topics
   private let desk: WeatherDesk
@@ -22,9 +24,6 @@ final class ClusterRole: GatewayPart, Sendable {
   private let logger: Logger
   private let refusals: DeviceLog
   private let isConnected: @Sendable () -> Bool
-  /// Whether every weather service is paused: then no member fetches, and waiting for the
-  /// owner's entry would only delay the `stale` answer from the cache.
-  private let servicesPaused: @Sendable () -> Bool
   private let background: BackgroundWork
   /// Fetches other members asked this one for and that have not finished.
   private let wantsInFlight = Atomic<Int>(0)
@@ -37,7 +36,6 @@ final class ClusterRole: GatewayPart, Sendable {
     isConnected: @escaping @Sendable () -> Bool,
     servicesPaused: @escaping @Sendable () -> Bool = { false }
   ) {
-    self.servicesPaused = servicesPaused
     self.background = background
     self.members = members
     self.fleet = fleet
@@ -51,54 +49,27 @@ final class ClusterRole: GatewayPart, Sendable {
     self.isConnected = isConnected
     // One line a minute for all refused shared entries.
     refusals = DeviceLog(logger: logger, device: "(shared cache)", limiter: limiter)
-    sharedCache = configuration.cluster.key.map { key in
+    let sharedCache = configuration.cluster.key.map { key in
       SharedFrameCache(
         key: key, topics: configuration.topics, staleSeconds: configuration.cache.staleSeconds)
     }
-    sharedNames = configuration.cluster.key.map {
+    let sharedNames = configuration.cluster.key.map {
       SharedNames(key: $0, topics: configuration.topics)
     }
-    installSharedCache()
-    if let sharedNames {
-      let (client, logger) = (client, logger)
-      desk.onGeocoded { key, place in
-        if !sharedNames.share(place, for: key, with: client, now: clock.unixTime()) {
-          logger.debug("could not share a place name")
-        }
+    self.sharedCache = sharedCache
+    self.sharedNames = sharedNames
+    fetching = sharedCache.flatMap { sharedCache in
+      sharedNames.map { sharedNames in
+        FleetFetching(
+          desk: desk, sharedCache: sharedCache, sharedNames: sharedNames, members: members,
+          configuration: configuration, client: client, own: own, clock: clock, logger: logger,
+          servicesPaused: servicesPaused)
       }
     }
   }
 
-  /// A miss for a cell another member owns asks that member and waits for its shared entry; a
-  /// frame fetched here is shared.
-  private func installSharedCache() {
-    guard let sharedCache else { return }
-    let (own, topics, clock, members) = (own, topics, clock, members)
-    if settings.ownerWaitMilliseconds > 0 {
-      let wait = Duration.milliseconds(settings.ownerWaitMilliseconds)
-      let servicesPaused = servicesPaused
-      desk.onMiss { [weak desk] cell in
-        guard !servicesPaused() else { return .none }
-        // The cell's owner fetches it once for the fleet; this member waits for its shared entry
-        // and fetches itself only if none comes in time (the owner gone, say).
-        let key = sharedCache.cellText(cell)
-        guard let desk, let owner = members.owner(of: "cell:" + key), owner != members.own else {
-          return .none
-        }
-        return await desk.ownerReply(for: cell, by: clock.now + wait) {
-          own.send(topics.wants(owner), Array(key.utf8), retain: false)
-        }
-      }
-    }
-    let (client, logger) = (client, logger)
-    desk.onFetched { cell, frame, series in
-      if !sharedCache.share(
-        frame, for: cell, series: series, with: client, now: clock.unixTime())
-      {
-        logger.debug("could not share a cached frame")
-      }
-    }
-  }
+  /// With a shared cache, the fleet stands in front of the desk's fetcher.
+  package var deskMiddleware: (any DeskMiddleware)? { fetching }
 
   /// The filters a member subscribes to besides requests and watches.
   var subscriptions: [String] {
@@ -221,11 +192,11 @@ final class ClusterRole: GatewayPart, Sendable {
     case 5:
       // The owner could not fetch a cell a member wants: signed, like the cache's entries, and
       // recent (a device that can publish here cannot make the fleet answer stale).
-      guard let sharedCache, (3...41).contains(rest.utf8.count),
+      guard let sharedCache, let fetching, (3...41).contains(rest.utf8.count),
         let cell = sharedCache.verifyUnavailable(
           message.payload, cellText: Substring(rest), now: clock.unixTime())
       else { return }
-      desk.ownerUnavailable(cell)
+      fetching.ownerUnavailable(cell)
     case 6:
       // A takeover marker: of this member (it was gone; the intake notes where the marker came
       // among what it holds), or this member's own, back (its devices are its own now).
@@ -267,20 +238,19 @@ final class ClusterRole: GatewayPart, Sendable {
 
   /// Another member asks this one, the cell's owner, to fetch it for the fleet.
   private func wanted(owner: Substring, payload: UnsafeRawBufferPointer) {
-    guard let sharedCache, owner == members.own, let cell = sharedCache.cell(from: payload)
+    guard let sharedCache, let fetching, owner == members.own,
+      let cell = sharedCache.cell(from: payload)
     else { return }
     if let frame = desk.freshFrame(for: cell) {
       // Already here (the asker missed the entry): share it again, with its data.
-      sharedCache.share(
-        frame, for: cell, series: desk.series(of: frame, in: cell), with: client,
-        now: clock.unixTime())
+      fetching.share(frame, series: desk.series(of: frame, in: cell), for: cell)
       return
     }
     guard wantsInFlight.add(1, ordering: .relaxed).newValue <= Self.maximumWantsInFlight else {
       wantsInFlight.subtract(1, ordering: .relaxed)
       return
     }
-    // A fetch here is shared when it completes (`onFetched`); one that fails says so at once,
+    // A fetch here is shared when it completes (`FleetFetching`); one that fails says so at once,
     // so that the member that asked answers from its cache instead of waiting for the entry.
     // Stopping, none is started.
     let started = background.start { [self] in

@@ -4,7 +4,7 @@ import SkyframeWeather
 /// A cell's frames composed again from the data of the call that fetched them (`ForecastSeries`),
 /// at each moment something in them changes: the frames a fresh call to the same run would give
 /// then, but for `fetched_at`, which stays the time of the call.
-final class FrameSeries: Sendable {
+package final class FrameSeries: Sendable {
   let series: ForecastSeries
   let service: WeatherService
   /// The air quality index the fetch put in the frame (from its own desk and time-to-live).

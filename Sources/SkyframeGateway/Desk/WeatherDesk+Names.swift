@@ -4,13 +4,9 @@ import SkyframeWeather
 import Synchronization
 
 /// The desk's place names: what a name stands for, cached (misses too) for the geocoding TTL,
-/// one look-up per name however many ask, and shared with the fleet (`onGeocoded`, `adopt`).
+/// one look-up per name however many ask, and told to what stands in front of the fetcher (the
+/// fleet shares it; `adopt` takes what another member looked up).
 extension WeatherDesk {
-  /// Calls `listener` with every name looked up upstream, after it is cached.
-  func onGeocoded(_ listener: @escaping @Sendable (GeocodeKey, CachedPlace) -> Void) {
-    geocodedListener.withLock { $0 = listener }
-  }
-
   /// Takes a name another member looked up, unless this cache knows it for longer already or
   /// the entry has expired. Returns whether it was taken.
   @discardableResult
@@ -58,7 +54,7 @@ extension WeatherDesk {
             return places.count
           }
           placeEntries?.record(count)
-          geocodedListener.withLock { $0 }?(key, entry)
+          front?.lookedUp(entry, for: key)
           return .success(place)
         } catch {
           if firstError == nil { firstError = error }

@@ -29,21 +29,7 @@ package struct GatewayInfo: Codable, Sendable, Equatable {
     services = configuration.weather.order.enumerated().map { index, name in
       Self.source(name, role: index == 0 ? "weather" : "fallback")
     }
-    if configuration.airQuality.service == .openMeteo {
-      services.append(
-        Source(
-          name: WeatherServices.airQualityName, role: "air-quality",
-          attribution:
-            "Air quality by Open-Meteo.com, from CAMS (Copernicus Atmosphere Monitoring Service) data",
-          license: "CC BY 4.0", url: "https://open-meteo.com/"))
-    }
-    if configuration.alerts.enabled, configuration.alerts.nws.isUsable {
-      services.append(
-        Source(
-          name: NWSAlertsProvider.name, role: "alerts",
-          attribution: "Alerts from the US National Weather Service (weather.gov)",
-          license: "US government work, no restrictions", url: "https://www.weather.gov/"))
-    }
+    services += SupplementRegistry.all.compactMap { $0.source(configuration) }
   }
 
   static func source(_ name: String, role: String) -> Source {

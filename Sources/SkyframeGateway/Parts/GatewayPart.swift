@@ -24,6 +24,9 @@ package protocol GatewayPart: Sendable {
   func leaving()
   /// A reloaded configuration: the part swaps its settings whole.
   func apply(_ configuration: GatewayConfiguration)
+  /// What the part puts in front of the desk's fetcher (the fleet: ask the owner first, share
+  /// what was fetched here); nil: nothing.
+  var deskMiddleware: (any DeskMiddleware)? { get }
   /// Long-running work, each a Service in the gateway's group (started after the gateway's own
   /// connection, stopped before it).
   var services: [any Service] { get }
@@ -44,6 +47,7 @@ extension GatewayPart {
   package func leaving() {}
   package func apply(_ configuration: GatewayConfiguration) {}
   package var services: [any Service] { [] }
+  package var deskMiddleware: (any DeskMiddleware)? { nil }
   package func report(into status: inout GatewayStatus) {}
   package func keepRestartOnlyKeys(
     of running: GatewayConfiguration, in new: inout GatewayConfiguration

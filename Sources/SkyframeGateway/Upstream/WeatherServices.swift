@@ -16,16 +16,9 @@ final class WeatherServices: Sendable {
   let budgets: [String: CallBudget]
   let health: [String: ServiceHealth]
   let breakers: [String: CircuitBreaker]
-  /// The air-quality API's own budget, breaker and counters.
-  let airQualityGuard: UpstreamGuard
-  /// Air quality by cell, for the frames the desk compacts.
-  let airQuality: AirQualityDesk
-  static let airQualityName = "open-meteo-air-quality"
-  /// The NWS alerts API's own budget, breaker and counters.
-  let alertsGuard: UpstreamGuard
-  /// Official alerts by cell, for points the NWS covers.
-  let officialAlerts: CellSupplement<[Forecast.Alert]>
-  let scheduled = ScheduledWork()
+  /// What frames get beside the forecast (`SupplementRegistry.all`), each from its own API.
+  let supplements: [any Supplement]
+  let scheduled: ScheduledWork
   /// The latest run of each model in `runs.models` (a Service of the gateway's).
   let modelRuns: ModelRuns
   private let geonames = Mutex<(path: String, index: GeoNamesIndex)?>(nil)
@@ -63,100 +56,12 @@ final class WeatherServices: Sendable {
           CircuitBreaker(service: name, policy: configuration.upstream.breakerPolicy, clock: clock)
         )
       })
-    airQualityGuard = UpstreamGuard(
-      budget: CallBudget(
-        configuration.airQuality.budget, reservePercent: configuration.upstream.reservePercent,
-        clock: clock, fleet: fleet),
-      name: Self.airQualityName,
-      health: ServiceHealth(name: Self.airQualityName, metrics: metrics, clock: clock),
-      breaker: CircuitBreaker(
-        service: Self.airQualityName, policy: configuration.upstream.breakerPolicy, clock: clock),
-      scheduled: scheduled, logger: logger)
-    airQuality = AirQualityDesk(
-      settings: Self.airQualitySettings(configuration), clock: clock, background: background)
-    let nws = NWSAlertsProvider.name
-    alertsGuard = UpstreamGuard(
-      budget: CallBudget(
-        configuration.alerts.nws.budget, reservePercent: configuration.upstream.reservePercent,
-        clock: clock, fleet: fleet),
-      name: nws, health: ServiceHealth(name: nws, metrics: metrics, clock: clock),
-      breaker: CircuitBreaker(
-        service: nws, policy: configuration.upstream.breakerPolicy, clock: clock),
-      scheduled: scheduled, logger: logger)
-    officialAlerts = CellSupplement(
-      settings: Self.alertSettings(configuration), clock: clock, background: background,
-      covers: NWSAlertsProvider.covers)
-  }
-
-  private static func airQualitySettings(_ configuration: GatewayConfiguration)
-    -> AirQualityDesk.Settings
-  {
-    AirQualityDesk.Settings(
-      ttlSeconds: Int64(configuration.airQuality.ttlSeconds),
-      maximumCells: configuration.cache.maximumCells)
-  }
-
-  private static func alertSettings(_ configuration: GatewayConfiguration)
-    -> CellSupplement<[Forecast.Alert]>.Settings
-  {
-    .init(
-      ttlSeconds: Int64(configuration.alerts.nws.ttlSeconds),
-      maximumCells: configuration.cache.maximumCells)
-  }
-
-  /// The NWS alerts set up for `configuration`: settings, budget and batcher (none: off).
-  private func configureOfficialAlerts(_ configuration: GatewayConfiguration) {
-    let nws = configuration.alerts.nws
-    alertsGuard.budget.update(nws.budget, reservePercent: configuration.upstream.reservePercent)
-    alertsGuard.breaker.update(configuration.upstream.breakerPolicy)
-    let settings = Self.alertSettings(configuration)
-    guard configuration.alerts.enabled, nws.enabled, let userAgent = nws.userAgent else {
-      officialAlerts.update(settings, batcher: nil)
-      return
-    }
-    let provider = NWSAlertsProvider(
-      configuration: .init(
-        baseURL: nws.url, userAgent: userAgent, timeout: .seconds(nws.timeoutSeconds)),
-      httpClient: httpClient, logger: logger, clock: clock.providerClock)
-    let guarded = alertsGuard
-    let batcher = PointBatcher<[Forecast.Alert]>(maximumBatchSize: 1, window: .zero) {
-      points async throws(ProviderError) in
-      var answers: [[Forecast.Alert]] = []
-      for point in points {
-        answers.append(
-          try await guarded.call(1) { () async throws(ProviderError) in
-            try await provider.alerts(at: point)
-          })
-      }
-      return answers
-    }
-    officialAlerts.update(settings, batcher: batcher)
-  }
-
-  /// The air-quality desk set up for `configuration`: its settings, budget and batcher.
-  private func configureAirQuality(_ configuration: GatewayConfiguration) {
-    airQualityGuard.budget.update(
-      configuration.airQuality.budget, reservePercent: configuration.upstream.reservePercent)
-    airQualityGuard.breaker.update(configuration.upstream.breakerPolicy)
-    let settings = Self.airQualitySettings(configuration)
-    guard configuration.airQuality.service == .openMeteo else {
-      airQuality.update(settings, batcher: nil)
-      return
-    }
-    let provider = OpenMeteoProvider(
-      configuration: configuration.openMeteoConfiguration, httpClient: httpClient, logger: logger,
-      clock: clock.providerClock)
-    let guarded = airQualityGuard
-    let batcher = PointBatcher<AirQualityReading>(
-      maximumBatchSize: provider.maximumBatchSize,
-      window: .milliseconds(configuration.weather.batchWindowMilliseconds), clock: clock
-    ) { points async throws(ProviderError) in
-      let batch = max(provider.maximumBatchSize, 1)
-      return try await guarded.call((points.count + batch - 1) / batch) {
-        () async throws(ProviderError) in try await provider.airQuality(for: points)
-      }
-    }
-    airQuality.update(settings, batcher: batcher)
+    let scheduled = ScheduledWork()
+    self.scheduled = scheduled
+    supplements = SupplementRegistry.make(
+      SupplementContext(
+        configuration: configuration, httpClient: httpClient, metrics: metrics, clock: clock,
+        logger: logger, fleet: fleet, background: background, scheduled: scheduled))
   }
 
   /// Whether every weather service in use is paused now (its breaker refuses calls): a miss would
@@ -171,9 +76,8 @@ final class WeatherServices: Sendable {
     var services = inUse.withLock { $0 }.map {
       ($0, health[$0]!, budgets[$0]!, breakers[$0]!)
     }
-    for (enabled, guarded) in [
-      (airQuality.isEnabled, airQualityGuard), (officialAlerts.isEnabled, alertsGuard),
-    ] where enabled {
+    for supplement in supplements where supplement.isEnabled {
+      let guarded = supplement.guarded
       services.append((guarded.name, guarded.health, guarded.budget, guarded.breaker))
     }
     return services
@@ -184,8 +88,7 @@ final class WeatherServices: Sendable {
     let window = Duration.milliseconds(configuration.weather.batchWindowMilliseconds)
     var services: [ForecastBatcher] = []
     var reverse: WeatherDesk.ReverseGeocoder = .none
-    configureAirQuality(configuration)
-    configureOfficialAlerts(configuration)
+    for supplement in supplements { supplement.configure(configuration) }
     modelRuns.update(configuration.runs)
     for name in WeatherServiceRegistry.names {
       budgets[name]?.update(
@@ -241,8 +144,7 @@ final class WeatherServices: Sendable {
     }
     var settings = WeatherDesk.Settings(
       services: services, reverseGeocoder: reverse, cache: configuration.cache,
-      airQuality: airQuality, airQualityScale: configuration.airQuality.scale,
-      officialAlerts: officialAlerts)
+      supplements: supplements)
     if configuration.runs.isEnabled {
       settings.runs = modelRuns
       settings.maximumAgeSeconds = Int64(configuration.runs.maximumAgeSeconds)
