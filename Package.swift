@@ -21,6 +21,7 @@ let package = Package(
     .library(name: "SkyframeGateway", targets: ["SkyframeGateway"]),
     .library(name: "SkyframeLoRaWAN", targets: ["SkyframeLoRaWAN"]),
     .library(name: "SkyframeHomeAssistant", targets: ["SkyframeHomeAssistant"]),
+    .library(name: "SkyframeCluster", targets: ["SkyframeCluster"]),
     .library(name: "SkyframeHTTP", targets: ["SkyframeHTTP"]),
     .library(name: "SkyframeCoAP", targets: ["SkyframeCoAP"]),
     .library(name: "SkyframeAssembly", targets: ["SkyframeAssembly"]),
@@ -104,7 +105,7 @@ let package = Package(
         "SkyframePlaces", log,
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
         .product(name: "UnixSignals", package: "swift-service-lifecycle"),
-        "COpenSSLCrypto", "CSkyframeRender",
+        "CSkyframeRender",
         .product(name: "Configuration", package: "swift-configuration"),
         .product(name: "Yams", package: "Yams"),
         .product(name: "SystemPackage", package: "swift-system"),
@@ -141,6 +142,15 @@ let package = Package(
         "SkyframeWeather", log,
       ],
       swiftSettings: strict),
+    // The fleet: several gateways on one broker, a cell's owner fetching it once for all, the
+    // shared cache and names signed with the cluster's key (libcrypto's HMAC).
+    .target(
+      name: "SkyframeCluster",
+      dependencies: [
+        "SkyframeGateway", "SkyframeCodec", "SkyframeMQTT", "SkyframeProviders", "SkyframeWeather",
+        "COpenSSLCrypto", log,
+      ],
+      swiftSettings: strict),
     // The HTTP way in: displays that make one GET and sleep (Hummingbird).
     .target(
       name: "SkyframeHTTP",
@@ -172,7 +182,7 @@ let package = Package(
       name: "SkyframeAssembly",
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeHTTP",
-        "SkyframeCoAP",
+        "SkyframeCoAP", "SkyframeCluster",
       ],
       swiftSettings: strict),
     .executableTarget(
@@ -223,7 +233,8 @@ let package = Package(
       name: "SkyframeGatewayTests",
       dependencies: [
         "SkyframeGateway", "SkyframeLoRaWAN", "SkyframeHomeAssistant", "SkyframeAssembly",
-        "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON", "SkyframeGatewayTesting",
+        "SkyframeCluster", "SkyframeProviders", "SkyframeTestSupport", "SkyframeJSON",
+        "SkyframeGatewayTesting",
       ],
       swiftSettings: strict),
     // The gateway run whole against a real mosquitto and local HTTP stand-ins (the unit tests
@@ -241,7 +252,7 @@ let package = Package(
       name: "skyframeTests",
       dependencies: [
         "skyframe", "SkyframeCodec", "SkyframeMQTT", "SkyframeGateway", "SkyframeAssembly",
-        "SkyframeTestSupport",
+        "SkyframeCluster", "SkyframeTestSupport",
       ],
       swiftSettings: strict),
   ],

@@ -1,3 +1,4 @@
+import SkyframeCluster
 import SkyframeCoAP
 import SkyframeGateway
 import SkyframeHTTP

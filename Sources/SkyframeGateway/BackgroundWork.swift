@@ -6,25 +6,25 @@ import Synchronization
 /// not in loose tasks, so a graceful shutdown waits for it (each job is an upstream call, bounded
 /// by its timeout). At most `limit` jobs are queued or running (`requests.queue-limit` at start); past it,
 /// and once the service has stopped, `start` refuses and the caller does the work itself.
-final class BackgroundWork: Service, Sendable {
-  typealias Job = @Sendable () async -> Void
+package final class BackgroundWork: Service, Sendable {
+  package typealias Job = @Sendable () async -> Void
 
   private let jobs: AsyncStream<Job>
   private let intake: AsyncStream<Job>.Continuation
   private let limit: Int
   private let inFlight = Atomic<Int>(0)
 
-  init(limit: Int) {
+  package init(limit: Int) {
     self.limit = max(limit, 1)
     (jobs, intake) = AsyncStream.makeStream()
   }
 
   /// Jobs queued or running now.
-  var count: Int { inFlight.load(ordering: .relaxed) }
+  package var count: Int { inFlight.load(ordering: .relaxed) }
 
   /// Starts `job` in the group (queued until the service runs); false when `limit` jobs are
   /// already under way or the service has stopped taking work, and the caller runs it itself.
-  func start(_ job: @escaping Job) -> Bool {
+  package func start(_ job: @escaping Job) -> Bool {
     guard inFlight.add(1, ordering: .relaxed).newValue <= limit else {
       inFlight.subtract(1, ordering: .relaxed)
       return false
@@ -38,7 +38,7 @@ final class BackgroundWork: Service, Sendable {
     return false
   }
 
-  func run() async {
+  package func run() async {
     await withGracefulShutdownHandler {
       await withDiscardingTaskGroup { group in
         // After `finish()` the stream still hands out what was queued before it ends.

@@ -56,8 +56,8 @@ public final class Gateway: Service, MQTTMessageReceiver, Sendable {
   /// How many share the budgets (the live members); nil alone.
   let fleet: FleetShare?
 
-  static let online = Array(#"{"state":"online"}"#.utf8)
-  static let offline = Array(#"{"state":"offline"}"#.utf8)
+  package static let online = Array(#"{"state":"online"}"#.utf8)
+  package static let offline = Array(#"{"state":"offline"}"#.utf8)
 
   /// Builds the gateway from a checked configuration. Nothing connects until `run()`.
   public convenience init(

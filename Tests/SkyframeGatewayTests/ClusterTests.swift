@@ -5,6 +5,7 @@ import SkyframeProviders
 import SkyframeWeather
 import Testing
 
+@testable import SkyframeCluster
 @testable import SkyframeGateway
 
 /// The cluster's pieces on their own: membership from presence messages, rendezvous ownership of

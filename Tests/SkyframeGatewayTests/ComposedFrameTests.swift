@@ -8,6 +8,7 @@ import SkyframeWeather
 import Synchronization
 import Testing
 
+@testable import SkyframeCluster
 @testable import SkyframeGateway
 
 /// Frames composed between runs from the call's data equal, byte for byte but `fetched_at` and

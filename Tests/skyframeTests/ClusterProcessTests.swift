@@ -4,6 +4,7 @@ import SkyframeMQTT
 import SkyframeTestSupport
 import Testing
 
+@testable import SkyframeCluster
 @testable import SkyframeGateway
 
 /// Several `skyframe run` processes in one `cluster.group` on one real mosquitto.

@@ -2,15 +2,15 @@ import Synchronization
 
 /// How many live instances share the fleet's budgets: 1 alone. Each instance spends at most its
 /// share (the budget divided by this), so the fleet stays within the service's limits.
-final class FleetShare: Sendable {
+package final class FleetShare: Sendable {
   private let members = Atomic<Int>(1)
 
-  var count: Int { members.load(ordering: .relaxed) }
+  package var count: Int { members.load(ordering: .relaxed) }
 
-  func set(_ count: Int) { members.store(max(count, 1), ordering: .relaxed) }
+  package func set(_ count: Int) { members.store(max(count, 1), ordering: .relaxed) }
 
   /// `limit` divided among the members (at least 1); 0 (no limit) stays 0.
-  func share(of limit: Int) -> Int {
+  package func share(of limit: Int) -> Int {
     limit > 0 ? max(limit / count, 1) : 0
   }
 }
@@ -34,11 +34,11 @@ public final class ClusterMembers: Sendable {
   /// left in the last `recentlyGone` as members to confirm again. At most `maximumMembers`, the
   /// one that left longest ago giving way.
   private let gone = Mutex<[String: Duration]>([:])
-  static let recentlyGone = Duration.seconds(30)
+  package static let recentlyGone = Duration.seconds(30)
   /// Whether a reconfirming has begun (at the disconnect) and not ended.
   private let reconfirming = Atomic<Bool>(false)
 
-  var isReconfirming: Bool { reconfirming.load(ordering: .relaxed) }
+  package var isReconfirming: Bool { reconfirming.load(ordering: .relaxed) }
   /// Members this one is taking over (gone by their last will) and since when (gateway clock):
   /// until its own takeover marker comes back through the broker, requests of the devices the
   /// gone member owned are left to it. They sit in its session ahead of the marker, and it
@@ -47,7 +47,7 @@ public final class ClusterMembers: Sendable {
   private let takingOver = Mutex<[String: Duration]>([:])
   /// How many are in `takingOver`: the request path looks at this number alone.
   private let takeovers = Atomic<Int>(0)
-  static let takeoverLimit = Duration.seconds(5)
+  package static let takeoverLimit = Duration.seconds(5)
   /// Told when a takeover marker for this member arrives (the intake notes where it came among
   /// the requests it holds).
   private let takenOver = Mutex<(@Sendable () -> Void)?>(nil)
@@ -58,14 +58,14 @@ public final class ClusterMembers: Sendable {
 
   /// How long after its first connect a member trusts its live set: the retained presence of
   /// the others arrives right after the subscription.
-  static let settling = Duration.seconds(1)
+  package static let settling = Duration.seconds(1)
 
   /// How long after a reconnect the members have to announce themselves again: they reconnect
   /// within about a second of the broker's return.
-  static let reconfirming = Duration.seconds(10)
+  package static let reconfirming = Duration.seconds(10)
 
   /// What the intake does with a request from a device (`answers(device:at:)`).
-  enum Answering: Equatable {
+  package enum Answering: Equatable {
     /// This member owns the device: it answers.
     case answer
     /// Another live member owns it and answers it (every member's session gets every request).
@@ -77,7 +77,7 @@ public final class ClusterMembers: Sendable {
 
   /// Who answers `device`'s requests: the member the rendezvous over the live set picks, once
   /// that set can be trusted.
-  func answers(device: String, at now: Duration) -> Answering {
+  package func answers(device: String, at now: Duration) -> Answering {
     guard isSettled(at: now) else { return .hold }
     let members = members.withLock { $0 }
     // Alone, every device is this member's (perhaps taking over the last other member's).
@@ -105,7 +105,7 @@ public final class ClusterMembers: Sendable {
 
   /// `id` left by its last will at `now`: its devices are this member's once the takeover
   /// marker this member publishes comes back (`endTakeover`).
-  func beginTakeover(of id: String, at now: Duration) {
+  package func beginTakeover(of id: String, at now: Duration) {
     let count = takingOver.withLock { taking in
       taking = taking.filter { now - $0.value < Self.takeoverLimit }
       if taking.count < ClusterSettings.maximumMembers || taking[id] != nil { taking[id] = now }
@@ -115,7 +115,7 @@ public final class ClusterMembers: Sendable {
   }
 
   /// This member's takeover marker for `id` came back, or `id` is back: its devices are settled.
-  func endTakeover(of id: String) {
+  package func endTakeover(of id: String) {
     let count = takingOver.withLock { taking in
       taking[id] = nil
       return taking.count
@@ -124,33 +124,33 @@ public final class ClusterMembers: Sendable {
   }
 
   /// How many members this one is taking over (at most `maximumMembers`).
-  var takeoverCount: Int { takeovers.load(ordering: .relaxed) }
+  package var takeoverCount: Int { takeovers.load(ordering: .relaxed) }
 
   /// Where a takeover marker for this member is told (set once, by the gateway).
-  func onTakenOver(_ handler: @escaping @Sendable () -> Void) {
+  package func onTakenOver(_ handler: @escaping @Sendable () -> Void) {
     takenOver.withLock { $0 = handler }
   }
 
   /// Another member took this one over while it was gone: the marker arrived.
-  func takenOverMarkerArrived() {
+  package func takenOverMarkerArrived() {
     takenOver.withLock { $0 }?()
   }
 
-  static let devicePrefix = "device:"
+  package static let devicePrefix = "device:"
 
-  init(own: String) {
+  package init(own: String) {
     self.own = own
     members.withLock { _ = $0.insert(own) }
   }
 
   /// Where the requests held go when the live set can be trusted (set once, by the gateway).
-  func onRelease(_ handler: @escaping @Sendable (_ dropIfOthersLive: Bool) -> Void) {
+  package func onRelease(_ handler: @escaping @Sendable (_ dropIfOthersLive: Bool) -> Void) {
     release.withLock { $0 = handler }
   }
 
   /// This process's first connect has settled and it is announced: the held requests were
   /// answered by the others, if any live (it was not one of them yet), else they are answered.
-  func settledFirstConnect() {
+  package func settledFirstConnect() {
     release.withLock { $0 }?(true)
   }
 
@@ -158,7 +158,7 @@ public final class ClusterMembers: Sendable {
   /// reconnect, the others and those that left in the last `recentlyGone` must announce
   /// themselves again within `reconfirming`; until then their devices' requests wait. Begun at
   /// the disconnect, so that what the broker delivers at once on the reconnect waits too.
-  func beginReconfirming(at now: Duration) {
+  package func beginReconfirming(at now: Duration) {
     let recent = gone.withLock { gone in
       gone = gone.filter { now - $0.value <= Self.recentlyGone }
       return Set(gone.keys)
@@ -176,7 +176,7 @@ public final class ClusterMembers: Sendable {
   /// The reconnect's time to confirm is over: who did not announce itself again is gone, and the
   /// requests held for its devices go to their new owners. Returns whether the live set changed.
   @discardableResult
-  func endReconfirming() -> Bool {
+  package func endReconfirming() -> Bool {
     let gone = unconfirmed.withLock { unconfirmed in
       defer { unconfirmed = [] }
       return unconfirmed
@@ -194,7 +194,7 @@ public final class ClusterMembers: Sendable {
   /// A connect to the broker, at `now` on the gateway clock; returns whether it is this
   /// process's first.
   @discardableResult
-  func connected(at now: Duration) -> Bool {
+  package func connected(at now: Duration) -> Bool {
     let nanoseconds =
       now.components.seconds * 1_000_000_000 + now.components.attoseconds / 1_000_000_000
     return firstConnected.compareExchange(expected: -1, desired: nanoseconds, ordering: .relaxed)
@@ -244,12 +244,12 @@ public final class ClusterMembers: Sendable {
 
   /// FNV-1a over member, a 0 byte and key, then a 64-bit finalizer (splitmix64) to spread the
   /// bits: the same in every process, unlike Swift's seeded `Hasher`.
-  static func weight(_ member: String, _ key: String) -> UInt64 {
+  package static func weight(_ member: String, _ key: String) -> UInt64 {
     weight(member, "", key)
   }
 
   /// `weight(member, prefix + key)`, without making the joined string (a request's path).
-  static func weight(_ member: String, _ prefix: String, _ key: String) -> UInt64 {
+  package static func weight(_ member: String, _ prefix: String, _ key: String) -> UInt64 {
     var hash: UInt64 = 0xCBF2_9CE4_8422_2325
     for byte in member.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3 }
     hash = (hash ^ 0) &* 0x0000_0100_0000_01B3
@@ -260,11 +260,13 @@ public final class ClusterMembers: Sendable {
     return hash ^ (hash >> 31)
   }
 
-  var count: Int { members.withLock { $0.count } }
+  package var count: Int { members.withLock { $0.count } }
 
   /// Applies one presence message; returns whether the set changed.
   @discardableResult
-  func receive(id: String, payload: some Collection<UInt8>, at now: Duration = .zero) -> Bool {
+  package func receive(id: String, payload: some Collection<UInt8>, at now: Duration = .zero)
+    -> Bool
+  {
     // A member announced again after a reconnect: the requests held for it are its own.
     if !payload.isEmpty, unconfirmed.withLock({ $0.remove(id) }) != nil {
       release.withLock { $0 }?(false)
@@ -303,18 +305,18 @@ public final class ClusterMembers: Sendable {
 /// any member lives, written by one of them (the owner of the key "state") whenever the live set
 /// changes; a member's last will is `{"state":"offline","instance":"gw-b"}`, which the members left
 /// replace; when the last member goes, its will (or its clean stop) leaves the fleet offline.
-enum FleetState {
-  static func online(_ members: [String]) -> [UInt8] {
+package enum FleetState {
+  package static func online(_ members: [String]) -> [UInt8] {
     let list = members.map { "\"\($0)\"" }.joined(separator: ",")
     return Array(#"{"state":"online","instances":[\#(list)]}"#.utf8)
   }
 
-  static func offline(_ instance: String) -> [UInt8] {
+  package static func offline(_ instance: String) -> [UInt8] {
     Array(#"{"state":"offline","instance":"\#(instance)"}"#.utf8)
   }
 
   /// The member an offline message names; nil for anything else.
-  static func offlineInstance(in payload: some Collection<UInt8>) -> String? {
+  package static func offlineInstance(in payload: some Collection<UInt8>) -> String? {
     let text = String(decoding: payload, as: UTF8.self)
     let prefix = #"{"state":"offline","instance":""#
     guard text.hasPrefix(prefix), text.hasSuffix(#""}"#) else { return nil }

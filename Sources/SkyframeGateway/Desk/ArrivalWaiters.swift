@@ -5,7 +5,7 @@ import Synchronization
 /// or with nil when its task is cancelled (the wait's deadline). No polling. Bounded by the
 /// callers: one entry per waiting call, and the calls are the request workers' and the schedules'
 /// misses.
-final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable {
+package final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable {
   private enum Phase {
     /// Made, its continuation not yet registered.
     case starting
@@ -26,14 +26,16 @@ final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable 
 
   private let state = Mutex(State())
 
+  package init() {}
+
   /// A place in the line for `key`'s next value: a value that arrives from now on is kept for
   /// `wait(_:)`, even before the wait starts.
-  struct Ticket: Sendable {
+  package struct Ticket: Sendable {
     fileprivate let id: Int
   }
 
   /// Takes a ticket for `key` now; `wait(_:)` then gives what arrived since.
-  func register(_ key: Key) -> Ticket {
+  package func register(_ key: Key) -> Ticket {
     state.withLock { state in
       defer { state.next &+= 1 }
       state.entries[state.next] = Entry(key: key, phase: .starting)
@@ -42,13 +44,13 @@ final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable 
   }
 
   /// The value stored for `key` from now on, or nil when the calling task is cancelled.
-  func wait(for key: Key) async -> Value? {
+  package func wait(for key: Key) async -> Value? {
     await wait(register(key))
   }
 
   /// The value stored for the ticket's key since it was taken, or nil when the calling task is
   /// cancelled.
-  func wait(_ ticket: Ticket) async -> Value? {
+  package func wait(_ ticket: Ticket) async -> Value? {
     let id = ticket.id
     return await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
@@ -68,12 +70,12 @@ final class ArrivalWaiters<Key: Hashable & Sendable, Value: Sendable>: Sendable 
   }
 
   /// Resumes everyone waiting for `key` with `value`.
-  func arrived(_ value: Value, for key: Key) {
+  package func arrived(_ value: Value, for key: Key) {
     let ids = state.withLock { state in state.entries.filter { $0.value.key == key }.map(\.key) }
     for id in ids { settle(id, value) }
   }
 
-  var count: Int { state.withLock { $0.entries.count } }
+  package var count: Int { state.withLock { $0.entries.count } }
 
   private func settle(_ id: Int, _ value: Value?) {
     let continuation = state.withLock { state -> CheckedContinuation<Value?, Never>? in

@@ -2,9 +2,9 @@ import SkyframeCodec
 
 extension WeatherDesk {
   /// The time-to-live and the runs' gate (`ModelRuns.gate()`) at one moment.
-  struct Freshness: Sendable {
-    var ttl: Int64
-    var gate: Int64
+  package struct Freshness: Sendable {
+    package var ttl: Int64
+    package var gate: Int64
   }
 
   package struct CachedFrame: Sendable {
@@ -13,63 +13,69 @@ extension WeatherDesk {
     /// `large` profile, the large frame compacted from the same forecast follows it in the same
     /// array (192 + 960 bytes), so a hit retains one array; otherwise, and for an entry taken
     /// from another cluster member, it is the 192-byte standard frame alone.
-    var bytes: [UInt8]
-    var fetchedAt: Int64
+    package var bytes: [UInt8]
+    package var fetchedAt: Int64
     /// The service has no newer data before this (MET Norway's `Expires`): the frame stays fresh
     /// at least until then, whatever the TTL.
-    var validUntil: Int64? = nil
+    package var validUntil: Int64? = nil
     /// Fetched under the models' runs: when the fetch began. The frame holds every run usable by
     /// then, and is fresh until the gate (`ModelRuns.gate()`) passes that moment. Nil: the frame
     /// follows the time-to-live.
-    var fetchBegan: Int64? = nil
+    package var fetchBegan: Int64? = nil
     /// Under the gate, the frame is kept no later than this: its maximum age, or as far as its
     /// series reaches (without one, the place's local midnight: its day 0 would be yesterday).
-    var keepUntil: Int64 = 0
+    package var keepUntil: Int64 = 0
     /// Under the gate, the start (initialisation) of the newest model run usable when the fetch
     /// began: the newest the frame can hold; 0 when not known.
-    var runStartedAt: Int64 {
+    package var runStartedAt: Int64 {
       get { Int64(runStart) }
       set { runStart = UInt32(clamping: newValue) }
     }
     /// `runStartedAt` in four bytes (Unix seconds to 2106), beside `seriesGeneration`: every
     /// copy of the entry on the hit path copies these too.
     /// Under the gate, when a newer run is expected (`next_update`).
-    var expectedUntil: Int64 = 0
+    package var expectedUntil: Int64 = 0
     /// Under the gate, hits after this are counted as an upstream call saved (once per
     /// time-to-live).
-    var savedFrom: Int64 = 0
+    package var savedFrom: Int64 = 0
     /// When `bytes` must be composed again from the call's data (`WeatherDesk.series`,
     /// `WeatherDesk.current`); `.max`: never, the frames are as compacted at fetch time. (The
     /// data is kept beside the frame, not in it: a reference here would be retained and released
     /// with every copy of the entry on the hit path, about 80 ns of a 700 ns hit.)
-    var recomposeAt: Int64 = .max
+    package var recomposeAt: Int64 = .max
     /// The number of the data it is composed from (`FrameSeries.generation`); 0: none.
-    var seriesGeneration: UInt32 = 0
-    var runStart: UInt32 = 0
+    package var seriesGeneration: UInt32 = 0
+    package var runStart: UInt32 = 0
+
+    package init(bytes: [UInt8], fetchedAt: Int64, validUntil: Int64? = nil) {
+      self.bytes = bytes
+      self.fetchedAt = fetchedAt
+      self.validUntil = validUntil
+    }
 
     /// Whether the frames are composed again from the call's data as the clock moves.
-    var isComposed: Bool { seriesGeneration != 0 }
+    package var isComposed: Bool { seriesGeneration != 0 }
 
     /// The frames this entry holds: the standard one, and the large one when it follows.
-    var holds: ProfileSet {
+    package var holds: ProfileSet {
       bytes.count == WeatherFrame.size + LargeLayout.size ? [.standard, .large] : .standard
     }
 
     /// Whether this entry holds every frame `needs` names.
-    func serves(_ needs: ProfileSet) -> Bool { holds.isSuperset(of: needs) }
+    package func serves(_ needs: ProfileSet) -> Bool { holds.isSuperset(of: needs) }
 
     /// Seconds from `now` until newer data is expected (`next_update`): under the models' runs,
     /// until the next run is expected (a minute, the metadata's poll, when one is late), within
     /// `keepUntil`; else until the TTL ends or the service's `Expires`. Any stored times, even a
     /// peer's, give a number, not a trap.
-    func secondsUntilNewer(ttl: Int64, now: Int64) -> Int64 {
+    package func secondsUntilNewer(ttl: Int64, now: Int64) -> Int64 {
       guard fetchBegan != nil else {
         return max(fetchedAt &+ ttl, validUntil ?? 0) &- now
       }
       return (expectedUntil > now ? expectedUntil : min(keepUntil, now &+ 60)) &- now
     }
 
-    func isFresh(at time: Int64, _ freshness: Freshness) -> Bool {
+    package func isFresh(at time: Int64, _ freshness: Freshness) -> Bool {
       if let fetchBegan, freshness.gate != ModelRuns.off {
         guard time < keepUntil else { return false }
         // Metadata that cannot be read keeps the frame until `keepUntil`.

@@ -8,59 +8,59 @@ import Synchronization
 /// from as the clock moves), bounded by `cache.max-cells`, the least recently asked going first.
 /// It never calls upstream: the fetcher stores what it fetched here, and in a fleet the entries
 /// other members fetched are adopted. Every look-up here is fit for the network thread.
-final class CellCache: Sendable {
-  typealias Cell = WeatherDesk.Cell
-  typealias CachedFrame = WeatherDesk.CachedFrame
+package final class CellCache: Sendable {
+  package typealias Cell = WeatherDesk.Cell
+  package typealias CachedFrame = WeatherDesk.CachedFrame
 
   /// What decides whether an entry taken from another member is kept, and for how long.
-  struct Adoption: Sendable {
-    var staleSeconds: Int64
-    var ttlSeconds: Int64
-    var maximumAgeSeconds: Int64
+  package struct Adoption: Sendable {
+    package var staleSeconds: Int64
+    package var ttlSeconds: Int64
+    package var maximumAgeSeconds: Int64
   }
 
-  let frames: Mutex<LRUTable<Cell, CachedFrame>>
+  package let frames: Mutex<LRUTable<Cell, CachedFrame>>
   /// The call's data of each cell whose frames are composed from it (`CachedFrame.isComposed`),
   /// matched to its entry by number. Changed only while `frames` is locked (that lock first), so
   /// it holds data only for cells `frames` holds: bounded by `cache.max-cells`.
-  let series = Mutex<[Cell: FrameSeries]>([:])
+  package let series = Mutex<[Cell: FrameSeries]>([:])
   /// The last number given to a cell's data.
   private let seriesGenerations = Atomic<UInt32>(0)
   /// Misses waiting for an entry stored from elsewhere (`adopt`): another member's fetch.
-  let arrivals = ArrivalWaiters<Cell, CachedFrame>()
+  package let arrivals = ArrivalWaiters<Cell, CachedFrame>()
   private let metrics: GatewayMetrics?
   private let entriesGauge: Gauge?
 
-  init(capacity: Int, metrics: GatewayMetrics?) {
+  package init(capacity: Int, metrics: GatewayMetrics?) {
     frames = Mutex(LRUTable(capacity: capacity))
     self.metrics = metrics
     entriesGauge = metrics?.cacheEntries("frames")
   }
 
-  func resize(to capacity: Int) {
+  package func resize(to capacity: Int) {
     frames.withLock { frames in
       frames.resize(to: capacity)
       series.withLock { $0 = $0.filter { frames.contains($0.key) } }
     }
   }
 
-  var count: Int { frames.withLock { $0.count } }
+  package var count: Int { frames.withLock { $0.count } }
 
   /// The cell's entry, fresh or not, without counting it as asked.
-  func peek(_ cell: Cell) -> CachedFrame? { frames.withLock { $0.peek(cell) } }
+  package func peek(_ cell: Cell) -> CachedFrame? { frames.withLock { $0.peek(cell) } }
 
   /// Whether the cell has an entry at all, fresh or not: refreshing it is no new cell.
-  func contains(_ cell: Cell) -> Bool { frames.withLock { $0.contains(cell) } }
+  package func contains(_ cell: Cell) -> Bool { frames.withLock { $0.contains(cell) } }
 
   /// A number for a cell's data, never 0 (no data), wrapping after four billion.
-  func nextSeriesGeneration() -> UInt32 {
+  package func nextSeriesGeneration() -> UInt32 {
     let next = seriesGenerations.wrappingAdd(1, ordering: .relaxed).newValue
     return next == 0 ? seriesGenerations.wrappingAdd(1, ordering: .relaxed).newValue : next
   }
 
   /// The cell's frame while it is fresh at `time` and can serve `needs`; nil when it is missing,
   /// expired or cannot. Counts as asked.
-  func lookUp(
+  package func lookUp(
     _ cell: Cell, _ freshness: WeatherDesk.Freshness, needs: ProfileSet, time: Int64
   ) -> CachedFrame? {
     var saved = false
@@ -82,7 +82,8 @@ final class CellCache: Sendable {
 
   /// The cell's frame while it is fresh at `time`, in the standard profile, without counting it
   /// as asked: what a fleet member shares or waits for.
-  func fresh(_ cell: Cell, _ freshness: WeatherDesk.Freshness, time: Int64) -> CachedFrame? {
+  package func fresh(_ cell: Cell, _ freshness: WeatherDesk.Freshness, time: Int64) -> CachedFrame?
+  {
     guard let cached = peek(cell), cached.isFresh(at: time, freshness) else { return nil }
     return current(cached, in: cell, at: time, needs: .standard)
   }
@@ -90,7 +91,7 @@ final class CellCache: Sendable {
   /// `cached` as it reads at `time` with every frame `needs` names: composed again from its
   /// series when something in it has changed since it was (or the large frame is wanted and the
   /// series can make it), and kept so for the next asker; nil when it cannot serve `needs`.
-  func current(_ cached: CachedFrame, in cell: Cell, at time: Int64, needs: ProfileSet)
+  package func current(_ cached: CachedFrame, in cell: Cell, at time: Int64, needs: ProfileSet)
     -> CachedFrame?
   {
     let serves = cached.serves(needs)
@@ -121,7 +122,7 @@ final class CellCache: Sendable {
 
   /// Puts `entry` (and the data it is composed from, or none) in the cell's place: both tables
   /// under the frames' lock, so that a cell's data goes when its frame does.
-  func store(_ entry: CachedFrame, series composer: FrameSeries?, for cell: Cell) {
+  package func store(_ entry: CachedFrame, series composer: FrameSeries?, for cell: Cell) {
     let count = frames.withLock { frames in
       let evicted = frames.set(entry, forKey: cell)
       series.withLock { table in
@@ -134,7 +135,7 @@ final class CellCache: Sendable {
   }
 
   /// The data `frame` (the cell's cached entry) is composed from, when it is.
-  func series(of frame: CachedFrame, in cell: Cell) -> FrameSeries? {
+  package func series(of frame: CachedFrame, in cell: Cell) -> FrameSeries? {
     guard frame.isComposed else { return nil }
     return series.withLock { $0[cell] }.flatMap {
       $0.generation == frame.seriesGeneration ? $0 : nil
@@ -145,7 +146,7 @@ final class CellCache: Sendable {
   /// the entry is past the stale window at `time`; with the data it is composed from (`series`),
   /// this member composes it as the clock moves too. The misses waiting for the cell get it.
   /// Returns whether it was taken.
-  func adopt(
+  package func adopt(
     _ entry: CachedFrame, for cell: Cell, series composer: FrameSeries?, _ rules: Adoption,
     time: Int64
   ) -> Bool {

@@ -7,6 +7,12 @@ package struct FetchedCell: Sendable {
   package var entry: WeatherDesk.CachedFrame
   package var series: FrameSeries?
   package var isNew: Bool
+
+  package init(entry: WeatherDesk.CachedFrame, series: FrameSeries?, isNew: Bool) {
+    self.entry = entry
+    self.series = series
+    self.isNew = isNew
+  }
 }
 
 /// The desk's fetcher, as what stands in front of it sees it: the cell and the profiles it must

@@ -5,16 +5,16 @@ import SkyframeWeather
 /// at each moment something in them changes: the frames a fresh call to the same run would give
 /// then, but for `fetched_at`, which stays the time of the call.
 package final class FrameSeries: Sendable {
-  let series: ForecastSeries
-  let service: WeatherService
+  package let series: ForecastSeries
+  package let service: WeatherService
   /// The air quality index the fetch put in the frame (from its own desk and time-to-live).
-  let airQuality: AirQuality?
-  let fetchedAt: Int64
+  package let airQuality: AirQuality?
+  package let fetchedAt: Int64
   /// Which cached entry this is the data of (`CachedFrame.seriesGeneration`): a number the desk
   /// gives each, so that a frame is never composed from another call's data.
-  let generation: UInt32
+  package let generation: UInt32
 
-  init(
+  package init(
     _ series: ForecastSeries, service: WeatherService, airQuality: AirQuality?, fetchedAt: Int64,
     generation: UInt32 = 0
   ) {
@@ -26,7 +26,7 @@ package final class FrameSeries: Sendable {
   }
 
   /// The same data for the entry numbered `generation`.
-  func numbered(_ generation: UInt32) -> FrameSeries {
+  package func numbered(_ generation: UInt32) -> FrameSeries {
     FrameSeries(
       series, service: service, airQuality: airQuality, fetchedAt: fetchedAt,
       generation: generation)
@@ -34,7 +34,7 @@ package final class FrameSeries: Sendable {
 
   /// The standard frame as at `time`, followed by the large one when `holds` names it; nil when
   /// the series does not reach `time`.
-  func bytes(at time: Int64, holds: ProfileSet) -> [UInt8]? {
+  package func bytes(at time: Int64, holds: ProfileSet) -> [UInt8]? {
     guard let forecast = series.forecast(at: time) else { return nil }
     var frame = forecast.frame(fetchedAt: fetchedAt, at: time, service: service)
     frame.airQuality = airQuality

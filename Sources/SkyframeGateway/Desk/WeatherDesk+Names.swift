@@ -10,7 +10,7 @@ extension WeatherDesk {
   /// Takes a name another member looked up, unless this cache knows it for longer already or
   /// the entry has expired. Returns whether it was taken.
   @discardableResult
-  func adopt(_ entry: CachedPlace, for key: GeocodeKey) -> Bool {
+  package func adopt(_ entry: CachedPlace, for key: GeocodeKey) -> Bool {
     guard entry.expiresAt > now() else { return false }
     let count = places.withLock { places -> Int? in
       if let current = places.peek(key), current.expiresAt >= entry.expiresAt { return nil }

@@ -78,9 +78,14 @@ package final class WeatherDesk: Sendable {
   package struct Cell: Hashable, Sendable {
     package var row: Int64
     package var column: Int64
+
+    package init(row: Int64, column: Int64) {
+      self.row = row
+      self.column = column
+    }
   }
 
-  enum FrameLookup: Sendable {
+  package enum FrameLookup: Sendable {
     case fresh(CachedFrame)
     /// The service failed; this is the last good frame.
     case stale(CachedFrame)
@@ -88,13 +93,23 @@ package final class WeatherDesk: Sendable {
   }
 
   package struct GeocodeKey: Hashable, Sendable {
-    var name: String
-    var countryCode: String?
+    package var name: String
+    package var countryCode: String?
+
+    package init(name: String, countryCode: String?) {
+      self.name = name
+      self.countryCode = countryCode
+    }
   }
 
   package struct CachedPlace: Sendable {
-    var place: Forecast.Place?
-    var expiresAt: Int64
+    package var place: Forecast.Place?
+    package var expiresAt: Int64
+
+    package init(place: Forecast.Place?, expiresAt: Int64) {
+      self.place = place
+      self.expiresAt = expiresAt
+    }
   }
 
   /// What a cache knows of a key without asking upstream.
@@ -108,7 +123,7 @@ package final class WeatherDesk: Sendable {
 
   let settings: Mutex<Settings>
   /// Each cell's frames, and the data they are composed from.
-  let cache: CellCache
+  package let cache: CellCache
   let fetcher: WeatherFetcher
   /// What stands in front of the fetcher (the fleet); nil: the fetcher alone. Set once, when
   /// the gateway is assembled.
@@ -118,7 +133,7 @@ package final class WeatherDesk: Sendable {
   let nameFetches = Coalescer<Cell, Forecast.Place?>()
   private let frameFetches: Coalescer<Cell, Result<CachedFrame, ProviderError>>
   let placeFetches = Coalescer<GeocodeKey, Result<Forecast.Place?, ProviderError>>()
-  let clock: GatewayClock
+  package let clock: GatewayClock
   let placeEntries: Gauge?
   let nameEntries: Gauge?
 
@@ -147,7 +162,7 @@ package final class WeatherDesk: Sendable {
   /// What stands in front of the fetcher, if anything.
   var front: (any DeskMiddleware)? { middleware.withLock { $0 } }
 
-  func now() -> Int64 { clock.unixTime() }
+  package func now() -> Int64 { clock.unixTime() }
 
   func update(_ settings: Settings) {
     self.settings.withLock { $0 = settings }
@@ -179,12 +194,12 @@ package final class WeatherDesk: Sendable {
   }
 
   /// The cell's frame while it is fresh, in the standard profile (what a fleet member shares).
-  func freshFrame(for cell: Cell) -> CachedFrame? {
+  package func freshFrame(for cell: Cell) -> CachedFrame? {
     cache.fresh(cell, settings.withLock { $0.freshness }, time: now())
   }
 
   /// The data `frame` (the cell's cached entry) is composed from, when it is.
-  func series(of frame: CachedFrame, in cell: Cell) -> FrameSeries? {
+  package func series(of frame: CachedFrame, in cell: Cell) -> FrameSeries? {
     cache.series(of: frame, in: cell)
   }
 
@@ -195,7 +210,7 @@ package final class WeatherDesk: Sendable {
 
   /// The cell's last good frame while it may still be answered `stale`, as the clock reads now
   /// where the call's data reaches; nil when there is none that young.
-  func staleFrame(for cell: Cell, needs: ProfileSet = .standard) -> CachedFrame? {
+  package func staleFrame(for cell: Cell, needs: ProfileSet = .standard) -> CachedFrame? {
     let stale = settings.withLock { $0.staleSeconds }
     let time = now()
     guard let held = cache.peek(cell), time - held.fetchedAt <= stale else { return nil }
@@ -204,7 +219,9 @@ package final class WeatherDesk: Sendable {
 
   /// Takes a frame another member fetched (see `CellCache.adopt`). Returns whether it was taken.
   @discardableResult
-  func adopt(_ entry: CachedFrame, for cell: Cell, series composer: FrameSeries? = nil) -> Bool {
+  package func adopt(_ entry: CachedFrame, for cell: Cell, series composer: FrameSeries? = nil)
+    -> Bool
+  {
     let rules = settings.withLock {
       CellCache.Adoption(
         staleSeconds: $0.staleSeconds, ttlSeconds: $0.ttlSeconds,
@@ -262,12 +279,12 @@ package final class WeatherDesk: Sendable {
 
   // MARK: Waiting for upstream (the workers)
 
-  func cell(of point: GeoPoint) -> Cell {
+  package func cell(of point: GeoPoint) -> Cell {
     settings.withLock { $0.cell(of: point) }
   }
 
   /// The center of `cell`, a point inside it.
-  func center(of cell: Cell) -> GeoPoint {
+  package func center(of cell: Cell) -> GeoPoint {
     settings.withLock { $0.center(of: cell) }
   }
 
@@ -280,7 +297,7 @@ package final class WeatherDesk: Sendable {
   /// something asked for it (then at every later fetch of the cell), so a cell that only standard
   /// and tiny devices ask for holds 192 bytes. The first large request for such a cell fetches it
   /// again, as does one for an entry shared by another cluster member (those carry 192 bytes).
-  func frame(
+  package func frame(
     at point: GeoPoint, answerBy deadline: Duration? = nil, needs: ProfileSet = .standard
   ) async -> FrameLookup {
     let cell = cell(of: point)

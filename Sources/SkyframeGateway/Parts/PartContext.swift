@@ -12,35 +12,35 @@ package struct PartContext: Sendable {
   package var resolver: Resolver { rooms.resolver }
   let outbox: MQTTOutbox
   package var composer: Composer { outbox.composer }
-  let desk: WeatherDesk
+  package let desk: WeatherDesk
   /// The main connection.
-  let client: MQTTClient
+  package let client: MQTTClient
   /// The gateway's own messages (retained state, discovery): failures counted and logged.
   package let own: OwnMessages
   /// What every named place's and watched place's displays show.
   package let board: DisplayBoard
   /// The live members of the cluster; nil alone.
   package let members: ClusterMembers?
-  let fleet: FleetShare?
-  let background: BackgroundWork
+  package let fleet: FleetShare?
+  package let background: BackgroundWork
   let scheduled: ScheduledWork?
   /// The names of the weather services in use.
   package let serviceNames: @Sendable () -> [String]
   /// Whether every weather service in use is paused (its breaker open).
-  let servicesPaused: @Sendable () -> Bool
+  package let servicesPaused: @Sendable () -> Bool
   /// The fast lane and its connection; nil without one.
   let fastLane: (lane: FastLane, client: MQTTClient)?
   package let metrics: GatewayMetrics
   package let clock: GatewayClock
   package let logger: Logger
-  let logLimiter: DeviceLogLimiter
-  let isConnected: @Sendable () -> Bool
+  package let logLimiter: DeviceLogLimiter
+  package let isConnected: @Sendable () -> Bool
 }
 
 extension Gateway {
   /// Every part its configuration lists (`GatewayConfiguration.parts`), in that order: the order
   /// their routes are tried and their services start (they stop in reverse).
-  static func makeParts(_ context: PartContext) throws(MQTTError) -> [any GatewayPart] {
+  package static func makeParts(_ context: PartContext) throws(MQTTError) -> [any GatewayPart] {
     var parts: [any GatewayPart] = []
     for kind in context.configuration.parts {
       if let part = try kind.make(context) { parts.append(part) }

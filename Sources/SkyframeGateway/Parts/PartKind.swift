@@ -24,12 +24,11 @@ public struct PartKind: Sendable, Equatable {
 }
 
 extension PartKind {
-  /// The parts of the core module, in their order. A gateway built without the modules of the
-  /// outside systems (LoRaWAN, Home Assistant) has these; `skyframe` lists every part in
-  /// `SkyframeAssembly` (`PartKind.all`).
-  public static let core: [PartKind] = [cluster, presence, namedPlaces, watches, fastLane]
+  /// The parts of the core module, in their order. A gateway built without the other modules
+  /// (the fleet, LoRaWAN, Home Assistant, the HTTP and CoAP ways in) has these; `skyframe` lists
+  /// every part in `SkyframeAssembly` (`PartKind.all`).
+  public static let core: [PartKind] = [presence, namedPlaces, watches, fastLane]
 
-  public static let cluster = PartKind(name: "cluster") { ClusterRole.part($0) }
   public static let presence = PartKind(name: "presence") { StandalonePresence.part($0) }
   public static let namedPlaces = PartKind(name: "locations") { NamedLocationPublisher.part($0) }
   public static let watches = PartKind(name: "watches") { WatchScheduler.part($0) }

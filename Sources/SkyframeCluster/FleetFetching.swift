@@ -1,4 +1,5 @@
 import Logging
+import SkyframeGateway
 import SkyframeMQTT
 import SkyframeProviders
 

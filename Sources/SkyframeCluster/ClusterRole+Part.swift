@@ -1,3 +1,10 @@
+import SkyframeGateway
+
+extension PartKind {
+  /// This member's part in a cluster (`cluster.group`); none alone.
+  public static let cluster = PartKind(name: "cluster") { ClusterRole.part($0) }
+}
+
 extension ClusterRole {
   /// This member's part in the cluster; nil alone.
   static func part(_ context: PartContext) -> ClusterRole? {

@@ -2,6 +2,7 @@ import COpenSSLCrypto
 import Foundation
 import Logging
 import SkyframeCodec
+import SkyframeGateway
 import SkyframeMQTT
 import SkyframeWeather
 

@@ -1,4 +1,5 @@
 import Foundation
+import SkyframeGateway
 import SkyframeMQTT
 import SkyframeWeather
 
