@@ -163,7 +163,8 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       blackHole(source)
       TinyLayout.write(
-        from: FrameView(unchecked: UnsafeRawPointer(source.baseAddress!)), into: target)
+        from: ProfileView(unchecked: UnsafeRawPointer(source.baseAddress!), kind: .standard),
+        into: target)
       blackHole(target)
     }
   }

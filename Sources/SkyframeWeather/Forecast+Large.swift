@@ -12,7 +12,7 @@ extension Forecast {
   ) throws(FrameError) {
     typealias L = LargeLayout
     var out = ProfileWriter(buffer, kind: .large)
-    L.fillShared(&out, from: FrameView(unchecked: standard.baseAddress!))
+    L.fillShared(&out, from: ProfileView(unchecked: standard.baseAddress!, kind: .standard))
     out.set(L.name, text: FixedText<48>(truncating: place.name))
     out.set(L.dewPoint, temperature(current.dewPoint))
     fillLargeHourly(&out, now: now)

@@ -1,12 +1,12 @@
-/// Writes a `large`, `tiny` or `unchanged` message field by field from its layout table, into a
-/// buffer the caller owns: nothing allocated. A value outside its field's range is written as the
-/// field's sentinel and remembered, so `seal()` can refuse it (the compaction clamps every value
-/// first, so that only happens on a bug).
+/// Writes a message of any kind field by field from its layout table, into a buffer the caller
+/// owns: nothing allocated. A value outside its field's range is written as the field's sentinel
+/// and remembered, so `seal()` can refuse it (the compaction clamps every value first, so that
+/// only happens on a bug; `WeatherFrame.encode` reports it).
 public struct ProfileWriter {
   public let buffer: UnsafeMutableRawBufferPointer
   public let kind: MessageKind
-  /// The first field given a value outside its range.
-  public private(set) var outOfRange: StaticString?
+  /// The first field given a value outside its range, and that value.
+  public private(set) var outOfRange: (field: StaticString, value: Int64)?
 
   /// Starts a message: magic, kind byte, every field at its sentinel, reserved bytes 0.
   public init(_ buffer: UnsafeMutableRawBufferPointer, kind: MessageKind) {
@@ -43,8 +43,8 @@ public struct ProfileWriter {
       store(field, index, field.sentinel ?? 0)
       return
     }
-    if let minimum = field.minimum, value < minimum { return refuse(field, index) }
-    if let maximum = field.maximum, value > maximum { return refuse(field, index) }
+    if let minimum = field.minimum, value < minimum { return refuse(field, index, value) }
+    if let maximum = field.maximum, value > maximum { return refuse(field, index, value) }
     store(field, index, value)
   }
 
@@ -63,8 +63,8 @@ public struct ProfileWriter {
     put(field, 0, value.map { Int64($0) })
   }
 
-  @usableFromInline mutating func refuse(_ field: LayoutField, _ index: Int) {
-    if outOfRange == nil { outOfRange = field.name }
+  @usableFromInline mutating func refuse(_ field: LayoutField, _ index: Int, _ value: Int64) {
+    if outOfRange == nil { outOfRange = (field.name, value) }
     store(field, index, field.sentinel ?? 0)
   }
 
@@ -113,23 +113,26 @@ public struct ProfileWriter {
 
   /// Seals the message; throws when a value was out of its field's range.
   public func seal() throws(FrameError) {
-    if let outOfRange { throw .valueOutOfRange(field: "\(outOfRange)") }
+    if let outOfRange {
+      throw .outOfRange(field: outOfRange.field.description, value: Int(outOfRange.value))
+    }
     Self.seal(buffer, kind: kind)
   }
 }
 
+private let blankStandard = ProfileWriter.blank(.standard)
 private let blankLarge = ProfileWriter.blank(.large)
 private let blankTiny = ProfileWriter.blank(.tiny)
 private let blankUnchanged = ProfileWriter.blank(.unchanged)
 
 extension MessageKind {
-  /// `ProfileWriter.blank` of this kind (standard: zeros; its writer is `WeatherFrame`).
+  /// `ProfileWriter.blank` of this kind.
   fileprivate var blank: [UInt8] {
     switch self {
+    case .standard: blankStandard
     case .large: blankLarge
     case .tiny: blankTiny
     case .unchanged: blankUnchanged
-    case .standard: [UInt8](repeating: 0, count: size)
     }
   }
 
