@@ -137,7 +137,7 @@ extension FrameDocument {
       cloudCover: now.cloudCover.map(Int.init),
       precipitation: human(now.precipitation, S.precipitation),
       uvIndex: human(now.uvIndex, S.uvIndex),
-      visibility: now.visibility.map { Int($0) * 10 })
+      visibility: now.visibility.map { Int(S.visibility.measure($0)) })
     hourlyStart = frame.hourlyStart.map(Int.init)
     hourlyStepHours = Int(frame.hourlyStepHours)
     hourly = (0..<WeatherFrame.hourlyCount).map { index in
@@ -180,9 +180,7 @@ extension FrameDocument {
   }
 }
 
-/// Wire integer → human value. Scales below 1 divide by their inverse, so 215 becomes exactly
-/// 21.5 and 5252000 exactly 52.52 (multiplying by 0.1 would give 21.500000000000004).
+/// Wire integer → human value, in the row's unit (`LayoutField.measure`).
 func human<T: FixedWidthInteger>(_ raw: T?, _ field: LayoutField) -> Double? {
-  guard let raw else { return nil }
-  return field.scale < 1 ? Double(raw) / (1 / field.scale).rounded() : Double(raw) * field.scale
+  raw.map(field.measure)
 }

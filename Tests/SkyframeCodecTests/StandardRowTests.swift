@@ -129,6 +129,21 @@ struct RowSetter: StandardRowVisitor {
     }
   }
 
+  /// Compaction turns a value in a row's unit into wire steps by `stepsPerUnit`: each scale is a
+  /// whole number of steps or steps of a whole number of units.
+  @Test func everyScaleHasAWholeNumberOfStepsOrUnits() {
+    let rows = StandardLayout.fields + LargeLayout.fields + TinyLayout.fields
+    for row in rows {
+      let steps = row.stepsPerUnit
+      #expect(abs(steps * row.scale - 1) < 1e-12, "\(row.name)")
+      #expect(steps == steps.rounded() || (1 / steps) == (1 / steps).rounded(), "\(row.name)")
+      #expect(row.measure(Int64(7)) == Double(7) / steps || row.scale >= 1, "\(row.name)")
+    }
+    #expect(StandardLayout.latitude.stepsPerUnit == 100_000)
+    #expect(StandardLayout.temperature.measure(Int16(215)) == 21.5)
+    #expect(StandardLayout.visibility.measure(UInt16(2_414)) == 24_140)
+  }
+
   /// `large` takes every field of `standard` unchanged, `tiny` those at its scale: the paired rows
   /// mean the same (unit, sentinel, signedness), and what `tiny` rescales is the rest.
   @Test func sharedRowsMeanTheSame() {
