@@ -261,6 +261,7 @@ public struct ProfileView {
   }
 
   /// The UTF-8 bytes of text `index`, up to its first zero byte, inside the message's buffer.
+  @inlinable @inline(__always)
   public func text(_ field: LayoutField, _ index: Int = 0) -> UnsafeRawBufferPointer {
     let start = base + field.offset(index)
     var count = 0
@@ -272,6 +273,7 @@ public struct ProfileView {
 
   /// The two letters of a `country` field, upper-cased; nil when the bytes are anything else
   /// (frame-v1.md §5.3).
+  @inlinable @inline(__always)
   public func country(_ field: LayoutField) -> CountryCode? {
     CountryCode(
       base.load(fromByteOffset: field.offset, as: UInt8.self),
