@@ -79,7 +79,7 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       blackHole(source)
       let checked = try! ValidatedFrame(decoding: UnsafeRawBufferPointer(source))
-      blackHole(checked.value(.temperature))
+      blackHole(checked.value(StandardLayout.temperature))
     }
   }
 
