@@ -158,8 +158,7 @@ func scaled<T: FixedWidthInteger>(_ value: Double?, _ field: LayoutField, as typ
   -> T?
 {
   guard let value, value.isFinite else { return nil }
-  // On the decimal the service wrote: 3.25 m/s is 6.5 half steps, not 6.4999….
-  let rounded = roundedHalfAway(value, times: field.stepsPerUnit)
+  let rounded = roundedHalfAway(value, inStepsOf: field)
   // Through Int64: the generic Double <-> T conversions are many times slower.
   let lowest = field.minimum ?? Int64(T.min)
   let highest = field.maximum ?? Int64(T.max)
@@ -196,4 +195,22 @@ func compassDegrees(_ degrees: Double) -> UInt16? {
 /// Seconds as a time field holds them (every time row has one range: 1 on, 0 is missing).
 func unixTime(_ seconds: Int64) -> UInt32? {
   within(seconds, StandardLayout.fetchedAt)
+}
+
+/// `value` in `field`'s wire steps, rounded to a whole number, halves away from zero
+/// (frame-v1.md §6.8), on the decimal the service wrote (`ExactDecimal`): 3.25 m/s at 0.5 m/s
+/// steps is 6.5 steps and rounds to 7, not 6.4999…. A value that is no short decimal (a binary
+/// result such as 11.8 / 3.6) is rounded in binary. A row's scale is one over a whole number of
+/// steps or a whole number of units (the layout test checks it): the factor is a fraction of
+/// integers.
+func roundedHalfAway(_ value: Double, inStepsOf field: LayoutField) -> Double {
+  let steps = field.stepsPerUnit
+  let (numerator, denominator): (Int64, Int64) =
+    field.scale < 1 ? (Int64(steps), 1) : (1, Int64(field.scale))
+  if let decimal = ExactDecimal(value),
+    let whole = decimal.rounded(times: numerator, over: denominator)
+  {
+    return Double(whole)
+  }
+  return (value * steps).rounded()
 }

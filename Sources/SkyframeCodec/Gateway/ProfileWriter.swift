@@ -37,8 +37,13 @@ public struct ProfileWriter {
     self.kind = kind
   }
 
+  // Always inlined: called with a row of a table, its offset, storage and range fold into the
+  // store; called as a function, each write copied the whole descriptor and switched on it.
+
   /// Element `index` of `field`; nil writes the sentinel.
-  @inlinable mutating func put(_ field: LayoutField, _ index: Int, _ value: Int64?) {
+  @inlinable @inline(__always) mutating func put(
+    _ field: LayoutField, _ index: Int, _ value: Int64?
+  ) {
     guard let value else {
       store(field, index, field.sentinel ?? 0)
       return
@@ -90,7 +95,7 @@ public struct ProfileWriter {
     buffer[field.offset + 1] = country?.second ?? 0
   }
 
-  @inlinable func store(_ field: LayoutField, _ index: Int, _ value: Int64) {
+  @inlinable @inline(__always) func store(_ field: LayoutField, _ index: Int, _ value: Int64) {
     let at = field.offset(index)
     switch field.storage {
     case .u8, .i8, .country, .reserved, .text:
