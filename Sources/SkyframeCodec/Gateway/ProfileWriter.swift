@@ -57,13 +57,13 @@ public struct ProfileWriter {
   // inlined: unspecialized, each call looked up `T`'s metadata at run time.
 
   /// Element `index` of `field`; nil writes the sentinel.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func set<T: BinaryInteger>(_ field: LayoutField, _ index: Int, _ value: T?) {
     put(field, index, value.map { Int64($0) })
   }
 
   /// The field (its first element); nil writes the sentinel.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func set<T: BinaryInteger>(_ field: LayoutField, _ value: T?) {
     put(field, 0, value.map { Int64($0) })
   }
