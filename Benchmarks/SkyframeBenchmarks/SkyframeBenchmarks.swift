@@ -79,7 +79,7 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       blackHole(source)
       let checked = try! ValidatedFrame(decoding: UnsafeRawBufferPointer(source))
-      blackHole(checked.value(.temperature))
+      blackHole(checked.value(StandardLayout.temperature))
     }
   }
 
@@ -163,7 +163,8 @@ let benchmarks: @Sendable () -> Void = {
     for _ in benchmark.scaledIterations {
       blackHole(source)
       TinyLayout.write(
-        from: FrameView(unchecked: UnsafeRawPointer(source.baseAddress!)), into: target)
+        from: ProfileView(unchecked: UnsafeRawPointer(source.baseAddress!), kind: .standard),
+        into: target)
       blackHole(target)
     }
   }

@@ -179,7 +179,7 @@ final class SharedFrameCache: Sendable {
     guard cellText == self.cellText(cell) else { return .failure(.cell) }
     let frame = Array(bytes[frameAt..<(frameAt + WeatherFrame.size)])
     let checked = frame.withUnsafeBytes { buffer -> Bool in
-      (try? FrameView(checking: buffer)) != nil
+      (try? ProfileView(checking: buffer, as: .standard)) != nil
     }
     guard checked else { return .failure(.frame) }
     let validUntil = integer(9)

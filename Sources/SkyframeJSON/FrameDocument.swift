@@ -107,13 +107,14 @@ public struct FrameDocument: Equatable, Sendable {
 
 extension FrameDocument {
   public init(_ frame: WeatherFrame) {
+    typealias S = StandardLayout
     status = Self.label(frame.status.rawValue, frame.status.name)
     requestID = Int(frame.requestID)
     slotIndex = Int(frame.slotIndex)
     slotCount = Int(frame.slotCount)
     service = Self.label(frame.service.rawValue, frame.service.name)
-    latitude = human(frame.latitude, .latitude)
-    longitude = human(frame.longitude, .longitude)
+    latitude = human(frame.latitude, S.latitude)
+    longitude = human(frame.longitude, S.longitude)
     name = frame.name.string
     country = frame.country?.string
     observedAt = frame.observedAt.map(Int.init)
@@ -125,24 +126,24 @@ extension FrameDocument {
     sunset = frame.sunset.map(Int.init)
     let now = frame.current
     current = Current(
-      temperature: human(now.temperature, .temperature),
-      feelsLike: human(now.feelsLike, .feelsLike),
+      temperature: human(now.temperature, S.temperature),
+      feelsLike: human(now.feelsLike, S.feelsLike),
       humidity: now.humidity.map(Int.init),
-      pressure: human(now.pressure, .pressure),
-      windSpeed: human(now.windSpeed, .windSpeed),
-      windGust: human(now.windGust, .windGust),
+      pressure: human(now.pressure, S.pressure),
+      windSpeed: human(now.windSpeed, S.windSpeed),
+      windGust: human(now.windGust, S.windGust),
       windDirection: now.windDirection.map(Int.init),
       weatherCode: now.weatherCode.map(Int.init),
       cloudCover: now.cloudCover.map(Int.init),
-      precipitation: human(now.precipitation, .precipitation),
-      uvIndex: human(now.uvIndex, .uvIndex),
-      visibility: now.visibility.map { Int($0) * 10 })
+      precipitation: human(now.precipitation, S.precipitation),
+      uvIndex: human(now.uvIndex, S.uvIndex),
+      visibility: now.visibility.map { Int(S.visibility.measure($0)) })
     hourlyStart = frame.hourlyStart.map(Int.init)
     hourlyStepHours = Int(frame.hourlyStepHours)
     hourly = (0..<WeatherFrame.hourlyCount).map { index in
       let slot = frame.hourly[index]
       return Hour(
-        temperature: human(slot.temperature, .hourlyTemperature),
+        temperature: human(slot.temperature, S.hourlyTemperature),
         weatherCode: slot.weatherCode.map(Int.init),
         precipitationProbability: slot.precipitationProbability.map(Int.init))
     }
@@ -167,8 +168,8 @@ extension FrameDocument {
     daily = (0..<WeatherFrame.dailyCount).map { index in
       let slot = frame.daily[index]
       return Day(
-        minimum: human(slot.minimum, .dailyMinimum),
-        maximum: human(slot.maximum, .dailyMaximum),
+        minimum: human(slot.minimum, S.dailyMinimum),
+        maximum: human(slot.maximum, S.dailyMaximum),
         weatherCode: slot.weatherCode.map(Int.init),
         precipitationProbability: slot.precipitationProbability.map(Int.init))
     }
@@ -179,9 +180,7 @@ extension FrameDocument {
   }
 }
 
-/// Wire integer → human value. Scales below 1 divide by their inverse, so 215 becomes exactly
-/// 21.5 and 5252000 exactly 52.52 (multiplying by 0.1 would give 21.500000000000004).
-func human<T: FixedWidthInteger>(_ raw: T?, _ field: FrameField) -> Double? {
-  guard let raw else { return nil }
-  return field.scale < 1 ? Double(raw) / (1 / field.scale).rounded() : Double(raw) * field.scale
+/// Wire integer → human value, in the row's unit (`LayoutField.measure`).
+func human<T: FixedWidthInteger>(_ raw: T?, _ field: LayoutField) -> Double? {
+  raw.map(field.measure)
 }

@@ -117,16 +117,3 @@ public struct ExactDecimal: Sendable, Equatable {
     return ExactDecimal(significand: sum, fractionDigits: digits)
   }
 }
-
-/// `value × scale` rounded to a whole number, halves away from zero (frame-v1.md §6.8), on the
-/// decimals the two are (`ExactDecimal`): 3.25 m/s at 0.5 m/s steps is 6.5 steps and rounds to
-/// 7. A value that is no short decimal (a binary result such as 11.8 / 3.6) is rounded in binary.
-func roundedHalfAway(_ value: Double, times scale: Double) -> Double {
-  if let decimal = ExactDecimal(value), let factor = ExactDecimal(scale),
-    let whole = decimal.rounded(
-      times: factor.significand, over: ExactDecimal.power(factor.fractionDigits))
-  {
-    return Double(whole)
-  }
-  return (value * scale).rounded()
-}

@@ -6,12 +6,14 @@ extension Forecast {
   /// `fetched_at` is `fetchedAt`, the time of the call, even when the frame is composed later
   /// from the same data (`ForecastSeries`).
   ///
-  /// Every value is rounded to the frame's unit and clamped to its range; values that are not
-  /// finite, and codes outside WMO's table, become missing. The result always encodes.
+  /// Every value is rounded to its row's scale and clamped to its range (`StandardLayout`);
+  /// values that are not finite, and codes outside the row's range, become missing. The result
+  /// always encodes.
   public func frame(
     fetchedAt: Int64, at now: Int64? = nil, service: WeatherService, status: FrameStatus = .ok,
     requestID: UInt16 = 0, slotIndex: UInt8 = 0, slotCount: UInt8 = 1
   ) -> WeatherFrame {
+    typealias S = StandardLayout
     let now = now ?? fetchedAt
     var frame = WeatherFrame()
     frame.status = status
@@ -20,27 +22,26 @@ extension Forecast {
     frame.slotIndex = min(slotIndex, frame.slotCount - 1)
     frame.service = service
 
-    frame.latitude = scaled(place.latitude, 100_000, -9_000_000...9_000_000)
-    frame.longitude = scaled(place.longitude, 100_000, -18_000_000...18_000_000)
+    frame.latitude = scaled(place.latitude, S.latitude)
+    frame.longitude = scaled(place.longitude, S.longitude)
     frame.country = place.countryCode.flatMap { CountryCode($0) }
     frame.name = FrameName(truncating: place.name)
     frame.observedAt = current.time.flatMap(unixTime)
     frame.fetchedAt = unixTime(fetchedAt)
-    let offsetMinutes = utcOffsetSeconds / 60
-    frame.utcOffsetMinutes = (-720...840).contains(offsetMinutes) ? Int16(offsetMinutes) : nil
+    frame.utcOffsetMinutes = within(utcOffsetSeconds / 60, S.utcOffset)
 
-    frame.current.temperature = temperature(current.temperature)
-    frame.current.feelsLike = temperature(current.apparentTemperature)
-    frame.current.pressure = scaled(current.pressure, 10, 0...20_000)
-    frame.current.windSpeed = scaled(current.windSpeed, 10, 0...5_000)
-    frame.current.windGust = scaled(current.windGusts, 10, 0...5_000)
+    frame.current.temperature = scaled(current.temperature, S.temperature)
+    frame.current.feelsLike = scaled(current.apparentTemperature, S.feelsLike)
+    frame.current.pressure = scaled(current.pressure, S.pressure)
+    frame.current.windSpeed = scaled(current.windSpeed, S.windSpeed)
+    frame.current.windGust = scaled(current.windGusts, S.windGust)
     frame.current.windDirection = current.windDirection.flatMap(compassDegrees)
-    frame.current.visibility = scaled(current.visibility, 0.1, 0...0xFFFE)
-    frame.current.precipitation = scaled(current.precipitation, 10, 0...0xFFFE)
-    frame.current.humidity = scaled(current.relativeHumidity, 1, 0...100)
-    frame.current.weatherCode = weatherCode(current.weatherCode)
-    frame.current.cloudCover = scaled(current.cloudCover, 1, 0...100)
-    frame.current.uvIndex = scaled(current.uvIndex, 10, 0...250)
+    frame.current.visibility = scaled(current.visibility, S.visibility)
+    frame.current.precipitation = scaled(current.precipitation, S.precipitation)
+    frame.current.humidity = scaled(current.relativeHumidity, S.humidity)
+    frame.current.weatherCode = within(current.weatherCode, S.weatherCode)
+    frame.current.cloudCover = scaled(current.cloudCover, S.cloudCover)
+    frame.current.uvIndex = scaled(current.uvIndex, S.uvIndex)
     frame.isDay = current.isDay
 
     fillHourly(&frame, now: now)
@@ -88,14 +89,16 @@ extension Forecast {
   }
 
   private func fillHourly(_ frame: inout WeatherFrame, now: Int64) {
+    typealias S = StandardLayout
     guard let start = hourlyStart(at: now) else { return }
     frame.hourlyStart = unixTime(start)
     frame.hourlyStepHours = UInt8(hourlyStepHours)
     forEachHourlySlot(from: start, count: WeatherFrame.hourlyCount) { slot, hour in
       frame.hourly[slot] = WeatherFrame.HourlySlot(
-        temperature: temperature(hour.temperature),
-        weatherCode: weatherCode(hour.weatherCode),
-        precipitationProbability: scaled(hour.precipitationProbability, 1, 0...100))
+        temperature: scaled(hour.temperature, S.hourlyTemperature),
+        weatherCode: within(hour.weatherCode, S.hourlyWeatherCode),
+        precipitationProbability: scaled(
+          hour.precipitationProbability, S.hourlyPrecipitationProbability))
     }
   }
 
@@ -123,18 +126,20 @@ extension Forecast {
   }
 
   private func fillDaily(_ frame: inout WeatherFrame, now: Int64) {
+    typealias S = StandardLayout
     let today = CivilDate.localDay(now, utcOffsetSeconds: utcOffsetSeconds)
-    guard (0...0xFFFE).contains(today) else { return }
-    frame.dailyStart = UInt16(today)
+    guard let start: UInt16 = within(today, S.dailyStart) else { return }
+    frame.dailyStart = start
     frame.moon = Moon.phase(onLocalDay: today, utcOffsetSeconds: utcOffsetSeconds)
     for day in daily {
       let slot = day.date - today
       guard slot >= 0, slot < WeatherFrame.dailyCount else { continue }
       frame.daily[slot] = WeatherFrame.DailySlot(
-        minimum: temperature(day.minimum),
-        maximum: temperature(day.maximum),
-        weatherCode: weatherCode(day.weatherCode),
-        precipitationProbability: scaled(day.precipitationProbability, 1, 0...100))
+        minimum: scaled(day.minimum, S.dailyMinimum),
+        maximum: scaled(day.maximum, S.dailyMaximum),
+        weatherCode: within(day.weatherCode, S.dailyWeatherCode),
+        precipitationProbability: scaled(
+          day.precipitationProbability, S.dailyPrecipitationProbability))
       if slot == 0 { fillSun(&frame, from: day) }
     }
   }
@@ -147,27 +152,38 @@ extension Forecast {
   }
 }
 
-func scaled<T: FixedWidthInteger>(
-  _ value: Double?, _ scale: Double, _ range: ClosedRange<T>
-)
+/// `value` (in `field`'s unit) as its wire integer: rounded half away from zero to the row's
+/// scale, clamped to its range; nil when missing or not finite.
+func scaled<T: FixedWidthInteger>(_ value: Double?, _ field: LayoutField, as type: T.Type = T.self)
   -> T?
 {
   guard let value, value.isFinite else { return nil }
-  // On the decimal the service wrote: 3.25 m/s is 6.5 half steps, not 6.4999….
-  let rounded = roundedHalfAway(value, times: scale)
+  let rounded = roundedHalfAway(value, inStepsOf: field)
   // Through Int64: the generic Double <-> T conversions are many times slower.
-  if rounded <= Double(Int64(range.lowerBound)) { return range.lowerBound }
-  if rounded >= Double(Int64(range.upperBound)) { return range.upperBound }
+  let lowest = field.minimum ?? Int64(T.min)
+  let highest = field.maximum ?? Int64(T.max)
+  if rounded <= Double(lowest) { return T(truncatingIfNeeded: lowest) }
+  if rounded >= Double(highest) { return T(truncatingIfNeeded: highest) }
   return T(truncatingIfNeeded: Int64(rounded))
 }
 
-func temperature(_ celsius: Double?) -> Int16? {
-  scaled(celsius, 10, -1_000...1_000)
+/// A whole number (a code, minutes, a day) as `field`'s wire integer; nil when missing or
+/// outside the row's range.
+func within<Whole: BinaryInteger, T: FixedWidthInteger>(
+  _ value: Whole?, _ field: LayoutField, as type: T.Type = T.self
+) -> T? {
+  guard let value else { return nil }
+  let wide = Int64(clamping: value)
+  guard field.minimum.map({ wide >= $0 }) ?? true, field.maximum.map({ wide <= $0 }) ?? true
+  else { return nil }
+  return T(exactly: wide)
 }
 
-func weatherCode(_ code: Int?) -> UInt8? {
-  guard let code, (0...99).contains(code) else { return nil }
-  return UInt8(code)
+extension ProfileWriter {
+  /// Element `index` of `field` from a value in its unit (`scaled`); nil writes the sentinel.
+  mutating func set(_ field: LayoutField, _ index: Int = 0, measured value: Double?) {
+    set(field, index, scaled(value, field, as: Int64.self))
+  }
 }
 
 func compassDegrees(_ degrees: Double) -> UInt16? {
@@ -176,6 +192,25 @@ func compassDegrees(_ degrees: Double) -> UInt16? {
   return UInt16(whole < 0 ? whole + 360 : whole)
 }
 
+/// Seconds as a time field holds them (every time row has one range: 1 on, 0 is missing).
 func unixTime(_ seconds: Int64) -> UInt32? {
-  (1...Int64(UInt32.max)).contains(seconds) ? UInt32(seconds) : nil
+  within(seconds, StandardLayout.fetchedAt)
+}
+
+/// `value` in `field`'s wire steps, rounded to a whole number, halves away from zero
+/// (frame-v1.md §6.8), on the decimal the service wrote (`ExactDecimal`): 3.25 m/s at 0.5 m/s
+/// steps is 6.5 steps and rounds to 7, not 6.4999…. A value that is no short decimal (a binary
+/// result such as 11.8 / 3.6) is rounded in binary. A row's scale is one over a whole number of
+/// steps or a whole number of units (the layout test checks it): the factor is a fraction of
+/// integers.
+func roundedHalfAway(_ value: Double, inStepsOf field: LayoutField) -> Double {
+  let steps = field.stepsPerUnit
+  let (numerator, denominator): (Int64, Int64) =
+    field.scale < 1 ? (Int64(steps), 1) : (1, Int64(field.scale))
+  if let decimal = ExactDecimal(value),
+    let whole = decimal.rounded(times: numerator, over: denominator)
+  {
+    return Double(whole)
+  }
+  return (value * steps).rounded()
 }

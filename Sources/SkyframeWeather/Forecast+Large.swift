@@ -12,9 +12,9 @@ extension Forecast {
   ) throws(FrameError) {
     typealias L = LargeLayout
     var out = ProfileWriter(buffer, kind: .large)
-    L.fillShared(&out, from: FrameView(unchecked: standard.baseAddress!))
+    L.fillShared(&out, from: ProfileView(unchecked: standard.baseAddress!, kind: .standard))
     out.set(L.name, text: FixedText<48>(truncating: place.name))
-    out.set(L.dewPoint, temperature(current.dewPoint))
+    out.set(L.dewPoint, measured: current.dewPoint)
     fillLargeHourly(&out, now: now)
     fillLargeDaily(&out, now: now)
     fillMinutely(&out, now: now)
@@ -41,35 +41,30 @@ extension Forecast {
     typealias L = LargeLayout
     guard let start = hourlyStart(at: now) else { return }
     forEachHourlySlot(from: start, count: L.hourlyCount) { slot, hour in
-      out.set(L.hourlyTemperature, slot, temperature(hour.temperature))
-      out.set(L.hourlyWeatherCode, slot, weatherCode(hour.weatherCode))
+      out.set(L.hourlyTemperature, slot, measured: hour.temperature)
       out.set(
-        L.hourlyPrecipitationProbability, slot,
-        scaled(hour.precipitationProbability, 1, 0...100) as UInt8?)
-      out.set(
-        L.hourlyPrecipitationAmount, slot, scaled(hour.precipitation, 10, 0...0xFFFE) as UInt16?)
-      out.set(L.hourlyWindSpeed, slot, scaled(hour.windSpeed, 2, 0...254) as UInt8?)
-      out.set(L.hourlyWindGust, slot, scaled(hour.windGusts, 2, 0...254) as UInt8?)
+        L.hourlyWeatherCode, slot, within(hour.weatherCode, L.hourlyWeatherCode, as: UInt8.self))
+      out.set(L.hourlyPrecipitationProbability, slot, measured: hour.precipitationProbability)
+      out.set(L.hourlyPrecipitationAmount, slot, measured: hour.precipitation)
+      out.set(L.hourlyWindSpeed, slot, measured: hour.windSpeed)
+      out.set(L.hourlyWindGust, slot, measured: hour.windGusts)
     }
   }
 
   private func fillLargeDaily(_ out: inout ProfileWriter, now: Int64) {
     typealias L = LargeLayout
     let today = CivilDate.localDay(now, utcOffsetSeconds: utcOffsetSeconds)
-    guard (0...0xFFFE).contains(today) else { return }
+    guard within(today, L.dailyStart, as: UInt16.self) != nil else { return }
     for day in daily {
       let slot = day.date - today
       guard slot >= 0, slot < L.dailyCount else { continue }
-      out.set(L.dailyMinimum, slot, temperature(day.minimum))
-      out.set(L.dailyMaximum, slot, temperature(day.maximum))
-      out.set(L.dailyWeatherCode, slot, weatherCode(day.weatherCode))
-      out.set(
-        L.dailyPrecipitationProbability, slot,
-        scaled(day.precipitationProbability, 1, 0...100) as UInt8?)
-      out.set(
-        L.dailyPrecipitationSum, slot, scaled(day.precipitationSum, 10, 0...0xFFFE) as UInt16?)
-      out.set(L.dailyUVMaximum, slot, scaled(day.uvIndexMaximum, 10, 0...250) as UInt8?)
-      out.set(L.dailyWindMaximum, slot, scaled(day.windSpeedMaximum, 2, 0...254) as UInt8?)
+      out.set(L.dailyMinimum, slot, measured: day.minimum)
+      out.set(L.dailyMaximum, slot, measured: day.maximum)
+      out.set(L.dailyWeatherCode, slot, within(day.weatherCode, L.dailyWeatherCode, as: UInt8.self))
+      out.set(L.dailyPrecipitationProbability, slot, measured: day.precipitationProbability)
+      out.set(L.dailyPrecipitationSum, slot, measured: day.precipitationSum)
+      out.set(L.dailyUVMaximum, slot, measured: day.uvIndexMaximum)
+      out.set(L.dailyWindMaximum, slot, measured: day.windSpeedMaximum)
       let sun = day.sun
       out.set(L.dailySun, slot, sun.state?.rawValue)
       out.set(L.dailySunrise, slot, sun.sunrise)
@@ -101,7 +96,7 @@ extension Forecast {
         amount.add(millimetres, over: step.seconds)
       }
       guard complete, covered >= needed else { continue }
-      out.set(L.minutelyPrecipitation, window, amount.tenths)
+      out.set(L.minutelyPrecipitation, window, amount.steps)
       any = true
     }
     if any { out.set(L.minutelyStart, origin) }
@@ -166,12 +161,15 @@ struct WindowAmount {
     rates = rates?.adding(rate)
   }
 
-  /// In 0.1 mm, halves away from zero, clamped to the field's 0...254.
-  var tenths: UInt8? {
-    if let rates, let perHour, let tenths = rates.rounded(times: 10, over: perHour) {
-      return UInt8(min(max(tenths, 0), 254))
+  /// In the field's steps (0.1 mm), halves away from zero, clamped to its range.
+  var steps: UInt8? {
+    let field = LargeLayout.minutelyPrecipitation
+    if let rates, let perHour,
+      let steps = rates.rounded(times: Int64(field.stepsPerUnit), over: perHour)
+    {
+      return field.clamp(UInt8(clamping: steps))
     }
-    return scaled(binary, 10, 0...254)
+    return scaled(binary, field)
   }
 }
 

@@ -227,75 +227,84 @@ extension FixedWidthInteger {
   var unpacked: Self? { self == .missing ? nil : self }
 }
 
+// Each value through the row of the frame that shows it (`large` for what only it has), so that
+// the series rounds and clamps as compaction does; back through the same row's scale.
+private typealias S = StandardLayout
+private typealias L = LargeLayout
+
 extension ForecastSeries.Step {
   init(_ current: Forecast.Current) {
-    temperature = Int16(packing: SkyframeWeather.temperature(current.temperature))
-    feelsLike = Int16(packing: SkyframeWeather.temperature(current.apparentTemperature))
-    dewPoint = Int16(packing: SkyframeWeather.temperature(current.dewPoint))
-    pressure = UInt16(packing: scaled(current.pressure, 10, 0...20_000))
-    windSpeed = UInt16(packing: scaled(current.windSpeed, 10, 0...5_000))
-    windGust = UInt16(packing: scaled(current.windGusts, 10, 0...5_000))
+    temperature = Int16(packing: scaled(current.temperature, S.temperature))
+    feelsLike = Int16(packing: scaled(current.apparentTemperature, S.feelsLike))
+    dewPoint = Int16(packing: scaled(current.dewPoint, L.dewPoint))
+    pressure = UInt16(packing: scaled(current.pressure, S.pressure))
+    windSpeed = UInt16(packing: scaled(current.windSpeed, S.windSpeed))
+    windGust = UInt16(packing: scaled(current.windGusts, S.windGust))
     windDirection = UInt16(packing: current.windDirection.flatMap(compassDegrees))
-    visibility = UInt16(packing: scaled(current.visibility, 0.1, 0...0xFFFE))
-    precipitation = UInt16(packing: scaled(current.precipitation, 10, 0...0xFFFE))
-    humidity = UInt8(packing: scaled(current.relativeHumidity, 1, 0...100))
-    weatherCode = UInt8(packing: SkyframeWeather.weatherCode(current.weatherCode))
-    cloudCover = UInt8(packing: scaled(current.cloudCover, 1, 0...100))
-    uvIndex = UInt8(packing: scaled(current.uvIndex, 10, 0...250))
+    visibility = UInt16(packing: scaled(current.visibility, S.visibility))
+    precipitation = UInt16(packing: scaled(current.precipitation, S.precipitation))
+    humidity = UInt8(packing: scaled(current.relativeHumidity, S.humidity))
+    weatherCode = UInt8(packing: within(current.weatherCode, S.weatherCode))
+    cloudCover = UInt8(packing: scaled(current.cloudCover, S.cloudCover))
+    uvIndex = UInt8(packing: scaled(current.uvIndex, S.uvIndex))
     isDay = current.isDay.map { $0 ? 1 : 0 } ?? .missing
   }
 
   /// The values back in the model's units: compaction rounds each to what it was.
   func current(at time: Int64) -> Forecast.Current {
     Forecast.Current(
-      time: time, temperature: temperature.unpacked.map { Double($0) / 10 },
-      apparentTemperature: feelsLike.unpacked.map { Double($0) / 10 },
-      relativeHumidity: humidity.unpacked.map { Double($0) },
-      pressure: pressure.unpacked.map { Double($0) / 10 },
-      windSpeed: windSpeed.unpacked.map { Double($0) / 10 },
-      windGusts: windGust.unpacked.map { Double($0) / 10 },
-      windDirection: windDirection.unpacked.map { Double($0) },
+      time: time, temperature: temperature.unpacked.map(S.temperature.measure),
+      apparentTemperature: feelsLike.unpacked.map(S.feelsLike.measure),
+      relativeHumidity: humidity.unpacked.map(S.humidity.measure),
+      pressure: pressure.unpacked.map(S.pressure.measure),
+      windSpeed: windSpeed.unpacked.map(S.windSpeed.measure),
+      windGusts: windGust.unpacked.map(S.windGust.measure),
+      windDirection: windDirection.unpacked.map(S.windDirection.measure),
       weatherCode: weatherCode.unpacked.map { Int($0) },
-      isDay: isDay.unpacked.map { $0 == 1 }, cloudCover: cloudCover.unpacked.map { Double($0) },
-      precipitation: precipitation.unpacked.map { Double($0) / 10 },
-      uvIndex: uvIndex.unpacked.map { Double($0) / 10 },
-      visibility: visibility.unpacked.map { Double($0) * 10 },
-      dewPoint: dewPoint.unpacked.map { Double($0) / 10 })
+      isDay: isDay.unpacked.map { $0 == 1 },
+      cloudCover: cloudCover.unpacked.map(S.cloudCover.measure),
+      precipitation: precipitation.unpacked.map(S.precipitation.measure),
+      uvIndex: uvIndex.unpacked.map(S.uvIndex.measure),
+      visibility: visibility.unpacked.map(S.visibility.measure),
+      dewPoint: dewPoint.unpacked.map(L.dewPoint.measure))
   }
 }
 
 extension ForecastSeries.Hour {
   init(_ hour: Forecast.Hour) {
     time = hour.time
-    temperature = Int16(packing: SkyframeWeather.temperature(hour.temperature))
-    precipitation = UInt16(packing: scaled(hour.precipitation, 10, 0...0xFFFE))
-    weatherCode = UInt8(packing: SkyframeWeather.weatherCode(hour.weatherCode))
-    precipitationProbability = UInt8(packing: scaled(hour.precipitationProbability, 1, 0...100))
-    windSpeed = UInt8(packing: scaled(hour.windSpeed, 2, 0...254))
-    windGust = UInt8(packing: scaled(hour.windGusts, 2, 0...254))
+    temperature = Int16(packing: scaled(hour.temperature, S.hourlyTemperature))
+    precipitation = UInt16(packing: scaled(hour.precipitation, L.hourlyPrecipitationAmount))
+    weatherCode = UInt8(packing: within(hour.weatherCode, S.hourlyWeatherCode))
+    precipitationProbability = UInt8(
+      packing: scaled(hour.precipitationProbability, S.hourlyPrecipitationProbability))
+    windSpeed = UInt8(packing: scaled(hour.windSpeed, L.hourlyWindSpeed))
+    windGust = UInt8(packing: scaled(hour.windGusts, L.hourlyWindGust))
   }
 
   var model: Forecast.Hour {
     Forecast.Hour(
-      time: time, temperature: temperature.unpacked.map { Double($0) / 10 },
+      time: time, temperature: temperature.unpacked.map(S.hourlyTemperature.measure),
       weatherCode: weatherCode.unpacked.map { Int($0) },
-      precipitationProbability: precipitationProbability.unpacked.map { Double($0) },
-      precipitation: precipitation.unpacked.map { Double($0) / 10 },
-      windSpeed: windSpeed.unpacked.map { Double($0) / 2 },
-      windGusts: windGust.unpacked.map { Double($0) / 2 })
+      precipitationProbability: precipitationProbability.unpacked.map(
+        S.hourlyPrecipitationProbability.measure),
+      precipitation: precipitation.unpacked.map(L.hourlyPrecipitationAmount.measure),
+      windSpeed: windSpeed.unpacked.map(L.hourlyWindSpeed.measure),
+      windGusts: windGust.unpacked.map(L.hourlyWindGust.measure))
   }
 }
 
 extension ForecastSeries.Day {
   init(_ day: Forecast.Day) {
     date = Int32(clamping: day.date)
-    minimum = SkyframeWeather.temperature(day.minimum)
-    maximum = SkyframeWeather.temperature(day.maximum)
-    precipitationSum = scaled(day.precipitationSum, 10, 0...0xFFFE)
-    weatherCode = SkyframeWeather.weatherCode(day.weatherCode)
-    precipitationProbability = scaled(day.precipitationProbability, 1, 0...100)
-    uvIndexMaximum = scaled(day.uvIndexMaximum, 10, 0...250)
-    windSpeedMaximum = scaled(day.windSpeedMaximum, 2, 0...254)
+    minimum = scaled(day.minimum, S.dailyMinimum)
+    maximum = scaled(day.maximum, S.dailyMaximum)
+    precipitationSum = scaled(day.precipitationSum, L.dailyPrecipitationSum)
+    weatherCode = within(day.weatherCode, S.dailyWeatherCode)
+    precipitationProbability = scaled(
+      day.precipitationProbability, S.dailyPrecipitationProbability)
+    uvIndexMaximum = scaled(day.uvIndexMaximum, L.dailyUVMaximum)
+    windSpeedMaximum = scaled(day.windSpeedMaximum, L.dailyWindMaximum)
     (sun, sunrise, sunset) = day.sun
   }
 
@@ -309,13 +318,14 @@ extension ForecastSeries.Day {
       case nil: nil
       }
     return Forecast.Day(
-      date: Int(date), minimum: minimum.map { Double($0) / 10 },
-      maximum: maximum.map { Double($0) / 10 }, weatherCode: weatherCode.map { Int($0) },
-      precipitationProbability: precipitationProbability.map { Double($0) },
+      date: Int(date), minimum: minimum.map(S.dailyMinimum.measure),
+      maximum: maximum.map(S.dailyMaximum.measure), weatherCode: weatherCode.map { Int($0) },
+      precipitationProbability: precipitationProbability.map(
+        S.dailyPrecipitationProbability.measure),
       sunrise: sun == .normal ? sunrise.map { Int64($0) } : nil,
       sunset: sun == .normal ? sunset.map { Int64($0) } : nil, daylightSeconds: daylight,
-      precipitationSum: precipitationSum.map { Double($0) / 10 },
-      uvIndexMaximum: uvIndexMaximum.map { Double($0) / 10 },
-      windSpeedMaximum: windSpeedMaximum.map { Double($0) / 2 })
+      precipitationSum: precipitationSum.map(L.dailyPrecipitationSum.measure),
+      uvIndexMaximum: uvIndexMaximum.map(L.dailyUVMaximum.measure),
+      windSpeedMaximum: windSpeedMaximum.map(L.dailyWindMaximum.measure))
   }
 }

@@ -58,7 +58,7 @@ func reencode(_ frame: [UInt8], _ label: String, mustEncode: Bool = false) {
     guard case .outOfRange(let field, let value) = error else {
       fail("\(label): encoding a decoded frame throws \(error)")
     }
-    let name = field.name.description
+    let name = field
     note("\(label): encode throws outOfRange")
     check(!mustEncode, "\(label): every value is in range, yet encoding throws \(error)")
     check(
@@ -229,7 +229,7 @@ func buildAndEncode(_ reader: inout ByteReader) {
     guard case .outOfRange(let field, _) = error else { fail("encode throws \(error)") }
     note("built frame: encode throws outOfRange")
     check(
-      outOfRange.contains(field.name.description),
+      outOfRange.contains(field),
       "encode throws \(error) but the values out of range are \(outOfRange)")
     return
   }

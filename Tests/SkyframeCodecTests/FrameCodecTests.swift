@@ -2,6 +2,8 @@ import Testing
 
 @testable import SkyframeCodec
 
+private typealias S = StandardLayout
+
 @Suite struct FrameCodecTests {
   @Test func anErrorFrameRoundTrips() throws {
     let frame = WeatherFrame(
@@ -18,22 +20,22 @@ import Testing
 
   @Test func sentinelsAreWrittenForMissingValues() throws {
     let bytes = try WeatherFrame(status: .badRequest).encoded()
-    #expect(bytes[FrameField.temperature.offset] == 0x00)
-    #expect(bytes[FrameField.temperature.offset + 1] == 0x80)
+    #expect(bytes[S.temperature.offset] == 0x00)
+    #expect(bytes[S.temperature.offset + 1] == 0x80)
     #expect(
-      bytes[FrameField.pressure.offset] == 0xFF && bytes[FrameField.pressure.offset + 1] == 0xFF)
-    #expect(bytes[FrameField.humidity.offset] == 0xFF)
-    #expect(bytes[FrameField.isDay.offset] == 0xFF)
+      bytes[S.pressure.offset] == 0xFF && bytes[S.pressure.offset + 1] == 0xFF)
+    #expect(bytes[S.humidity.offset] == 0xFF)
+    #expect(bytes[S.isDay.offset] == 0xFF)
     #expect(
-      Array(bytes[FrameField.latitude.offset..<FrameField.latitude.offset + 4]) == [0, 0, 0, 0x80])
+      Array(bytes[S.latitude.offset..<S.latitude.offset + 4]) == [0, 0, 0, 0x80])
     #expect(
-      Array(bytes[FrameField.observedAt.offset..<FrameField.observedAt.offset + 4]) == [0, 0, 0, 0])
+      Array(bytes[S.observedAt.offset..<S.observedAt.offset + 4]) == [0, 0, 0, 0])
   }
 
   @Test func theLastReservedByteIsZeroAndIgnoredOnDecode() throws {
     var bytes = try WeatherFrame(status: .ok).encoded()
-    #expect(bytes[FrameField.reserved87.offset] == 0)
-    bytes[FrameField.reserved87.offset] = 0xA5
+    #expect(bytes[S.reserved87.offset] == 0)
+    bytes[S.reserved87.offset] = 0xA5
     rewriteCRC(&bytes)
     #expect(try WeatherFrame(decoding: bytes) == WeatherFrame(status: .ok))
   }
@@ -41,7 +43,7 @@ import Testing
   @Test func aV10FrameReadsEveryV11FieldAsAbsent() throws {
     // What a v1.0 gateway wrote: zeros in 38-39, 84-87, 186-187.
     let bytes = try WeatherFrame(status: .ok).encoded()
-    for field in [FrameField.airQuality, .alerts, .moon, .precipitationNextHour, .nextUpdate] {
+    for field in [S.airQuality, S.alerts, S.moon, S.precipitationNextHour, S.nextUpdate] {
       #expect(bytes[field.offset..<field.offset + field.size].allSatisfy { $0 == 0 })
     }
     let frame = try WeatherFrame(decoding: bytes)
@@ -70,8 +72,8 @@ import Testing
   @Test func valuesNoEncoderSendsReadAsAbsent() throws {
     var bytes = try WeatherFrame(status: .ok).encoded()
     for (alerts, precipitation) in [(UInt8(0x10), UInt8(62)), (0x17, 0x80 | 126), (0x08, 0x80)] {
-      bytes[FrameField.alerts.offset] = alerts
-      bytes[FrameField.precipitationNextHour.offset] = precipitation
+      bytes[S.alerts.offset] = alerts
+      bytes[S.precipitationNextHour.offset] = precipitation
       rewriteCRC(&bytes)
       let frame = try WeatherFrame(decoding: bytes)
       #expect(frame.alerts == nil)
@@ -82,16 +84,18 @@ import Testing
   @Test func v11ValuesOutOfRangeAreRefused() {
     var frame = WeatherFrame(status: .ok)
     frame.airQuality = AirQuality(index: 1_000, scale: .europeanAQI)
-    #expect(throws: FrameError.outOfRange(.airQuality, value: 1_000)) { try frame.encoded() }
+    #expect(throws: FrameError.outOfRange(field: "air_quality", value: 1_000)) {
+      try frame.encoded()
+    }
     frame.airQuality = nil
     frame.precipitationNextHour = NextHourPrecipitation(
       precipitatingNow: true, minutesUntilChange: 61)
-    #expect(throws: FrameError.outOfRange(.precipitationNextHour, value: 61)) {
+    #expect(throws: FrameError.outOfRange(field: "precip_next_hour", value: 61)) {
       try frame.encoded()
     }
     frame.precipitationNextHour = nil
     frame.nextUpdateSeconds = 0
-    #expect(throws: FrameError.outOfRange(.nextUpdate, value: 0)) { try frame.encoded() }
+    #expect(throws: FrameError.outOfRange(field: "next_update", value: 0)) { try frame.encoded() }
   }
 
   @Test func moonIconsFollowRoundingOfPhaseTimesEight() {
@@ -140,29 +144,31 @@ import Testing
     #expect(
       FrameError.badMagic(0x7B, 0x22).description == "bad magic 0x7B22, expected 0x5346 (\"SF\")")
     #expect(
-      FrameError.outOfRange(.humidity, value: 101).description
-        == "humidity = 101 is outside the range frame v1 can carry")
+      FrameError.outOfRange(field: "humidity", value: 101).description
+        == "humidity = 101 is outside the range its field can carry")
   }
 
   @Test func encoderRefusesValuesOutsideTheSpec() {
-    let cases: [((inout WeatherFrame) -> Void, FrameField, Int)] = [
-      ({ $0.current.temperature = 1_001 }, .temperature, 1_001),
-      ({ $0.current.humidity = 101 }, .humidity, 101),
-      ({ $0.current.windDirection = 360 }, .windDirection, 360),
-      ({ $0.current.weatherCode = 100 }, .weatherCode, 100),
-      ({ $0.latitude = 9_000_001 }, .latitude, 9_000_001),
-      ({ $0.longitude = -18_000_001 }, .longitude, -18_000_001),
-      ({ $0.utcOffsetMinutes = 841 }, .utcOffset, 841),
-      ({ $0.observedAt = 0 }, .observedAt, 0),
-      ({ $0.slotIndex = 1 }, .slotIndex, 1),
-      ({ $0.slotCount = 0 }, .slotCount, 0),
-      ({ $0.daily[6].maximum = Int16.min }, .dailyMaximum, Int(Int16.min)),
-      ({ $0.hourly[11].precipitationProbability = 101 }, .hourlyPrecipitationProbability, 101),
+    let cases: [((inout WeatherFrame) -> Void, LayoutField, Int)] = [
+      ({ $0.current.temperature = 1_001 }, S.temperature, 1_001),
+      ({ $0.current.humidity = 101 }, S.humidity, 101),
+      ({ $0.current.windDirection = 360 }, S.windDirection, 360),
+      ({ $0.current.weatherCode = 100 }, S.weatherCode, 100),
+      ({ $0.latitude = 9_000_001 }, S.latitude, 9_000_001),
+      ({ $0.longitude = -18_000_001 }, S.longitude, -18_000_001),
+      ({ $0.utcOffsetMinutes = 841 }, S.utcOffset, 841),
+      ({ $0.observedAt = 0 }, S.observedAt, 0),
+      ({ $0.slotIndex = 1 }, S.slotIndex, 1),
+      ({ $0.slotCount = 0 }, S.slotCount, 0),
+      ({ $0.daily[6].maximum = Int16.min }, S.dailyMaximum, Int(Int16.min)),
+      ({ $0.hourly[11].precipitationProbability = 101 }, S.hourlyPrecipitationProbability, 101),
     ]
     for (change, field, value) in cases {
       var frame = WeatherFrame()
       change(&frame)
-      #expect(throws: FrameError.outOfRange(field, value: value)) { try frame.encoded() }
+      #expect(throws: FrameError.outOfRange(field: "\(field.name)", value: value)) {
+        try frame.encoded()
+      }
     }
   }
 
@@ -274,16 +280,16 @@ func rewriteCRC(_ bytes: inout [UInt8]) {
       #expect(checked.frame == frame)
       #expect(checked.status == frame.status)
       #expect(checked.requestID == frame.requestID)
-      #expect(checked.value(.temperature) == frame.current.temperature.map(Int.init))
-      #expect(checked.value(.observedAt) == frame.observedAt.map(Int.init))
-      #expect(checked.value(.latitude) == frame.latitude.map(Int.init))
-      #expect(checked.value(.humidity) == frame.current.humidity.map(Int.init))
+      #expect(checked.value(S.temperature) == frame.current.temperature.map(Int.init))
+      #expect(checked.value(S.observedAt) == frame.observedAt.map(Int.init))
+      #expect(checked.value(S.latitude) == frame.latitude.map(Int.init))
+      #expect(checked.value(S.humidity) == frame.current.humidity.map(Int.init))
       #expect(
-        checked.value(.hourlyTemperature, at: 11) == frame.hourly[11].temperature.map(Int.init))
+        checked.value(S.hourlyTemperature, at: 11) == frame.hourly[11].temperature.map(Int.init))
       #expect(
-        checked.value(.dailyPrecipitationProbability, at: 6)
+        checked.value(S.dailyPrecipitationProbability, at: 6)
           == frame.daily[6].precipitationProbability.map(Int.init))
-      #expect(checked.value(.slotCount) == Int(frame.slotCount))
+      #expect(checked.value(S.slotCount) == Int(frame.slotCount))
     }
   }
 

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SkyframeCodec
 
-/// The decode-only firmware API (`Decoder/FrameView.swift`) and the device's request writers
+/// The decode-only firmware API (`ProfileView` over `StandardLayout`) and the device's request writers
 /// (`RequestEncoder/BinaryRequest.swift`), against the golden vectors and the C header.
 @Suite struct FrameViewTests {
   static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -47,71 +47,50 @@ import Testing
     #expect(Self.vectors("frames").count >= 25)
   }
 
-  /// Every property of the view agrees with the field table read generically (`FrameField`'s
-  /// offsets, sizes and sentinels through `ValidatedFrame.value`), from an odd address.
+  /// Each row of `StandardLayout` read through `ProfileView` is the little-endian integer at the
+  /// row's offset, nil at its sentinel, from an odd address; and the model `WeatherFrame(view:)`
+  /// reads holds, for each row it visits, the same wire value.
   @Test(arguments: vectors("frames"))
-  func readsEveryFieldOfAVectorFromAnOddAddress(_ file: URL) throws {
+  func readsEveryRowOfAVectorFromAnOddAddress(_ file: URL) throws {
     let bytes = Self.bytes(try #require(try Self.object(file)["hex"] as? String))
     let table = try bytes.withUnsafeBytes { try ValidatedFrame(decoding: $0) }
     try Self.atOddAddress(bytes) { buffer in
-      let view = try FrameView(checking: buffer)
-      func wire(_ field: FrameField, _ index: Int = 0) -> Int? { table.value(field, at: index) }
-      #expect(Int(view.status.rawValue) == wire(.status))
-      #expect(Int(view.requestID) == wire(.requestID))
-      #expect(Int(view.slotIndex) == wire(.slotIndex))
-      #expect(Int(view.slotCount) == wire(.slotCount))
-      #expect(Int(view.service.rawValue) == wire(.service))
-      #expect(view.isDay.map { $0 ? 1 : 0 } == wire(.isDay).flatMap { $0 <= 1 ? $0 : nil })
-      #expect(view.sun.map { Int($0.rawValue) } == wire(.sun).flatMap { $0 <= 2 ? $0 : nil })
-      #expect(Int(view.hourlyStepHours) == wire(.hourlyStep))
-      #expect(view.latitude.map(Int.init) == wire(.latitude))
-      #expect(view.longitude.map(Int.init) == wire(.longitude))
-      #expect(view.observedAt.map(Int.init) == wire(.observedAt))
-      #expect(view.fetchedAt.map(Int.init) == wire(.fetchedAt))
-      #expect(view.hourlyStart.map(Int.init) == wire(.hourlyStart))
-      #expect(view.utcOffsetMinutes.map(Int.init) == wire(.utcOffset))
-      #expect(view.dailyStart.map(Int.init) == wire(.dailyStart))
-      #expect(view.country == CountryCode(bytes[36], bytes[37]))
-      let name = bytes[40..<64].prefix { $0 != 0 }
-      #expect(Array(view.name) == Array(name))
-      #expect(view.temperature.map(Int.init) == wire(.temperature))
-      #expect(view.feelsLike.map(Int.init) == wire(.feelsLike))
-      #expect(view.pressure.map(Int.init) == wire(.pressure))
-      #expect(view.windSpeed.map(Int.init) == wire(.windSpeed))
-      #expect(view.windGust.map(Int.init) == wire(.windGust))
-      #expect(view.windDirection.map(Int.init) == wire(.windDirection))
-      #expect(view.visibility.map(Int.init) == wire(.visibility))
-      #expect(view.precipitation.map(Int.init) == wire(.precipitation))
-      #expect(view.humidity.map(Int.init) == wire(.humidity))
-      #expect(view.weatherCode.map(Int.init) == wire(.weatherCode))
-      #expect(view.cloudCover.map(Int.init) == wire(.cloudCover))
-      #expect(view.uvIndex.map(Int.init) == wire(.uvIndex))
-      #expect(view.sunrise.map(Int.init) == wire(.sunrise))
-      #expect(view.sunset.map(Int.init) == wire(.sunset))
-      #expect(view.airQuality == wire(.airQuality).flatMap { AirQuality(wire: UInt16($0)) })
-      #expect(view.alerts == wire(.alerts).flatMap { AlertSummary(wire: UInt8($0)) })
-      #expect(view.moon == wire(.moon).flatMap { MoonPhase(wire: UInt8($0)) })
-      #expect(
-        view.precipitationNextHour
-          == wire(.precipitationNextHour).flatMap { NextHourPrecipitation(wire: UInt8($0)) })
-      #expect(view.nextUpdateSeconds.map(Int.init) == wire(.nextUpdate))
-      for index in 0..<FrameView.hourlyCount {
-        #expect(view.hourlyTemperature(index).map(Int.init) == wire(.hourlyTemperature, index))
-        #expect(view.hourlyWeatherCode(index).map(Int.init) == wire(.hourlyWeatherCode, index))
-        #expect(
-          view.hourlyPrecipitationProbability(index).map(Int.init)
-            == wire(.hourlyPrecipitationProbability, index))
+      let view = try ProfileView(checking: buffer, as: .standard)
+      var expected: [String: Int64?] = [:]
+      for row in StandardLayout.fields where row.storage != .text && row.storage != .reserved {
+        for index in 0..<row.count {
+          let wire = Self.littleEndian(bytes, at: row.offset(index), row.storage)
+          let value = wire == row.sentinel ? nil : wire
+          #expect(view.value(row, index) == value, "\(row.name)[\(index)]")
+          #expect(table.value(row, at: index).map { Int64($0) } == value, "\(row.name)[\(index)]")
+          expected["\(row.name)[\(index)]"] = value
+        }
       }
-      for index in 0..<FrameView.dailyCount {
-        #expect(view.dailyMinimum(index).map(Int.init) == wire(.dailyMinimum, index))
-        #expect(view.dailyMaximum(index).map(Int.init) == wire(.dailyMaximum, index))
-        #expect(view.dailyWeatherCode(index).map(Int.init) == wire(.dailyWeatherCode, index))
+      #expect(Array(view.text(StandardLayout.name)) == Array(bytes[40..<64].prefix { $0 != 0 }))
+      var frame = WeatherFrame(view: view)
+      var recorder = RowRecorder()
+      frame.visitRows(&recorder)
+      for seen in recorder.seen where !seen.isText {
         #expect(
-          view.dailyPrecipitationProbability(index).map(Int.init)
-            == wire(.dailyPrecipitationProbability, index))
+          expected["\(seen.name)[\(seen.index)]"] == seen.value, "\(seen.name)[\(seen.index)]")
       }
-      #expect(Int(view.crc) == wire(.crc))
-      #expect(WeatherFrame(view: view) == table.frame)
+      #expect(frame == table.frame)
+    }
+  }
+
+  /// The integer of `storage` at `offset`, sign-extended.
+  static func littleEndian(_ bytes: [UInt8], at offset: Int, _ storage: LayoutField.Storage)
+    -> Int64
+  {
+    var unsigned: UInt64 = 0
+    for index in 0..<storage.width {
+      unsigned |= UInt64(bytes[offset + index]) << (8 * UInt64(index))
+    }
+    switch storage {
+    case .i8: return Int64(Int8(truncatingIfNeeded: unsigned))
+    case .i16: return Int64(Int16(truncatingIfNeeded: unsigned))
+    case .i32: return Int64(Int32(truncatingIfNeeded: unsigned))
+    default: return Int64(unsigned)
     }
   }
 
@@ -145,7 +124,7 @@ import Testing
     func error(_ bytes: [UInt8]) -> FrameCheckError? {
       bytes.withUnsafeBytes { buffer in
         do throws(FrameCheckError) {
-          _ = try FrameView(checking: buffer)
+          _ = try ProfileView(checking: buffer, as: .standard)
           return nil
         } catch { return error }
       }
@@ -184,7 +163,9 @@ import Testing
       bytes[36] = first
       bytes[37] = second
       bytes.withUnsafeMutableBytes { WeatherFrame.seal($0) }
-      let country = try bytes.withUnsafeBytes { try FrameView(checking: $0).country }
+      let country = try bytes.withUnsafeBytes {
+        try ProfileView(checking: $0, as: .standard).country(StandardLayout.country)
+      }
       #expect(country.map { String(decoding: [$0.first, $0.second], as: UTF8.self) } == shown)
       #expect(try WeatherFrame(decoding: bytes).country == country)
     }
@@ -346,7 +327,8 @@ import Testing
     var bytes = [UInt8](repeating: 0, count: TinyLayout.size)
     standard.withUnsafeBytes { source in
       bytes.withUnsafeMutableBytes { target in
-        TinyLayout.write(from: FrameView(unchecked: source.baseAddress!), into: target)
+        TinyLayout.write(
+          from: ProfileView(unchecked: source.baseAddress!, kind: .standard), into: target)
       }
     }
     let checked = try bytes.withUnsafeBytes { try MessageKind.check($0) }

@@ -53,26 +53,31 @@ import Testing
   @Test func sizeMagicAndCRCMatch() {
     #expect(Self.layout.size == WeatherFrame.size)
     #expect(Self.layout.magic == [0x53, 0x46])
-    #expect(Self.layout.crc.offset == FrameField.crc.offset)
-    #expect(Self.layout.crc.covers == [0, FrameField.crc.offset])
+    #expect(Self.layout.crc.offset == StandardLayout.crc.offset)
+    #expect(Self.layout.crc.covers == [0, StandardLayout.crc.offset])
     #expect(UInt32(Self.layout.crc.check.dropFirst(2), radix: 16) == CRC32.checkValue)
   }
 
   @Test func everyFieldHasTheCodesOffsetSizeScaleAndUnit() {
     let fields = Self.layout.fields
-    #expect(fields.map(\.name) == FrameField.allCases.map { $0.name.description })
-    for (field, documented) in zip(FrameField.allCases, fields) {
+    let rows = StandardLayout.fields
+    #expect(fields.map(\.name) == rows.map { $0.name.description })
+    for (field, documented) in zip(rows, fields) {
+      let width = field.storage.width
       #expect(documented.offset == field.offset, "\(documented.name) offset")
-      #expect(documented.count == field.count, "\(documented.name) count")
-      #expect(Self.elementSize(documented.type) == field.elementSize, "\(documented.name) type")
+      // The document counts text and reserved fields in bytes.
+      #expect(documented.count == field.count * field.length, "\(documented.name) count")
+      #expect(Self.elementSize(documented.type) == width, "\(documented.name) type")
+      #expect(documented.type.hasPrefix("i") == field.storage.isSigned, "\(documented.name) sign")
       #expect(documented.scale == field.scale, "\(documented.name) scale")
       #expect(documented.unit == field.unit.description, "\(documented.name) unit")
-      #expect(documented.offset % field.elementSize == 0, "\(documented.name) is aligned")
-      #expect(documented.sentinel == field.sentinel, "\(documented.name) sentinel")
-      #expect(documented.min.map { Int64($0) } == field.range?.lowerBound, "\(documented.name) min")
-      #expect(documented.max.map { Int64($0) } == field.range?.upperBound, "\(documented.name) max")
+      #expect(documented.offset % width == 0, "\(documented.name) is aligned")
+      #expect(
+        documented.sentinel.map { Int64($0) } == field.sentinel, "\(documented.name) sentinel")
+      #expect(documented.min.map { Int64($0) } == field.minimum, "\(documented.name) min")
+      #expect(documented.max.map { Int64($0) } == field.maximum, "\(documented.name) max")
     }
-    #expect(MessageKind.standard.fields.map(\.offset) == FrameField.allCases.map(\.offset))
+    #expect(MessageKind.standard.fields.map(\.offset) == rows.map(\.offset))
   }
 
   /// Fields without a "missing" value read as what they hold, whatever it is: 65535 is a
@@ -82,11 +87,11 @@ import Testing
     frame.nextUpdateSeconds = 0xFFFF
     let validated = try frame.encoded().withUnsafeBytes { try ValidatedFrame(decoding: $0) }
     #expect(validated.requestID == 0xFFFF)
-    #expect(validated.value(.requestID) == 0xFFFF)
-    #expect(validated.value(.nextUpdate) == 0xFFFF)
-    #expect(validated.value(.crc) != nil)
-    #expect(validated.value(.airQuality) == nil)
-    #expect(validated.value(.alerts) == nil)
+    #expect(validated.value(StandardLayout.requestID) == 0xFFFF)
+    #expect(validated.value(StandardLayout.nextUpdate) == 0xFFFF)
+    #expect(validated.value(StandardLayout.crc) != nil)
+    #expect(validated.value(StandardLayout.airQuality) == nil)
+    #expect(validated.value(StandardLayout.alerts) == nil)
   }
 
   @Test func fieldsTileTheFrameWithoutGapsOrOverlap() {

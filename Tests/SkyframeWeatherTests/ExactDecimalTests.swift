@@ -1,3 +1,4 @@
+import SkyframeCodec
 import Testing
 
 @testable import SkyframeWeather
@@ -23,14 +24,14 @@ import Testing
 
   @Test func halvesRoundAwayFromZeroOnTheDecimal() {
     // frame-v1.md §6.8: to the nearest step, halves away from zero.
-    #expect(roundedHalfAway(3.25, times: 2) == 7)
-    #expect(roundedHalfAway(-3.25, times: 2) == -7)
-    #expect(roundedHalfAway(1.15, times: 10) == 12)
-    #expect(roundedHalfAway(-21.45, times: 10) == -215)
-    #expect(roundedHalfAway(1_005, times: 0.1) == 101)
-    #expect(roundedHalfAway(3.249, times: 2) == 6)
+    #expect(roundedHalfAway(3.25, inStepsOf: LargeLayout.hourlyWindSpeed) == 7)
+    #expect(roundedHalfAway(-3.25, inStepsOf: LargeLayout.hourlyWindSpeed) == -7)
+    #expect(roundedHalfAway(1.15, inStepsOf: StandardLayout.temperature) == 12)
+    #expect(roundedHalfAway(-21.45, inStepsOf: StandardLayout.temperature) == -215)
+    #expect(roundedHalfAway(1_005, inStepsOf: StandardLayout.visibility) == 101)
+    #expect(roundedHalfAway(3.249, inStepsOf: LargeLayout.hourlyWindSpeed) == 6)
     // No short decimal: rounded in binary, as before.
-    #expect(roundedHalfAway(11.7 / 3.6, times: 2) == 6)
+    #expect(roundedHalfAway(11.7 / 3.6, inStepsOf: LargeLayout.hourlyWindSpeed) == 6)
   }
 
   @Test func sumsOfDecimalsAreExact() {

@@ -8,7 +8,7 @@ public func writeEveryRequest(_ bytes: UnsafeRawPointer, _ count: Int) -> Int32 
     (0, 0, 0, 0, 0, 0, 0, 0)
   return withUnsafeMutableBytes(of: &buffer) { request -> Int32 in
     // The place name: the frame's own name field, "Berlin".
-    let name = FrameView(unchecked: bytes).name
+    let name = ProfileView(unchecked: bytes, kind: .standard).text(StandardLayout.name)
     do throws(RequestEncodeError) {
       try BinaryRequest.writeCoordinates(
         latitude: 5_252_000, longitude: 1_340_500, id: 7, into: request)

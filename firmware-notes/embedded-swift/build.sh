@@ -6,8 +6,9 @@
 # For armv6m (Cortex-M0), armv7em (Cortex-M4F, hard-float) and riscv32 (RV32IMAC), it
 #   1. compiles the decode-only part of the Swift codec, Sources/SkyframeCodec/Decoder/, with
 #      Embedded Swift (-Osize) together with ReadEveryField.swift, which checks a frame with
-#      FrameView and reads every field; and, as a separate check that it stands alone,
-#      Decoder/ + RequestEncoder/ with a call to each request writer (RequestWriters.swift);
+#      ProfileView (a `standard` frame) and reads every row of StandardLayout; and, as a
+#      separate check that it stands alone, Decoder/ + RequestEncoder/ with a call to each
+#      request writer (RequestWriters.swift);
 #   2. compiles the C header the same way (read_every_field.c: skyframe_frame_decode into a struct
 #      and every field read; GCC -Os);
 #   3. links three minimal images with the target's GCC and C library (image/startup.c: vector
@@ -45,7 +46,7 @@
 # followed by
 #   TARGET PROFILE instructions per decode and read: Swift I, C header I'
 # (the Swift `large` count includes the first call's one-time initialization of two fields).
-# Finally, the Swift decoder on the emulated boards: FrameToC.swift puts FrameView's reading of a
+# Finally, the Swift decoder on the emulated boards: FrameToC.swift puts ProfileView's reading of a
 # frame into the C header's struct (skyframe_swift_frame_decode), linked into the board images of
 # firmware-notes/test/boards/run.sh in place of the header's decoder: every golden vector and its
 # corrupted copies, aligned and at an odd address (the Cortex-M4 traps unaligned access), with
@@ -273,7 +274,7 @@ for target in armv6m armv7em riscv32; do
   done
 done
 
-echo "== the Swift decoder (FrameView) on the emulated boards"
+echo "== the Swift decoder (ProfileView) on the emulated boards"
 glue=(-module-name SkyframeCodec -import-bridging-header "$root/firmware-notes/skyframe_frame.h"
   -c "$root"/Sources/SkyframeCodec/Decoder/*.swift "$here/FrameToC.swift")
 if "$swiftc" -target armv6m-none-none-eabi "${swift_flags[@]}" "${glue[@]}" -o "$out/m0.o" &&

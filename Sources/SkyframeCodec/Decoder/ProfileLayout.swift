@@ -36,16 +36,37 @@ public enum MessageKind: UInt8, Sendable, CaseIterable {
       }
       throw bytes.count < size ? .truncated : .tooLong
     }
+    try kind.checkContent(bytes)
+    return kind
+  }
+
+  /// Magic, kind byte and CRC-32 of `bytes`, which are this kind's length.
+  @usableFromInline func checkContent(_ bytes: UnsafeRawBufferPointer) throws(FrameCheckError) {
     guard bytes[0] == 0x53, bytes[1] == 0x46 else { throw .badMagic }
-    guard bytes[2] == kind.rawValue else { throw .unsupportedVersion }
-    let crcOffset = kind.size &- 4
+    guard bytes[2] == rawValue else { throw .unsupportedVersion }
+    let crcOffset = size &- 4
     let stored = UInt32(
       littleEndian: bytes.loadUnaligned(fromByteOffset: crcOffset, as: UInt32.self))
     guard stored == CRC32.checksum(UnsafeRawBufferPointer(rebasing: bytes[0..<crcOffset])) else {
       throw .checksumMismatch
     }
-    return kind
   }
+}
+
+/// Why bytes are not a message, as the one byte a firmware keeps. The raw values are the C
+/// header's `SKYFRAME_ERR_*` codes, so a mixed C and Swift firmware reports one set of numbers. The
+/// gateway's `FrameError` says the same with the values involved (lengths, bytes, both CRCs).
+public enum FrameCheckError: Int8, Error, Sendable {
+  /// Shorter than the message (a receive buffer too small cuts a frame like this).
+  case truncated = -1
+  /// Longer than the message.
+  case tooLong = -2
+  /// The first two bytes are not "SF".
+  case badMagic = -3
+  /// A kind byte (the standard frame's version) this decoder does not read.
+  case unsupportedVersion = -4
+  /// The stored CRC-32 is not the one the bytes before it give.
+  case checksumMismatch = -5
 }
 
 /// A frame profile a device can ask for (`schemas/frame-profiles.md` §1.2): the number requests
@@ -148,7 +169,10 @@ public enum MessageHeader {
 }
 
 /// Reads of a table's fields from bytes already checked: little-endian, byte by byte, at any
-/// alignment, nothing copied or allocated.
+/// alignment, nothing copied or allocated. The decode-only API for firmware: `init(checking:as:)`
+/// checks one kind of message, then each read names its row (`StandardLayout.temperature`), whose
+/// offset, width and sentinel the compiler folds into the read. Keep the bytes alive and unchanged
+/// while you use the view.
 public struct ProfileView {
   public let base: UnsafeRawPointer
   public let kind: MessageKind
@@ -159,10 +183,58 @@ public struct ProfileView {
     base = bytes.baseAddress!
   }
 
+  /// Checks `bytes` as a message of `kind` only: length (shorter is `truncated`, longer
+  /// `tooLong`), magic, kind byte (another is `unsupportedVersion`) and CRC-32, in that order
+  /// (`schemas/frame-v1.md` §7 for `standard`).
+  @inlinable
+  public init(checking bytes: UnsafeRawBufferPointer, as kind: MessageKind)
+    throws(FrameCheckError)
+  {
+    guard bytes.count >= kind.size else { throw .truncated }
+    guard bytes.count == kind.size else { throw .tooLong }
+    try kind.checkContent(bytes)
+    self.init(unchecked: bytes.baseAddress!, kind: kind)
+  }
+
   public init(unchecked base: UnsafeRawPointer, kind: MessageKind) {
     self.base = base
     self.kind = kind
   }
+
+  /// Element `index` of `field` as `T`, the integer type of its storage (`UInt16` for `u16`);
+  /// nil when it holds the field's sentinel. Inlined, so a read of a table's row is one load.
+  @inlinable @inline(__always)
+  public func read<T: FixedWidthInteger>(
+    _ field: LayoutField, _ index: Int = 0, as type: T.Type = T.self
+  ) -> T? {
+    assert(
+      MemoryLayout<T>.size == field.storage.width && T.isSigned == field.storage.isSigned,
+      "the integer type of the field's storage")
+    let at = field.offset(index)
+    let raw: T
+    switch MemoryLayout<T>.size {
+    case 1: raw = T(truncatingIfNeeded: base.load(fromByteOffset: at, as: UInt8.self))
+    case 2:
+      raw = T(
+        truncatingIfNeeded: UInt16(
+          littleEndian: base.loadUnaligned(fromByteOffset: at, as: UInt16.self)))
+    default: raw = T(truncatingIfNeeded: u32(at))
+    }
+    if let sentinel = field.sentinel, raw == T(truncatingIfNeeded: sentinel) { return nil }
+    return raw
+  }
+
+  #if hasFeature(Embedded)
+    // One call instead of a copy per field: a core without unaligned loads reads a 32-bit field
+    // as four bytes, shifts and adds, 20 bytes of code each time on a Cortex-M0.
+    @inline(never) @usableFromInline func u32(_ offset: Int) -> UInt32 {
+      UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+  #else
+    @inlinable @inline(__always) func u32(_ offset: Int) -> UInt32 {
+      UInt32(littleEndian: base.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+    }
+  #endif
 
   /// The wire integer of element `index`, sign-extended for signed fields (0 for text).
   public func wire(_ field: LayoutField, _ index: Int = 0) -> Int64 {
@@ -189,6 +261,7 @@ public struct ProfileView {
   }
 
   /// The UTF-8 bytes of text `index`, up to its first zero byte, inside the message's buffer.
+  @inlinable @inline(__always)
   public func text(_ field: LayoutField, _ index: Int = 0) -> UnsafeRawBufferPointer {
     let start = base + field.offset(index)
     var count = 0
@@ -196,6 +269,15 @@ public struct ProfileView {
       count &+= 1
     }
     return UnsafeRawBufferPointer(start: start, count: count)
+  }
+
+  /// The two letters of a `country` field, upper-cased; nil when the bytes are anything else
+  /// (frame-v1.md §5.3).
+  @inlinable @inline(__always)
+  public func country(_ field: LayoutField) -> CountryCode? {
+    CountryCode(
+      base.load(fromByteOffset: field.offset, as: UInt8.self),
+      base.load(fromByteOffset: field.offset &+ 1, as: UInt8.self))
   }
 
   /// The content check of a frame (`frame-profiles.md` §5); 0 for `unchanged`, which has none.

@@ -1,7 +1,8 @@
 /// The `standard` profile, frame v1.1, 192 bytes (`schemas/frame-v1.md`, `schemas/frame-v1.json`):
-/// the one table of where each field is, its type, unit, range and sentinel. The encoder, the
-/// decoders, the JSON document and the text report read it through `FrameField`; add a field here,
-/// in the spec, the generator and the C header, and the layout tests fail when they disagree.
+/// the one table of where each field is, its type, unit, range and sentinel. The encoder
+/// (`ProfileWriter`), the decoders (`ProfileView`), the compaction, the JSON document and the text
+/// report all read it; add a field here, in the spec, the generator and the C header, and the
+/// layout tests fail when they disagree.
 public enum StandardLayout {
   public static let size = 192
   public static let hourlyCount = 12
@@ -10,7 +11,7 @@ public enum StandardLayout {
   static let time: ClosedRange<Int64> = 1...0xFFFF_FFFF
   static let celsius: ClosedRange<Int64> = -1_000...1_000
   static let percent: ClosedRange<Int64> = 0...100
-  static let weatherCode: ClosedRange<Int64> = 0...99
+  static let wmoCode: ClosedRange<Int64> = 0...99
   static let measured: ClosedRange<Int64> = 0...65_534
   static let unixTime = MessageHeader.unixTime
 
@@ -64,8 +65,8 @@ public enum StandardLayout {
     "precipitation", 78, .u16, scale: 0.1, unit: "mm", range: measured, sentinel: 0xFFFF)
   public static let humidity = LayoutField(
     "humidity", 80, .u8, unit: "%", range: percent, sentinel: 0xFF)
-  public static let weatherCodeNow = LayoutField(
-    "weather_code", 81, .u8, range: weatherCode, sentinel: 0xFF)
+  public static let weatherCode = LayoutField(
+    "weather_code", 81, .u8, range: wmoCode, sentinel: 0xFF)
   public static let cloudCover = LayoutField(
     "cloud_cover", 82, .u8, unit: "%", range: percent, sentinel: 0xFF)
   public static let uvIndex = LayoutField(
@@ -84,7 +85,7 @@ public enum StandardLayout {
     "hourly_temperature", 96, .i16, count: hourlyCount, scale: 0.1, unit: "degC", range: celsius,
     sentinel: -32_768)
   public static let hourlyWeatherCode = LayoutField(
-    "hourly_weather_code", 120, .u8, count: hourlyCount, range: weatherCode, sentinel: 0xFF)
+    "hourly_weather_code", 120, .u8, count: hourlyCount, range: wmoCode, sentinel: 0xFF)
   public static let hourlyPrecipitationProbability = LayoutField(
     "hourly_precip_probability", 132, .u8, count: hourlyCount, unit: "%", range: percent,
     sentinel: 0xFF)
@@ -95,7 +96,7 @@ public enum StandardLayout {
     "daily_max", 158, .i16, count: dailyCount, scale: 0.1, unit: "degC", range: celsius,
     sentinel: -32_768)
   public static let dailyWeatherCode = LayoutField(
-    "daily_weather_code", 172, .u8, count: dailyCount, range: weatherCode, sentinel: 0xFF)
+    "daily_weather_code", 172, .u8, count: dailyCount, range: wmoCode, sentinel: 0xFF)
   public static let dailyPrecipitationProbability = LayoutField(
     "daily_precip_probability", 179, .u8, count: dailyCount, unit: "%", range: percent,
     sentinel: 0xFF)
@@ -104,7 +105,15 @@ public enum StandardLayout {
   public static let crc = LayoutField("crc32", 188, .u32)
 
   #if !hasFeature(Embedded)
-    /// Every field in wire order (the order of `FrameField`).
-    public static let fields: [LayoutField] = FrameField.allCases.map(\.layout)
+    /// Every field in wire order.
+    public static let fields: [LayoutField] = [
+      magic, version, status, requestID, slotIndex, slotCount, service, isDay, sun, hourlyStep,
+      latitude, longitude, observedAt, fetchedAt, hourlyStart, utcOffset, dailyStart, country,
+      airQuality, name, temperature, feelsLike, pressure, windSpeed, windGust, windDirection,
+      visibility, precipitation, humidity, weatherCode, cloudCover, uvIndex, alerts, moon,
+      precipitationNextHour, reserved87, sunrise, sunset, hourlyTemperature, hourlyWeatherCode,
+      hourlyPrecipitationProbability, dailyMinimum, dailyMaximum, dailyWeatherCode,
+      dailyPrecipitationProbability, nextUpdate, crc,
+    ]
   #endif
 }

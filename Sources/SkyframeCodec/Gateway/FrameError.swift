@@ -10,19 +10,11 @@ public enum FrameError: Error, Equatable, Sendable {
   case unsupportedVersion(UInt8)
   /// The CRC-32 stored in the frame's last four bytes is not the one its other bytes give.
   case checksumMismatch(stored: UInt32, computed: UInt32)
-  /// A value the frame cannot carry: outside the field's range, or equal to its "missing" sentinel.
-  case outOfRange(FrameField, value: Int)
+  /// A value a message cannot carry: outside the range of its field (named as in its layout
+  /// table), or equal to its "missing" sentinel.
+  case outOfRange(field: String, value: Int)
   /// The output buffer is shorter than a frame.
   case bufferTooSmall(count: Int)
-  /// A `large`, `tiny` or `unchanged` field given a value outside its range (the table's name).
-  case valueOutOfRange(field: String)
-}
-
-extension FrameError {
-  /// `error`, from checking `bytes`, with the values involved.
-  init(_ error: FrameCheckError, bytes: UnsafeRawBufferPointer) {
-    self.init(profileError: error, bytes: bytes)
-  }
 }
 
 extension FrameError {
@@ -57,9 +49,7 @@ extension FrameError: CustomStringConvertible {
     case .checksumMismatch(let stored, let computed):
       "CRC mismatch: frame says 0x\(hex(stored)), bytes give 0x\(hex(computed))"
     case .outOfRange(let field, let value):
-      "\(field.name.description) = \(value) is outside the range frame v1 can carry"
-    case .valueOutOfRange(let field):
-      "\(field) was given a value outside its range (schemas/frame-profiles.md)"
+      "\(field) = \(value) is outside the range its field can carry"
     case .bufferTooSmall(let count):
       "output buffer of \(count) bytes is shorter than a frame (\(WeatherFrame.size))"
     }

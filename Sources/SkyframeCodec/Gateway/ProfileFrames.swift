@@ -1,33 +1,58 @@
 /// The `tiny` and `large` frames the gateway derives from a `standard` one, and the `unchanged`
 /// message (`schemas/frame-profiles.md`). All of it writes into the caller's buffer.
+/// The rows two tables share: the same name at the same scale (so the same meaning, unit and
+/// wire value), in `from`'s order; the header's magic, reserved bytes and the CRC are each
+/// message's own. Paired by name once per table: a field both tables gain is copied with no change
+/// to the writers. The layout test checks each pair's unit and sentinel.
+func sharedRows(_ from: [LayoutField], _ to: [LayoutField]) -> [(
+  from: LayoutField, to: LayoutField
+)] {
+  from.compactMap { row in
+    let name = row.name.description
+    guard row.storage != .reserved, name != "crc32",
+      let twin = to.first(where: { $0.name.description == name }), twin.scale == row.scale
+    else { return nil }
+    return (row, twin)
+  }
+}
+
+extension ProfileWriter {
+  /// Copies every element of each pair's `from` row of `source` into its `to` row (as many as
+  /// both have): the wire value, missing staying missing.
+  mutating func copy(_ pairs: [(from: LayoutField, to: LayoutField)], of source: ProfileView) {
+    for (from, to) in pairs {
+      switch from.storage {
+      case .text: set(to, text: FrameName(wireField: source.text(from)))
+      case .country: set(to, country: source.country(from))
+      default:
+        for index in 0..<min(from.count, to.count) { put(to, index, source.value(from, index)) }
+      }
+    }
+  }
+}
+
 extension TinyLayout {
-  /// The tiny frame that says what `standard` says, at the tiny profile's precision (§3.1).
-  public static func write(from standard: FrameView, into buffer: UnsafeMutableRawBufferPointer) {
+  /// What `tiny` takes from `standard` unchanged.
+  static let shared = sharedRows(StandardLayout.fields, fields)
+
+  /// The tiny frame that says what `standard` says, at the tiny profile's precision (§3.1): the
+  /// shared rows copied, the rest rounded to their coarser scale here.
+  public static func write(from standard: ProfileView, into buffer: UnsafeMutableRawBufferPointer) {
+    typealias S = StandardLayout
+    precondition(standard.kind == .standard, "a standard frame")
     var out = ProfileWriter(buffer, kind: .tiny)
-    out.set(status, standard.status.rawValue)
-    out.set(requestID, standard.requestID)
-    out.set(slotIndex, standard.slotIndex)
-    out.set(slotCount, standard.slotCount)
-    out.set(fetchedAt, standard.fetchedAt)
-    out.set(nextUpdate, standard.nextUpdateSeconds)
-    out.set(temperature, standard.temperature)
-    out.set(airQuality, standard.airQuality?.wire)
-    out.set(weatherCode, standard.weatherCode)
-    out.set(isDay, standard.isDay.map { $0 ? 1 : 0 })
-    out.set(alerts, standard.alerts?.wire)
-    out.set(precipitationNextHour, standard.precipitationNextHour?.wire)
-    out.set(windSpeed, standard.windSpeed.map(halfMetres))
-    out.set(windGust, standard.windGust.map(halfMetres))
-    out.set(windDirection, standard.windDirection.map { (Int64($0) + 1) / 2 % 180 })
+    out.copy(shared, of: standard)
+    out.set(windSpeed, standard.read(S.windSpeed).map(halfMetres))
+    out.set(windGust, standard.read(S.windGust).map(halfMetres))
     out.set(
-      utcOffset, standard.utcOffsetMinutes.flatMap { $0 % 15 == 0 ? Int64($0 / 15) : nil })
-    out.set(humidity, standard.humidity)
-    out.set(uvIndex, standard.uvIndex)
+      windDirection,
+      standard.read(S.windDirection, as: UInt16.self).map { (Int64($0) + 1) / 2 % 180 })
+    out.set(
+      utcOffset,
+      standard.read(S.utcOffset, as: Int16.self).flatMap { $0 % 15 == 0 ? Int64($0 / 15) : nil })
     for day in 0..<dailyCount {
-      out.set(dailyMinimum, day, standard.dailyMinimum(day).map(wholeDegrees))
-      out.set(dailyMaximum, day, standard.dailyMaximum(day).map(wholeDegrees))
-      out.set(dailyWeatherCode, day, standard.dailyWeatherCode(day))
-      out.set(dailyPrecipitationProbability, day, standard.dailyPrecipitationProbability(day))
+      out.set(dailyMinimum, day, standard.read(S.dailyMinimum, day).map(wholeDegrees))
+      out.set(dailyMaximum, day, standard.read(S.dailyMaximum, day).map(wholeDegrees))
     }
     ProfileWriter.seal(buffer, kind: .tiny)
   }
@@ -47,65 +72,24 @@ func halfMetres(_ tenths: UInt16) -> Int64 {
 extension LargeLayout {
   /// A large frame with every field the standard frame has (12 of 48 hours, 7 of 8 days, day 0's
   /// sun), the rest missing: error frames, and weather cached without its large frame.
-  public static func write(from standard: FrameView, into buffer: UnsafeMutableRawBufferPointer) {
+  public static func write(from standard: ProfileView, into buffer: UnsafeMutableRawBufferPointer) {
     var out = ProfileWriter(buffer, kind: .large)
     fillShared(&out, from: standard)
     ProfileWriter.seal(buffer, kind: .large)
   }
 
-  /// Writes what `large` shares with `standard` (frame-profiles.md §2: same meaning, scale and
-  /// sentinel, another offset). The name keeps its 24 bytes.
-  public static func fillShared(_ out: inout ProfileWriter, from standard: FrameView) {
-    out.set(status, standard.status.rawValue)
-    out.set(requestID, standard.requestID)
-    out.set(slotIndex, standard.slotIndex)
-    out.set(slotCount, standard.slotCount)
-    out.set(service, standard.service.rawValue)
-    out.set(isDay, standard.isDay.map { $0 ? 1 : 0 })
-    out.set(sun, standard.sun?.rawValue)
-    out.set(hourlyStep, standard.hourlyStepHours)
-    out.set(latitude, standard.latitude)
-    out.set(longitude, standard.longitude)
-    out.set(observedAt, standard.observedAt)
-    out.set(fetchedAt, standard.fetchedAt)
-    out.set(hourlyStart, standard.hourlyStart)
-    out.set(utcOffset, standard.utcOffsetMinutes)
-    out.set(dailyStart, standard.dailyStart)
-    out.set(country, country: standard.country)
-    out.set(airQuality, standard.airQuality?.wire)
-    out.set(nextUpdate, standard.nextUpdateSeconds)
-    out.set(alerts, standard.alerts?.wire)
-    out.set(moon, standard.moon?.wire)
-    out.set(precipitationNextHour, standard.precipitationNextHour?.wire)
-    out.set(name, text: FrameName(wireField: standard.name))
-    out.set(temperature, standard.temperature)
-    out.set(feelsLike, standard.feelsLike)
-    out.set(pressure, standard.pressure)
-    out.set(windSpeed, standard.windSpeed)
-    out.set(windGust, standard.windGust)
-    out.set(windDirection, standard.windDirection)
-    out.set(visibility, standard.visibility)
-    out.set(precipitation, standard.precipitation)
-    out.set(humidity, standard.humidity)
-    out.set(weatherCode, standard.weatherCode)
-    out.set(cloudCover, standard.cloudCover)
-    out.set(uvIndex, standard.uvIndex)
-    out.set(sunrise, standard.sunrise)
-    out.set(sunset, standard.sunset)
-    for hour in 0..<FrameView.hourlyCount {
-      out.set(hourlyTemperature, hour, standard.hourlyTemperature(hour))
-      out.set(hourlyWeatherCode, hour, standard.hourlyWeatherCode(hour))
-      out.set(hourlyPrecipitationProbability, hour, standard.hourlyPrecipitationProbability(hour))
-    }
-    for day in 0..<FrameView.dailyCount {
-      out.set(dailyMinimum, day, standard.dailyMinimum(day))
-      out.set(dailyMaximum, day, standard.dailyMaximum(day))
-      out.set(dailyWeatherCode, day, standard.dailyWeatherCode(day))
-      out.set(dailyPrecipitationProbability, day, standard.dailyPrecipitationProbability(day))
-    }
-    out.set(dailySun, 0, standard.sun?.rawValue)
-    out.set(dailySunrise, 0, standard.sunrise)
-    out.set(dailySunset, 0, standard.sunset)
+  /// What `large` takes from `standard` unchanged: every field of it (frame-profiles.md §2).
+  static let shared = sharedRows(StandardLayout.fields, fields)
+
+  /// Writes what `large` shares with `standard`, row by row (the name keeps its 24 bytes), and
+  /// the standard frame's sun as day 0's.
+  public static func fillShared(_ out: inout ProfileWriter, from standard: ProfileView) {
+    typealias S = StandardLayout
+    precondition(standard.kind == .standard, "a standard frame")
+    out.copy(shared, of: standard)
+    out.put(dailySun, 0, standard.value(S.sun))
+    out.put(dailySunrise, 0, standard.value(S.sunrise))
+    out.put(dailySunset, 0, standard.value(S.sunset))
   }
 
   /// What differs between two answers from the same cached large frame (as
@@ -121,8 +105,8 @@ extension LargeLayout {
     out.set(Self.requestID, requestID)
     out.set(Self.slotIndex, slotIndex)
     out.set(Self.slotCount, max(slotCount, 1))
-    out.set(Self.latitude, latitude.map { min(max($0, -9_000_000), 9_000_000) })
-    out.set(Self.longitude, longitude.map { min(max($0, -18_000_000), 18_000_000) })
+    out.set(Self.latitude, latitude.map { Self.latitude.clamp($0) })
+    out.set(Self.longitude, longitude.map { Self.longitude.clamp($0) })
     out.set(Self.name, text: name)
     out.set(Self.country, country: country)
     out.set(Self.nextUpdate, nextUpdateSeconds == 0 ? nil : nextUpdateSeconds)

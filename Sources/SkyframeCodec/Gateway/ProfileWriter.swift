@@ -1,12 +1,12 @@
-/// Writes a `large`, `tiny` or `unchanged` message field by field from its layout table, into a
-/// buffer the caller owns: nothing allocated. A value outside its field's range is written as the
-/// field's sentinel and remembered, so `seal()` can refuse it (the compaction clamps every value
-/// first, so that only happens on a bug).
+/// Writes a message of any kind field by field from its layout table, into a buffer the caller
+/// owns: nothing allocated. A value outside its field's range is written as the field's sentinel
+/// and remembered, so `seal()` can refuse it (the compaction clamps every value first, so that
+/// only happens on a bug; `WeatherFrame.encode` reports it).
 public struct ProfileWriter {
   public let buffer: UnsafeMutableRawBufferPointer
   public let kind: MessageKind
-  /// The first field given a value outside its range.
-  public private(set) var outOfRange: StaticString?
+  /// The first field given a value outside its range, and that value.
+  public private(set) var outOfRange: (field: StaticString, value: Int64)?
 
   /// Starts a message: magic, kind byte, every field at its sentinel, reserved bytes 0.
   public init(_ buffer: UnsafeMutableRawBufferPointer, kind: MessageKind) {
@@ -37,14 +37,19 @@ public struct ProfileWriter {
     self.kind = kind
   }
 
+  // Always inlined: called with a row of a table, its offset, storage and range fold into the
+  // store; called as a function, each write copied the whole descriptor and switched on it.
+
   /// Element `index` of `field`; nil writes the sentinel.
-  @inlinable mutating func put(_ field: LayoutField, _ index: Int, _ value: Int64?) {
+  @inlinable @inline(__always) mutating func put(
+    _ field: LayoutField, _ index: Int, _ value: Int64?
+  ) {
     guard let value else {
       store(field, index, field.sentinel ?? 0)
       return
     }
-    if let minimum = field.minimum, value < minimum { return refuse(field, index) }
-    if let maximum = field.maximum, value > maximum { return refuse(field, index) }
+    if let minimum = field.minimum, value < minimum { return refuse(field, index, value) }
+    if let maximum = field.maximum, value > maximum { return refuse(field, index, value) }
     store(field, index, value)
   }
 
@@ -52,19 +57,19 @@ public struct ProfileWriter {
   // inlined: unspecialized, each call looked up `T`'s metadata at run time.
 
   /// Element `index` of `field`; nil writes the sentinel.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func set<T: BinaryInteger>(_ field: LayoutField, _ index: Int, _ value: T?) {
     put(field, index, value.map { Int64($0) })
   }
 
   /// The field (its first element); nil writes the sentinel.
-  @inlinable
+  @inlinable @inline(__always)
   public mutating func set<T: BinaryInteger>(_ field: LayoutField, _ value: T?) {
     put(field, 0, value.map { Int64($0) })
   }
 
-  @usableFromInline mutating func refuse(_ field: LayoutField, _ index: Int) {
-    if outOfRange == nil { outOfRange = field.name }
+  @usableFromInline mutating func refuse(_ field: LayoutField, _ index: Int, _ value: Int64) {
+    if outOfRange == nil { outOfRange = (field.name, value) }
     store(field, index, field.sentinel ?? 0)
   }
 
@@ -90,7 +95,7 @@ public struct ProfileWriter {
     buffer[field.offset + 1] = country?.second ?? 0
   }
 
-  @inlinable func store(_ field: LayoutField, _ index: Int, _ value: Int64) {
+  @inlinable @inline(__always) func store(_ field: LayoutField, _ index: Int, _ value: Int64) {
     let at = field.offset(index)
     switch field.storage {
     case .u8, .i8, .country, .reserved, .text:
@@ -113,23 +118,26 @@ public struct ProfileWriter {
 
   /// Seals the message; throws when a value was out of its field's range.
   public func seal() throws(FrameError) {
-    if let outOfRange { throw .valueOutOfRange(field: "\(outOfRange)") }
+    if let outOfRange {
+      throw .outOfRange(field: outOfRange.field.description, value: Int(outOfRange.value))
+    }
     Self.seal(buffer, kind: kind)
   }
 }
 
+private let blankStandard = ProfileWriter.blank(.standard)
 private let blankLarge = ProfileWriter.blank(.large)
 private let blankTiny = ProfileWriter.blank(.tiny)
 private let blankUnchanged = ProfileWriter.blank(.unchanged)
 
 extension MessageKind {
-  /// `ProfileWriter.blank` of this kind (standard: zeros; its writer is `WeatherFrame`).
+  /// `ProfileWriter.blank` of this kind.
   fileprivate var blank: [UInt8] {
     switch self {
+    case .standard: blankStandard
     case .large: blankLarge
     case .tiny: blankTiny
     case .unchanged: blankUnchanged
-    case .standard: [UInt8](repeating: 0, count: size)
     }
   }
 

@@ -18,28 +18,25 @@ public struct ValidatedFrame: Sendable {
     withUnsafeBytes(of: storage) { body($0) }
   }
 
-  /// The wire value of `field` (element `index` of an array field), nil when it is the field's
-  /// "missing" sentinel (`FrameField.sentinel`; fields without one, such as `request_id` and the
-  /// CRC, are never nil). Text fields (`name`, `country`) and `magic` read one byte per element.
-  public func value(_ field: FrameField, at index: Int = 0) -> Int? {
-    precondition(index >= 0 && index < field.count, "index within the field")
-    return withBytes { bytes in
-      let view = FrameView(unchecked: bytes.baseAddress!)
-      let offset = field.offset &+ index &* field.elementSize
-      let wire: Int
-      switch (field.elementSize, field.isSigned) {
-      case (4, true): wire = Int(view.i32(offset))
-      case (4, false): wire = Int(view.u32(offset))
-      case (2, true): wire = Int(view.i16(offset))
-      case (2, false): wire = Int(view.u16(offset))
-      default: wire = Int(view.u8(offset))
-      }
-      return wire == field.sentinel ? nil : wire
-    }
+  /// The wire value of element `index` of `field`, a row of `StandardLayout`; nil when it is
+  /// the field's "missing" sentinel (fields without one, such as `request_id` and the CRC, are
+  /// never nil). Text reads one byte per element, as `frame-v1.json` counts it (`name` has 24).
+  public func value(_ field: LayoutField, at index: Int = 0) -> Int? {
+    guard field.storage == .text else { return withView { $0.value(field, index).map { Int($0) } } }
+    precondition(index >= 0 && index < field.count * field.length, "index within the field")
+    let byte = withBytes { $0[field.offset &+ index] }
+    return Int64(byte) == field.sentinel ? nil : Int(byte)
   }
 
-  public var status: FrameStatus { withBytes { FrameView(unchecked: $0.baseAddress!).status } }
-  public var requestID: UInt16 { withBytes { FrameView(unchecked: $0.baseAddress!).requestID } }
+  public var status: FrameStatus {
+    FrameStatus(rawValue: withView { $0.read(StandardLayout.status) } ?? 0)
+  }
+  public var requestID: UInt16 { withView { $0.read(StandardLayout.requestID) } ?? 0 }
+
+  /// Calls `body` with a view of the frame's bytes.
+  private func withView<R>(_ body: (ProfileView) -> R) -> R {
+    withBytes { body(ProfileView(unchecked: $0.baseAddress!, kind: .standard)) }
+  }
 
   /// Every field, as `WeatherFrame(decoding:)` gives it.
   public var frame: WeatherFrame {

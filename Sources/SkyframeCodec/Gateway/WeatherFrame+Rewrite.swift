@@ -43,46 +43,49 @@ extension WeatherFrame {
         let nextUpdateDifference =
           nextUpdateBefore ^ frame.loadUnaligned(fromByteOffset: nextUpdateOffset, as: UInt16.self)
         register = withUnsafeBytes(of: nextUpdateDifference) { CRC32.slicingBy16(register, $0) }
-        let stored = frame.loadUnaligned(fromByteOffset: FrameField.crc.offset, as: UInt32.self)
+        let crc = StandardLayout.crc.offset
+        let stored = UInt32(littleEndian: frame.loadUnaligned(fromByteOffset: crc, as: UInt32.self))
         assert(
-          UInt32(littleEndian: stored) ^ register
-            == CRC32.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<FrameField.crc.offset])),
+          stored ^ register == CRC32.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<crc])),
           "rewrite needs a sealed frame: its CRC is carried over")
-        FrameWriter(base: frame).u32(UInt32(littleEndian: stored) ^ register, .crc)
+        frame.storeBytes(of: (stored ^ register).littleEndian, toByteOffset: crc, as: UInt32.self)
       }
     #endif
   }
 
   #if !hasFeature(Embedded)
     /// The bytes `rewrite` may change: the header through the name field (bytes 0..<64, a
-    /// multiple of 8), and `next_update` (186–187) just before the CRC. Literals, so that the hot
-    /// path reads constants; the assertion in `rewrite` checks them in every debug build.
-    private static let changedHeader = 64
-    private static let nextUpdateOffset = 186
+    /// multiple of 8), and `next_update` (186–187) just before the CRC; from the rows, which the
+    /// optimizer folds into constants. The assertion in `rewrite` checks them in every debug
+    /// build, as the rewrite test does.
+    static var changedHeader: Int { StandardLayout.name.offset &+ StandardLayout.name.length }
+    static var nextUpdateOffset: Int { StandardLayout.nextUpdate.offset }
     private static let unchangedMiddle = CRC32.ZeroRun(count: nextUpdateOffset - changedHeader)
   #endif
 
+  /// The fields of one answer, each within its row's range (a position clamped to it), through
+  /// `ProfileWriter` on the frame as it is.
   private static func writeAnswerFields(
     _ frame: UnsafeMutableRawBufferPointer, status: FrameStatus, requestID: UInt16,
     slotIndex: UInt8, slotCount: UInt8, latitude: Int32?, longitude: Int32?, name: FrameName,
     country: CountryCode?, nextUpdateSeconds: UInt16
   ) {
-    let out = FrameWriter(base: frame)
-    out.u8(status.rawValue, .status)
-    out.u16(requestID, .requestID)
-    out.u8(slotIndex, .slotIndex)
-    out.u8(max(slotCount, 1), .slotCount)
-    out.i32(latitude.map { min(max($0, -9_000_000), 9_000_000) } ?? Int32.min, .latitude)
-    out.i32(longitude.map { min(max($0, -18_000_000), 18_000_000) } ?? Int32.min, .longitude)
-    out.u8(country?.first ?? 0, .country)
-    out.u8(country?.second ?? 0, .country, 1)
-    name.write(to: frame, at: FrameField.name.offset)
-    out.u16(nextUpdateSeconds, .nextUpdate)
+    typealias S = StandardLayout
+    var out = ProfileWriter(unsealed: frame, kind: .standard)
+    out.set(S.status, status.rawValue)
+    out.set(S.requestID, requestID)
+    out.set(S.slotIndex, slotIndex)
+    out.set(S.slotCount, max(slotCount, 1))
+    out.set(S.latitude, latitude.map { S.latitude.clamp($0) })
+    out.set(S.longitude, longitude.map { S.longitude.clamp($0) })
+    out.set(S.country, country: country)
+    out.set(S.name, text: name)
+    out.set(S.nextUpdate, nextUpdateSeconds == 0 ? nil : nextUpdateSeconds)
+    assert(out.outOfRange == nil, "every answer field within its range")
   }
 
   /// Writes the CRC-32 of the first 188 bytes into the last four.
   public static func seal(_ frame: UnsafeMutableRawBufferPointer) {
-    let crc = CRC32.checksum(UnsafeRawBufferPointer(rebasing: frame[0..<FrameField.crc.offset]))
-    FrameWriter(base: frame).u32(crc, .crc)
+    ProfileWriter.seal(frame, kind: .standard)
   }
 }

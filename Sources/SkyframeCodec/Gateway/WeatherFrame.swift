@@ -1,16 +1,18 @@
 /// One answer to one place: the weather or the reason there is none, in the fixed 192-byte frame
-/// v1 specified in `schemas/frame-v1.md`.
+/// v1 specified in `schemas/frame-v1.md`, the `standard` profile.
 ///
 /// Values are held in the frame's own units (tenths of a degree, tenths of a metre per second, …)
 /// so that encoding is a copy, not a conversion. `nil` stands for the field's "missing" sentinel.
+/// Each value's row of `StandardLayout` is named once, in `visitRows`.
 public struct WeatherFrame: Sendable, Equatable {
   /// Every frame, success or error, is exactly this long.
-  public static let size = FrameView.size
-  public static let version = FrameView.version
+  public static let size = StandardLayout.size
+  /// The frame version this decoder reads (v1.0 and v1.1 frames both carry 1): byte 2.
+  public static let version = MessageKind.standard.rawValue
   /// Hours in the hourly block.
-  public static let hourlyCount = FrameView.hourlyCount
+  public static let hourlyCount = StandardLayout.hourlyCount
   /// Days in the daily block.
-  public static let dailyCount = FrameView.dailyCount
+  public static let dailyCount = StandardLayout.dailyCount
 
   public var status: FrameStatus = .ok
   /// The id the device sent with its request, echoed; 0 when it sent none.

@@ -55,13 +55,15 @@ package final class Composer: Sendable {
         finish(written)
       case .tiny:
         withUnsafeTemporaryAllocation(byteCount: TinyLayout.size, alignment: 8) { spare in
-          TinyLayout.write(from: FrameView(unchecked: written.baseAddress!), into: spare)
+          TinyLayout.write(
+            from: ProfileView(unchecked: written.baseAddress!, kind: .standard), into: spare)
           finish(UnsafeRawBufferPointer(spare))
         }
       case .large:
         withUnsafeTemporaryAllocation(byteCount: LargeLayout.size, alignment: 8) { spare in
           Self.writeLarge(
-            of: outcome, standard: FrameView(unchecked: written.baseAddress!), into: spare)
+            of: outcome, standard: ProfileView(unchecked: written.baseAddress!, kind: .standard),
+            into: spare)
           finish(UnsafeRawBufferPointer(spare))
         }
       }
@@ -84,7 +86,7 @@ package final class Composer: Sendable {
   /// rewritten for this answer when the cache has one, else derived from the standard frame (what
   /// that holds, the rest missing; for an error, the error).
   static func writeLarge(
-    of outcome: Outcome, standard: FrameView, into buffer: UnsafeMutableRawBufferPointer
+    of outcome: Outcome, standard: ProfileView, into buffer: UnsafeMutableRawBufferPointer
   ) {
     guard case .weather(let frame, let stale, let place) = outcome, frame.holds.contains(.large)
     else {
@@ -95,11 +97,12 @@ package final class Composer: Sendable {
       buffer.copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[WeatherFrame.size...]))
     }
     let name = place.longName ?? FixedText<48>(place.name)
+    typealias S = StandardLayout
     LargeLayout.rewrite(
-      buffer, status: stale ? .stale : .ok, requestID: standard.requestID,
-      slotIndex: standard.slotIndex, slotCount: standard.slotCount, latitude: place.latitude,
-      longitude: place.longitude, name: name, country: place.country,
-      nextUpdateSeconds: standard.nextUpdateSeconds ?? 0)
+      buffer, status: stale ? .stale : .ok, requestID: standard.read(S.requestID) ?? 0,
+      slotIndex: standard.read(S.slotIndex) ?? 0, slotCount: standard.read(S.slotCount) ?? 1,
+      latitude: place.latitude, longitude: place.longitude, name: name, country: place.country,
+      nextUpdateSeconds: standard.read(S.nextUpdate) ?? 0)
   }
 
   /// The frame's `next_update`: for weather, the seconds until the cached frame expires (then a

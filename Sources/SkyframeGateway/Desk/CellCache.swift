@@ -161,7 +161,10 @@ package final class CellCache: Sendable {
       // composed from (an entry of version 2), not past the place's local midnight.
       let offset =
         entry.bytes.count >= WeatherFrame.size
-        ? entry.bytes.withUnsafeBytes { FrameView(unchecked: $0.baseAddress!).utcOffsetMinutes }
+        ? entry.bytes.withUnsafeBytes {
+          ProfileView(unchecked: $0.baseAddress!, kind: .standard).read(
+            StandardLayout.utcOffset, as: Int16.self)
+        }
         : nil
       entry.keepUntil = min(
         entry.keepUntil, entry.fetchedAt + rules.maximumAgeSeconds,
