@@ -86,7 +86,11 @@ final class ClusterRole: GatewayPart, Sendable {
           return .none
         }
         return await desk.ownerReply(for: cell, by: clock.now + wait) {
-          own.send(topics.wants(owner), Array(key.utf8), retain: false)
+          // QoS 0: a want is worth something only while its asker waits. At QoS 1 the broker
+          // kept it for an owner that was away (killed, or not back yet from a broker restart)
+          // and the asker's client kept it while the asker was; delivered at a return, after
+          // the asker had fetched the cell itself, it made the owner fetch the cell again.
+          own.send(topics.wants(owner), Array(key.utf8), qos: 0, retain: false)
         }
       }
     }
