@@ -5,8 +5,8 @@ import SkyframeMQTT
 import SkyframeTestSupport
 import Testing
 
-/// A cell is fetched once by the fleet across a member's return and a broker restart: the two
-/// ways the fault run saw a cell fetched a second time within its time-to-live there.
+/// A cell is fetched once by the fleet across a member's return and a broker restart (the fault
+/// run saw cells fetched a second time within their time-to-live there).
 @Suite(.serialized) struct FleetFetchOnceTests {
   /// The first `{prefix}-{n}` the rendezvous over gw-a and gw-b gives to `owner`.
   static func device(_ prefix: String, ownedBy owner: String) -> String? {
@@ -127,5 +127,51 @@ import Testing
     try await owner.stop()
     try? await owner.http.stop()
     await fetcher.shutdown()
+  }
+
+  /// The fetch time of a shared entry (bytes 1..<9, little-endian).
+  static func fetchedAt(_ entry: MQTTMessage) -> Int64 {
+    entry.payload[1..<9].reversed().reduce(Int64(0)) { $0 << 8 | Int64($1) }
+  }
+
+  /// A broker killed (-9) comes back from its last save, with an entry older than the members'
+  /// copies: they keep theirs, but a member that starts later would take the old entry, expired,
+  /// and fetch the cell again. The cell's owner, offered the old entry, shares its own again.
+  @Test func anEntryTheBrokerLostIsSharedAgainByTheCellsOwner() async throws {
+    let broker = try await MosquittoBroker.start()
+    defer { Task { await broker.stop() } }
+    let owner = try await keyedMember("gw-a", on: broker) { $0.cache.ttlSeconds = 3 }
+    let other = try await keyedMember("gw-b", on: broker) { $0.cache.ttlSeconds = 3 }
+    try await Task.sleep(for: .seconds(1.5))
+    let (position, cell) = Self.cellOfA()
+    let device = try await Device.frames(
+      port: broker.port, id: try #require(Self.device("lost", ownedBy: "gw-a")))
+    try device.ask("#1 \(position)")
+    #expect(try await device.frames(1)[0].status == .ok)
+    // The first entry is in the broker's database (a stop saves it).
+    try await broker.restart()
+    let saved = try await Device.connect(
+      port: broker.port, id: "saved-l", subscribe: ["skyframe/v1/gateway/cache/\(cell)"])
+    let first = Self.fetchedAt(try await saved.next { !$0.payload.isEmpty })
+    await saved.mailbox.disconnect()
+    // Expired: the owner fetches the cell again and shares it; the broker is killed before it
+    // saves that entry.
+    try await Task.sleep(for: .seconds(3.5))
+    try device.ask("#2 \(position)")
+    #expect(try await device.frames(1)[0].status == .ok)
+    #expect(owner.forecastCalls == 2)
+    await broker.kill()
+    try await broker.restart()
+    let entries = try await Device.connect(
+      port: broker.port, id: "entries-l", subscribe: ["skyframe/v1/gateway/cache/\(cell)"])
+    let newer = try? await entries.next(timeout: .seconds(10)) {
+      !$0.payload.isEmpty && Self.fetchedAt($0) > first
+    }
+    #expect(newer != nil, "the broker kept the entry of before its kill")
+    await entries.mailbox.disconnect()
+    await device.mailbox.disconnect()
+    try await other.stop()
+    try? await other.http.stop()
+    await owner.shutdown()
   }
 }

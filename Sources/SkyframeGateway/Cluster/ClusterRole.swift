@@ -208,7 +208,9 @@ final class ClusterRole: GatewayPart, Sendable {
       let cell = Substring(rest)
       switch sharedCache.verify(message.payload, cellText: cell) {
       case .success(let shared):
-        desk.adopt(shared.frame, for: shared.cell, series: shared.series)
+        if !desk.adopt(shared.frame, for: shared.cell, series: shared.series), message.retain {
+          shareAgain(olderThan: shared.frame, for: shared.cell)
+        }
       case .failure(let refused):
         refusals.warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
@@ -267,6 +269,18 @@ final class ClusterRole: GatewayPart, Sendable {
       own.send(topics.instance(gone), [])
     }
     if !started, members.owns("state") { own.send(topics.instance(gone), []) }
+  }
+
+  /// The broker keeps an entry of `cell` older than this member's fresh copy: it lost the newer
+  /// one (a broker killed comes back from its last save). A member that starts would take the
+  /// older entry and fetch the cell again; the cell's owner shares its copy again.
+  private func shareAgain(olderThan kept: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell) {
+    guard let sharedCache, members.owns("cell:" + sharedCache.cellText(cell)),
+      let frame = desk.freshFrame(for: cell), frame.fetchedAt > kept.fetchedAt
+    else { return }
+    sharedCache.share(
+      frame, for: cell, series: desk.series(of: frame, in: cell), with: client,
+      now: clock.unixTime())
   }
 
   /// Another member asks this one, the cell's owner, to fetch it for the fleet.
