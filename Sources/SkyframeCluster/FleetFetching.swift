@@ -102,7 +102,11 @@ final class FleetFetching: DeskMiddleware {
     guard let owner = members.owner(of: "cell:" + key), owner != members.own else { return .none }
     let (own, topics) = (own, topics)
     return await ownerReply(for: cell, by: clock.now + ownerWait) {
-      own.send(topics.wants(owner), Array(key.utf8), retain: false)
+      // QoS 0: a want is worth something only while its asker waits. At QoS 1 the broker
+      // kept it for an owner that was away (killed, or not back yet from a broker restart)
+      // and the asker's client kept it while the asker was; delivered at a return, after
+      // the asker had fetched the cell itself, it made the owner fetch the cell again.
+      own.send(topics.wants(owner), Array(key.utf8), qos: 0, retain: false)
     }
   }
 

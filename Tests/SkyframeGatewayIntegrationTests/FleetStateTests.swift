@@ -387,7 +387,7 @@ extension FleetStaleTests {
 
 /// A member of cluster "fleet" on `broker` with the shared key, `id` its instance id and
 /// `adjust` applied, started.
-private func keyedMember(
+func keyedMember(
   _ id: String, on broker: MosquittoBroker,
   adjust: (inout GatewayConfiguration) -> Void = { _ in }
 ) async throws -> GatewayHarness {

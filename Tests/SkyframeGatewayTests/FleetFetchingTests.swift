@@ -99,7 +99,9 @@ import Testing
 
   @Test func aMissOfAnotherMembersCellTakesItsEntryAndFetchesNothing() async throws {
     let miss = await waitingMiss(theirs)
+    // At QoS 0: kept by nobody for an owner that is away.
     #expect(sent.messages.withLock { $0.map(\.topic) } == ["skyframe/v1/gateway/want/gw-b"])
+    #expect(sent.messages.withLock { $0.map(\.qos) } == [0])
     #expect(desk.adopt(try entry(age: 1), for: theirs))
     guard case .success(let got) = await miss.value else {
       Issue.record("no entry")
