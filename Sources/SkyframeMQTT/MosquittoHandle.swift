@@ -262,33 +262,17 @@ final class MosquittoHandle: Sendable {
     var rc = MQTTError.success
     var watching = true
     while rc == MQTTError.success, !state.isStopping {
+      // One packet per select at QoS 0, as libmosquitto's own loop. Every packet queued (each
+      // answer) writes a byte to libmosquitto's wake-up socket pair and a `mosquitto_loop` reads
+      // one back: reading more packets between selects leaves bytes behind, the pair fills, and
+      // the thread spins through selects that return at once instead of sleeping (issue 43).
       rc = mosquitto_loop(pointer, 500, 1)
-      if rc == MQTTError.success { rc = readBurst() }
       if watching, state.answers != answersBefore {
         MosquittoCallbacks.unwatchLog(on: pointer)
         watching = false
       }
     }
     return rc
-  }
-
-  /// At most this many more packets are read after one `mosquitto_loop`.
-  static let burst = 64
-
-  /// `mosquitto_loop` selects once per packet it reads when nothing of ours is in flight (QoS 0):
-  /// a select, a read of the wake-up byte and a write per request. A burst of requests is read
-  /// here without selecting again, until the socket would block or `burst` packets, and what they
-  /// queued is written once. libmosquitto says "would block" only through `errno` (its own
-  /// `mosquitto_loop_read` stops on it the same way).
-  private func readBurst() -> Int32 {
-    for _ in 0..<Self.burst {
-      errno = 0
-      let rc = mosquitto_loop_read(pointer, 1)
-      guard rc == MQTTError.success else { return rc }
-      if errno == EAGAIN || errno == EWOULDBLOCK { break }
-    }
-    guard mosquitto_want_write(pointer) else { return MQTTError.success }
-    return mosquitto_loop_write(pointer, 1)
   }
 
   /// Why an attempt failed: `rc` and `errno` from libmosquitto, what its log said, and, when
