@@ -21,7 +21,9 @@ push. Needs mosquitto, python3 with venv (paho-mqtt is installed into .build/fau
 release build (`make faults` does both).
 
 Environment: SKYFRAME_BIN (default .build/release/skyframe), Q1=60, Q0=20, WATCHES=10,
-DURATION=150 (seconds of the run, faults included), WATCH_S=60, PLACE_S=60.
+DURATION=150 (seconds of the run, faults included), WATCH_S=60, PLACE_S=60, BROKER_AWAY_S=2 (how
+long a restarted broker is away: 8 lets scheduled work fall into the gap, where a member's wants
+and shares wait for the reconnect).
 """
 import os
 import pathlib
@@ -47,6 +49,7 @@ WATCHES = int(os.environ.get("WATCHES", "10"))
 DURATION = float(os.environ.get("DURATION", "150"))
 WATCH_S = int(os.environ.get("WATCH_S", "60"))
 PLACE_S = int(os.environ.get("PLACE_S", "60"))
+BROKER_AWAY_S = float(os.environ.get("BROKER_AWAY_S", "2"))
 PLACES = ["alpha", "bravo", "charlie"]
 
 
@@ -135,7 +138,7 @@ class Run:
     def broker_restart(self, how):
         self.broker.send_signal(how)
         self.broker.wait()
-        time.sleep(2)
+        time.sleep(BROKER_AWAY_S)
         self.start_broker()
 
     def member_restart(self, member):
