@@ -176,7 +176,9 @@ final class ClusterRole: GatewayPart, Sendable {
       let cell = Substring(rest)
       switch sharedCache.verify(message.payload, cellText: cell) {
       case .success(let shared):
-        desk.adopt(shared.frame, for: shared.cell, series: shared.series)
+        if !desk.adopt(shared.frame, for: shared.cell, series: shared.series), message.retain {
+          shareAgain(olderThan: shared.frame, for: shared.cell)
+        }
       case .failure(let refused):
         refusals.warning(
           "ignored a shared cache entry on \(message.topicString.prefix(80)): \(refused)")
@@ -235,6 +237,16 @@ final class ClusterRole: GatewayPart, Sendable {
       own.send(topics.instance(gone), [])
     }
     if !started, members.owns("state") { own.send(topics.instance(gone), []) }
+  }
+
+  /// The broker keeps an entry of `cell` older than this member's fresh copy: it lost the newer
+  /// one (a broker killed comes back from its last save). A member that starts would take the
+  /// older entry and fetch the cell again; the cell's owner shares its copy again.
+  private func shareAgain(olderThan kept: WeatherDesk.CachedFrame, for cell: WeatherDesk.Cell) {
+    guard let sharedCache, let fetching, members.owns("cell:" + sharedCache.cellText(cell)),
+      let frame = desk.freshFrame(for: cell), frame.fetchedAt > kept.fetchedAt
+    else { return }
+    fetching.share(frame, series: desk.series(of: frame, in: cell), for: cell)
   }
 
   /// Another member asks this one, the cell's owner, to fetch it for the fleet.
