@@ -154,7 +154,9 @@ extension Forecast {
 
 /// `value` (in `field`'s unit) as its wire integer: rounded half away from zero to the row's
 /// scale, clamped to its range; nil when missing or not finite.
-func scaled<T: FixedWidthInteger>(_ value: Double?, _ field: LayoutField, as type: T.Type = T.self)
+@inline(__always) func scaled<T: FixedWidthInteger>(
+  _ value: Double?, _ field: LayoutField, as type: T.Type = T.self
+)
   -> T?
 {
   guard let value, value.isFinite else { return nil }
@@ -169,7 +171,7 @@ func scaled<T: FixedWidthInteger>(_ value: Double?, _ field: LayoutField, as typ
 
 /// A whole number (a code, minutes, a day) as `field`'s wire integer; nil when missing or
 /// outside the row's range.
-func within<Whole: BinaryInteger, T: FixedWidthInteger>(
+@inline(__always) func within<Whole: BinaryInteger, T: FixedWidthInteger>(
   _ value: Whole?, _ field: LayoutField, as type: T.Type = T.self
 ) -> T? {
   guard let value else { return nil }
@@ -200,17 +202,11 @@ func unixTime(_ seconds: Int64) -> UInt32? {
 /// `value` in `field`'s wire steps, rounded to a whole number, halves away from zero
 /// (frame-v1.md §6.8), on the decimal the service wrote (`ExactDecimal`): 3.25 m/s at 0.5 m/s
 /// steps is 6.5 steps and rounds to 7, not 6.4999…. A value that is no short decimal (a binary
-/// result such as 11.8 / 3.6) is rounded in binary. A row's scale is one over a whole number of
-/// steps or a whole number of units (the layout test checks it): the factor is a fraction of
-/// integers.
-func roundedHalfAway(_ value: Double, inStepsOf field: LayoutField) -> Double {
-  let steps = field.stepsPerUnit
-  let (numerator, denominator): (Int64, Int64) =
-    field.scale < 1 ? (Int64(steps), 1) : (1, Int64(field.scale))
-  if let decimal = ExactDecimal(value),
-    let whole = decimal.rounded(times: numerator, over: denominator)
-  {
+/// result such as 11.8 / 3.6) is rounded in binary. The factor is the row's `stepFraction`.
+@inline(__always) func roundedHalfAway(_ value: Double, inStepsOf field: LayoutField) -> Double {
+  let (steps, units) = field.stepFraction
+  if let decimal = ExactDecimal(value), let whole = decimal.rounded(times: steps, over: units) {
     return Double(whole)
   }
-  return (value * steps).rounded()
+  return (value * field.stepsPerUnit).rounded()
 }

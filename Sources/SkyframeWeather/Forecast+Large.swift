@@ -164,9 +164,8 @@ struct WindowAmount {
   /// In the field's steps (0.1 mm), halves away from zero, clamped to its range.
   var steps: UInt8? {
     let field = LargeLayout.minutelyPrecipitation
-    if let rates, let perHour,
-      let steps = rates.rounded(times: Int64(field.stepsPerUnit), over: perHour)
-    {
+    let (steps, units) = field.stepFraction
+    if let rates, let perHour, let steps = rates.rounded(times: steps, over: perHour * units) {
       return field.clamp(UInt8(clamping: steps))
     }
     return scaled(binary, field)

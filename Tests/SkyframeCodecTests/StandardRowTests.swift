@@ -136,6 +136,9 @@ struct RowSetter: StandardRowVisitor {
     for row in rows {
       let steps = row.stepsPerUnit
       #expect(abs(steps * row.scale - 1) < 1e-12, "\(row.name)")
+      let fraction = row.stepFraction
+      #expect(fraction.steps == 1 || fraction.units == 1, "\(row.name)")
+      #expect(Double(fraction.units) / Double(fraction.steps) == row.scale, "\(row.name)")
       #expect(steps == steps.rounded() || (1 / steps) == (1 / steps).rounded(), "\(row.name)")
       #expect(row.measure(Int64(7)) == Double(7) / steps || row.scale >= 1, "\(row.name)")
     }

@@ -48,8 +48,13 @@ public struct ProfileWriter {
       store(field, index, field.sentinel ?? 0)
       return
     }
-    if let minimum = field.minimum, value < minimum { return refuse(field, index, value) }
-    if let maximum = field.maximum, value > maximum { return refuse(field, index, value) }
+    if field.minimum.map({ value < $0 }) ?? false || field.maximum.map({ value > $0 }) ?? false {
+      // Only the name leaves the inlined code: a call taking the whole row made every caller
+      // build each row it writes on the stack.
+      refuse(field.name, value)
+      store(field, index, field.sentinel ?? 0)
+      return
+    }
     store(field, index, value)
   }
 
@@ -68,9 +73,8 @@ public struct ProfileWriter {
     put(field, 0, value.map { Int64($0) })
   }
 
-  @usableFromInline mutating func refuse(_ field: LayoutField, _ index: Int, _ value: Int64) {
-    if outOfRange == nil { outOfRange = (field.name, value) }
-    store(field, index, field.sentinel ?? 0)
+  @usableFromInline mutating func refuse(_ name: StaticString, _ value: Int64) {
+    if outOfRange == nil { outOfRange = (name, value) }
   }
 
   /// Text `index` of a text field: its bytes, then zeros.
