@@ -123,15 +123,22 @@ package final class CellCache: Sendable {
   /// Puts `entry` (and the data it is composed from, or none) in the cell's place: both tables
   /// under the frames' lock, so that a cell's data goes when its frame does.
   package func store(_ entry: CachedFrame, series composer: FrameSeries?, for cell: Cell) {
-    let count = frames.withLock { frames in
-      let evicted = frames.set(entry, forKey: cell)
-      series.withLock { table in
-        if let evicted { table[evicted] = nil }
-        table[cell] = entry.isComposed ? composer : nil
-      }
-      return frames.count
-    }
+    let count = frames.withLock { put(entry, series: composer, for: cell, in: &$0) }
     entriesGauge?.record(count)
+  }
+
+  /// Sets the cell's entry and its data in both tables (the frames' lock held: `frames`), the
+  /// data of an evicted cell going with it. Returns how many entries there are.
+  private func put(
+    _ entry: CachedFrame, series composer: FrameSeries?, for cell: Cell,
+    in frames: inout LRUTable<Cell, CachedFrame>
+  ) -> Int {
+    let evicted = frames.set(entry, forKey: cell)
+    series.withLock { table in
+      if let evicted { table[evicted] = nil }
+      table[cell] = entry.isComposed ? composer : nil
+    }
+    return frames.count
   }
 
   /// The data `frame` (the cell's cached entry) is composed from, when it is.
@@ -180,12 +187,7 @@ package final class CellCache: Sendable {
     }
     let count = frames.withLock { frames -> Int? in
       if let current = frames.peek(cell), current.fetchedAt >= entry.fetchedAt { return nil }
-      let evicted = frames.set(entry, forKey: cell)
-      series.withLock { table in
-        if let evicted { table[evicted] = nil }
-        table[cell] = entry.isComposed ? numbered : nil
-      }
-      return frames.count
+      return put(entry, series: numbered, for: cell, in: &frames)
     }
     guard let count else { return false }
     entriesGauge?.record(count)
