@@ -151,7 +151,10 @@ func buildAndEncode(_ reader: inout ByteReader) {
   frame.slotCount = reader.value(1...255)
   frame.slotIndex = reader.value(0...max(frame.slotCount, 1) - 1)
   if frame.slotCount == 0 { outOfRange.append("slot_count") }
-  if frame.slotCount > 0, frame.slotIndex >= frame.slotCount { outOfRange.append("slot_index") }
+  // slot_index has its own range (0...254, frame-v1.json) besides being below slot_count.
+  if frame.slotIndex > 254 || (frame.slotCount > 0 && frame.slotIndex >= frame.slotCount) {
+    outOfRange.append("slot_index")
+  }
   frame.service = WeatherService(rawValue: reader.u8())
   frame.isDay = reader.u8() % 3 == 0 ? nil : reader.bool()
   frame.sun = SunState(rawValue: reader.u8() % 4)

@@ -175,6 +175,11 @@ final class GatewayHarness: Sendable {
     // Off until a test gives the NWS a User-Agent.
     configuration.alerts.nws.url = http.baseURL
     configuration.services[OpenMeteoService.self].timeoutSeconds = 2
+    // Frames wait for air quality and alerts longer than the 2 s default: on a loaded machine
+    // (CI builds beside the tests) the stand-in's answer can take that long, and the field the
+    // test expects would be missing. What a short wait does is tested on the manual clock.
+    configuration.airQuality.waitMilliseconds = 8_000
+    configuration.alerts.nws.waitMilliseconds = 8_000
     // Many gateways run in one test process: no metrics listener unless a test asks for one.
     configuration.metrics.port = 0
     use(weatherService, &configuration, baseURL: http.baseURL)

@@ -8,6 +8,8 @@ import Synchronization
 import Testing
 
 /// The gateway end to end: a real mosquitto, real HTTP, frames decoded as a display would.
+/// What the rooms do with no broker (coalescing, limits, refresh, profiles) is tested in
+/// `AnswerPathTests`; here what a broker and a real service add.
 @Suite(.serialized) struct GatewayTests {
   @Test func coordinatesAreAnsweredWithTheWeatherThere() async throws {
     let harness = try await GatewayHarness.make()
@@ -84,27 +86,6 @@ import Testing
     #expect(try await good.frames(1).first?.status == .ok)
   }
 
-  @Test func manyDevicesInOneCellShareOneUpstreamCall() async throws {
-    let harness = try await GatewayHarness.make()
-    defer { Task { await harness.shutdown() } }
-    harness.set(.slow(.milliseconds(300)))
-    try await harness.start()
-    var devices: [Device] = []
-    for _ in 0..<12 { devices.append(try await Device.frames(port: harness.broker.port)) }
-    for (index, device) in devices.enumerated() {
-      // All within one 0.01° cell.
-      try device.ask("52.5201\(index % 10),13.4099\(index % 10)")
-    }
-    for device in devices {
-      #expect(try await device.frames(1).first?.status == .ok)
-    }
-    #expect(harness.forecastCalls == 1)
-    // A different cell is a different call.
-    try devices[0].ask("48.85,2.35")
-    _ = try await devices[0].frames(1)
-    #expect(harness.forecastCalls == 2)
-  }
-
   @Test func theLastGoodFrameIsServedStaleWhenTheServiceFails() async throws {
     let harness = try await GatewayHarness.make { $0.cache.ttlSeconds = 1 }
     defer { Task { await harness.shutdown() } }
@@ -155,21 +136,6 @@ import Testing
     harness.set(.status(429, OpenMeteoFixtures.rateLimited))
     try device.ask("#99 9.5,9.5")
     #expect(try await device.frames(1).first?.status == .rateLimited)
-  }
-
-  @Test func refreshRepeatsTheLastPlaces() async throws {
-    let harness = try await GatewayHarness.make()
-    defer { Task { await harness.shutdown() } }
-    try await harness.start()
-    let device = try await Device.frames(port: harness.broker.port)
-    try device.ask("refresh")
-    #expect(try await device.frames(1).first?.status == .badRequest)
-    try device.ask("Paris;Rome")
-    _ = try await device.frames(2)
-    try device.ask("#5 refresh")
-    let frames = try await device.frames(2)
-    #expect(frames.map { $0.name.string } == ["Paris", "Rome"])
-    #expect(frames.allSatisfy { $0.requestID == 5 })
   }
 
   @Test func namedLocationsArePublishedRetained() async throws {

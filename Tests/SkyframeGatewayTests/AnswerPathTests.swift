@@ -112,6 +112,15 @@ struct AnswerPathTests {
     let again = await way.ask("#3 refresh", from: "known")
     #expect(again.map(\.status) == [.ok, .ok])
     #expect(again.map(\.bytes.count) == [MessageKind.tiny.size, MessageKind.tiny.size])
+    // The places in their order, under the refresh's own id.
+    for (slot, frame) in again.enumerated() {
+      try frame.bytes.withUnsafeBytes { bytes in
+        let view = try ProfileView(checking: bytes)
+        #expect(view.wire(TinyLayout.requestID) == 3)
+        #expect(view.wire(TinyLayout.slotIndex) == Int64(slot))
+        #expect(view.wire(TinyLayout.slotCount) == 2)
+      }
+    }
     #expect(test.weather.calls == 2, "both cells came from the cache")
   }
 

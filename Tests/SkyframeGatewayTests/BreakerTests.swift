@@ -170,13 +170,14 @@ struct BreakerTests {
   }
 
   @Test func theAirQualityTableKeepsAtMostMaxCellsAndAsksOncePerCellAndTTL() async {
-    let desk = AirQualityDesk(settings: .init(ttlSeconds: 3_600, maximumCells: 2), clock: clock)
+    let settings = AirQualityDesk.Settings(ttlSeconds: 3_600, maximumCells: 2, wait: .seconds(2))
+    let desk = AirQualityDesk(settings: settings, clock: clock)
     let calls = Mutex(0)
     let batcher = PointBatcher<AirQualityReading>(maximumBatchSize: 50, window: .zero) { points in
       calls.withLock { $0 += points.count }
       return points.map { AirQualityReading(europeanAQI: $0.latitude) }
     }
-    desk.update(.init(ttlSeconds: 3_600, maximumCells: 2), batcher: batcher)
+    desk.update(settings, batcher: batcher)
     for row in Int64(0)..<50 {
       let index = await desk.reading(
         for: WeatherDesk.Cell(row: row, column: 0),
@@ -191,6 +192,49 @@ struct BreakerTests {
     _ = await desk.reading(
       for: WeatherDesk.Cell(row: 0, column: 0), at: GeoPoint(latitude: 0, longitude: 0))
     #expect(calls.withLock { $0 } == 51)
+  }
+
+  /// A frame waits `wait-ms` for its cell's reading, on the gateway clock; the call goes on in
+  /// the background and its answer serves the next frame with no second call. 0: cached only.
+  @Test(arguments: [0, 2_000])
+  func aFrameWaitsForItsSupplementAtMostItsWait(milliseconds: Int) async {
+    let manual = ManualClock()
+    let clock = GatewayClock(manual, unixTimeAtStart: 1_800_000_000)
+    let background = BackgroundWork(limit: 8)
+    let service = Task { await background.run() }
+    let settings = AirQualityDesk.Settings(
+      ttlSeconds: 3_600, maximumCells: 8, wait: .milliseconds(milliseconds))
+    let desk = AirQualityDesk(settings: settings, clock: clock, background: background)
+    let (gate, open) = AsyncStream<Void>.makeStream()
+    let calls = Atomic<Int>(0)
+    desk.update(
+      settings,
+      batcher: PointBatcher<AirQualityReading>(maximumBatchSize: 50, window: .zero) { points in
+        calls.add(1, ordering: .relaxed)
+        for await _ in gate { break }
+        return points.map { _ in AirQualityReading(europeanAQI: 42) }
+      })
+    let cell = WeatherDesk.Cell(row: 1, column: 1)
+    let point = GeoPoint(latitude: 1, longitude: 1)
+    async let first = desk.reading(for: cell, at: point)
+    if milliseconds > 0 {
+      // Still waiting just before the wait is over; nil at its end, the call still out.
+      while manual.sleeping == 0 { await Task.yield() }
+      manual.advance(by: .milliseconds(milliseconds - 1))
+      for _ in 0..<100 { await Task.yield() }
+      #expect(manual.sleeping == 1, "the frame stopped waiting before its wait-ms")
+      manual.advance(by: .milliseconds(1))
+    }
+    #expect(await first == nil)
+    // The call, started in the background, is made once the service runs its job.
+    while calls.load(ordering: .relaxed) == 0 { await Task.yield() }
+    open.yield()
+    while desk.entries == 0 { await Task.yield() }
+    let next = await desk.reading(for: cell, at: point)
+    #expect(next?.index(on: .europeanAQI) == AirQuality(index: 42, scale: .europeanAQI))
+    #expect(calls.load(ordering: .relaxed) == 1)
+    service.cancel()
+    await service.value
   }
 
   @Test func editDistanceCountsASwapOfNeighboursAsOne() {

@@ -57,7 +57,8 @@ struct OpenMeteoErrorTests {
       try await forecastError(for: response)
         == .rateLimited("Too many requests from this address. Slow down.", retryAfterSeconds: 120))
     response.headers.removeLast()
-    // A date 30 s ahead; the header has whole seconds, so 29-31 s are left by the time it is read.
+    // A date 30 s ahead; the header has whole seconds, so at most 31 s are left when it is read,
+    // and fewer the longer a loaded machine takes to get there (20: a date, not a default).
     let ahead = Date().addingTimeInterval(30)
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
@@ -68,7 +69,7 @@ struct OpenMeteoErrorTests {
       Issue.record("no Retry-After read from an HTTP date")
       return
     }
-    #expect((29...31).contains(seconds))
+    #expect((20...31).contains(seconds))
   }
 
   @Test("HTTP 401 and 403 are unauthorized")
@@ -101,25 +102,23 @@ struct OpenMeteoErrorTests {
   func timeout() async throws {
     var response = StubHTTPResponse.json(ProviderFixtures.headerOnly)
     response.delay = .seconds(10)
-    let started = ContinuousClock.now
+    // The stub would answer in 10 s; the reason says the call ended at its own 0.3 s timeout
+    // (an answer would have been a forecast). No wall-clock bound: a loaded machine is slow.
     let error = try await forecastError(for: response, timeout: .milliseconds(300))
-    let elapsed = ContinuousClock.now - started
     guard case .unavailable(let reason) = error else {
       Issue.record("expected .unavailable, got \(String(describing: error))")
       return
     }
     #expect(reason.hasPrefix("timeout after 0.3 s (http://127.0.0.1:"))
     #expect(reason.hasSuffix("/v1/forecast)"))
-    #expect(elapsed < .seconds(10), "returned before the stub answered")
   }
 
   @Test("an upstream that stalls in the middle of the body is cut off at the timeout")
   func stalledBody() async throws {
     let response = StubHTTPResponse(
       status: 200, body: Array(ProviderFixtures.fullSingle.utf8), bodyDelay: .seconds(10))
-    let started = ContinuousClock.now
+    // Cut off at its own 0.3 s timeout (the reason says so); the stub would answer in 10 s.
     let error = try await forecastError(for: response, timeout: .milliseconds(300))
-    #expect(ContinuousClock.now - started < .seconds(10), "returned before the stub answered")
     guard case .unavailable(let reason) = error else {
       Issue.record("expected .unavailable, got \(String(describing: error))")
       return

@@ -112,6 +112,8 @@ extension GatewayConfiguration.AirQualitySettings {
     url = keys.url("air-quality.url") ?? url
     ttlSeconds = keys.integer(
       "air-quality.ttl-seconds", ttlSeconds, 60...86_400, "seconds, 60-86400")
+    waitMilliseconds = keys.integer(
+      "air-quality.wait-ms", waitMilliseconds, 0...30_000, "milliseconds, 0-30000")
     budget = keys.budget("air-quality", budget)
   }
 
@@ -123,6 +125,7 @@ extension GatewayConfiguration.AirQualitySettings {
       "  scale: \(scale.name)",
       "  url: \(DescribedValue.text(url))",
       "  ttl-seconds: \(ttlSeconds)",
+      "  wait-ms: \(waitMilliseconds)",
       "  budget-per-minute: \(budget.perMinute)",
       "  budget-per-day: \(budget.perDay)",
     ]
@@ -148,6 +151,7 @@ extension GatewayConfiguration.Alerts {
       "    user-agent: \(DescribedValue.text(nws.userAgent))",
       "    timeout-seconds: \(nws.timeoutSeconds)",
       "    ttl-seconds: \(nws.ttlSeconds)",
+      "    wait-ms: \(nws.waitMilliseconds)",
       "    budget-per-minute: \(nws.budget.perMinute)",
       "    budget-per-day: \(nws.budget.perDay)",
     ]
@@ -168,6 +172,8 @@ extension GatewayConfiguration.Alerts.NWS {
       "alerts.nws.timeout-seconds", timeoutSeconds, 1...120, "seconds, 1-120")
     ttlSeconds = keys.integer(
       "alerts.nws.ttl-seconds", ttlSeconds, 60...86_400, "seconds, 60-86400")
+    waitMilliseconds = keys.integer(
+      "alerts.nws.wait-ms", waitMilliseconds, 0...30_000, "milliseconds, 0-30000")
     budget = keys.budget("alerts.nws", budget)
   }
 }

@@ -46,6 +46,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
       public var userAgent: String?
       public var timeoutSeconds = 10
       public var ttlSeconds = 300
+      /// How long a frame waits for the alerts of its cell; a later answer serves the next frame.
+      public var waitMilliseconds = 2_000
       public var budget = Budget(perMinute: 60, perDay: 20_000)
 
       public init() {}
@@ -329,6 +331,8 @@ public struct GatewayConfiguration: Sendable, Equatable {
     public var url = "https://air-quality-api.open-meteo.com/v1/air-quality"
     /// The index is hourly data.
     public var ttlSeconds = 3_600
+    /// How long a frame waits for the index of its cell; a later answer serves the next frame.
+    public var waitMilliseconds = 2_000
     public var budget = Budget(perMinute: 300, perDay: 5_000)
 
     public init() {}

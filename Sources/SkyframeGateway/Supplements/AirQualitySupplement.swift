@@ -41,7 +41,8 @@ final class AirQualitySupplement: Supplement {
   {
     .init(
       ttlSeconds: Int64(configuration.airQuality.ttlSeconds),
-      maximumCells: configuration.cache.maximumCells)
+      maximumCells: configuration.cache.maximumCells,
+      wait: .milliseconds(configuration.airQuality.waitMilliseconds))
   }
 
   var isEnabled: Bool { readings.isEnabled }

@@ -10,11 +10,13 @@ import Synchronization
 /// NWS for points in the United States). Fetched alongside a cell's forecast, at most once per
 /// cell per TTL, batched over the cells that miss within the batch window where the API allows,
 /// behind the API's own budget and breaker. A failure leaves the field missing in the frame; it
-/// never fails the forecast, and the frame waits for it at most `longestWait`.
+/// never fails the forecast, and the frame waits for it at most `Settings.wait` (`wait-ms`).
 final class CellSupplement<Reading: Sendable>: Sendable {
   struct Settings: Sendable {
     var ttlSeconds: Int64
     var maximumCells: Int
+    /// How long a frame waits for a reading being fetched; 0: only what is cached.
+    var wait: Duration
   }
 
   private struct Entry {
@@ -61,7 +63,7 @@ final class CellSupplement<Reading: Sendable>: Sendable {
       return cached.reading
     }
     // The frame waits at most this long; a slower answer is cached for the next.
-    let reading = await fetches.run(cell, until: clock.now + Self.longestWait, on: clock) {
+    let reading = await fetches.run(cell, until: clock.now + settings.wait, on: clock) {
       [self] in
       // A failed call is logged by its guard; the frame goes without the field.
       guard case .success(let reading) = await batcher.value(at: center) else { return nil }
@@ -71,8 +73,6 @@ final class CellSupplement<Reading: Sendable>: Sendable {
     }
     return reading ?? nil
   }
-
-  static var longestWait: Duration { .seconds(2) }
 
   var entries: Int { table.withLock { $0.count } }
 }

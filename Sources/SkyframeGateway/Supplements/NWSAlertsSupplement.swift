@@ -35,7 +35,8 @@ final class NWSAlertsSupplement: Supplement {
   {
     .init(
       ttlSeconds: Int64(configuration.alerts.nws.ttlSeconds),
-      maximumCells: configuration.cache.maximumCells)
+      maximumCells: configuration.cache.maximumCells,
+      wait: .milliseconds(configuration.alerts.nws.waitMilliseconds))
   }
 
   var isEnabled: Bool { alerts.isEnabled }

@@ -18,7 +18,7 @@ protocol Supplement: Sendable {
   /// Its settings, provider and budget for `configuration`, at start and at every reload.
   func configure(_ configuration: GatewayConfiguration)
   /// What it adds to the cell's forecast: from its own cache, else fetched (one call per cell
-  /// however many ask), waiting at most `CellSupplement.longestWait`; nil: nothing to add.
+  /// however many ask), waiting at most its `wait-ms`; nil: nothing to add.
   func amendment(for cell: WeatherDesk.Cell, at center: GeoPoint) async -> Amendment?
 }
 

@@ -41,40 +41,4 @@ import Testing
     await device.client.disconnect()
     await other.client.disconnect()
   }
-
-  /// The device limits of the one intake hold for it too: past `requests.per-device-per-minute`
-  /// one `rate_limited`, then silence; a bad request is refused in the profile it names.
-  @Test func aTestOnlyWayInKeepsTheDeviceLimits() async throws {
-    let harness = try await GatewayHarness.make { $0.requests.perDevicePerMinute = 2 }
-    defer { Task { await harness.shutdown() } }
-    try await harness.start(extraParts: [{ PlainTextIntake($0) }])
-    // One connection for all of it: the gateway takes the requests in the order they were
-    // published and answers in that order, so what comes before the marker's answer is all.
-    let device = try await Device.connect(
-      port: harness.broker.port, id: "plain-3", subscribe: ["test/answer/+"])
-    // The first fetches; the rest are answered from the cache, in order.
-    try device.client.publish("test/ask/plain-3", payload: Array("#1 52.52,13.41".utf8), qos: 1)
-    var statuses = [try WeatherFrame(decoding: try await device.next().payload).status]
-    for id in 2...4 {
-      try device.client.publish(
-        "test/ask/plain-3", payload: Array("#\(id) 52.52,13.41".utf8), qos: 1)
-    }
-    try device.client.publish("test/ask/plain-4", payload: Array("#9 ~tiny 12,".utf8), qos: 1)
-    while true {
-      let answer = try await device.next { $0.topic.hasPrefix("test/answer/") }
-      if answer.topic == "test/answer/plain-4" {
-        // A bad request, refused in the profile it names.
-        try answer.payload.withUnsafeBytes { bytes in
-          let view = try ProfileView(checking: bytes)
-          #expect(view.wire(TinyLayout.status) == Int64(FrameStatus.badRequest.rawValue))
-          #expect(view.wire(TinyLayout.requestID) == 9)
-        }
-        break
-      }
-      statuses.append(try WeatherFrame(decoding: answer.payload).status)
-    }
-    // Two answered, the third told rate_limited, the fourth dropped.
-    #expect(statuses == [.ok, .ok, .rateLimited])
-    await device.client.disconnect()
-  }
 }
