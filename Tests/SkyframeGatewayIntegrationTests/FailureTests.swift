@@ -234,7 +234,7 @@ import Testing
     clock.advance(by: .seconds(61))
     try device.ask("#7 52.52,13.41")
     // Well inside the 60 s timeout.
-    let stale = try #require(try await device.frames(1, timeout: .seconds(10)).first)
+    let stale = try #require(try await device.frames(1, timeout: .seconds(30)).first)
     #expect(stale.status == .stale)
     #expect(stale.requestID == 7)
     #expect(stale.fetchedAt == fresh.fetchedAt)

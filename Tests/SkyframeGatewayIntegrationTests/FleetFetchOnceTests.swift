@@ -112,7 +112,7 @@ import Testing
     try await broker.restart()
     let cache = try await Device.connect(
       port: broker.port, id: "cache-s", subscribe: ["skyframe/v1/gateway/cache/\(cell)"])
-    let shared = try? await cache.next(timeout: .seconds(10)) { !$0.payload.isEmpty }
+    let shared = try? await cache.next(timeout: .seconds(30)) { !$0.payload.isEmpty }
     #expect(shared != nil, "the frame fetched while the broker was away was not shared")
     await cache.mailbox.disconnect()
     // gw-a starts: the cell is its own, and fresh in the fleet.
@@ -164,7 +164,7 @@ import Testing
     try await broker.restart()
     let entries = try await Device.connect(
       port: broker.port, id: "entries-l", subscribe: ["skyframe/v1/gateway/cache/\(cell)"])
-    let newer = try? await entries.next(timeout: .seconds(10)) {
+    let newer = try? await entries.next(timeout: .seconds(30)) {
       !$0.payload.isEmpty && Self.fetchedAt($0) > first
     }
     #expect(newer != nil, "the broker kept the entry of before its kill")

@@ -37,7 +37,7 @@ import Testing
     // Both known: the state names both (retained, or written again shortly).
     var seen: [[String]] = []
     while seen.last != ["gw-a", "gw-b"] {
-      let message = try await watcher.next(timeout: .seconds(10))
+      let message = try await watcher.next(timeout: .seconds(30))
       if let names = instances(message) { seen.append(names) }
     }
     // gw-b restarts (same id): after it left the state names gw-a alone, which is true; from its
@@ -45,7 +45,7 @@ import Testing
     try await second.stop()
     try? await second.http.stop()
     while seen.last != ["gw-a"] {
-      let message = try await watcher.next(timeout: .seconds(10))
+      let message = try await watcher.next(timeout: .seconds(30))
       if let names = instances(message) { seen.append(names) }
     }
     second = try await member("gw-b", broker: broker)
@@ -256,7 +256,7 @@ extension FleetStaleTests {
     try device.ask("#2 52.52,13.405")
     try await Task.sleep(for: .milliseconds(200))
     let returning = try await keyedMember("gw-a", on: broker)
-    let frames = try await device.frames(1, timeout: .seconds(10))
+    let frames = try await device.frames(1, timeout: .seconds(30))
     #expect(frames[0].requestID == 1)
     #expect(try await device.expectSilence(for: .seconds(2)))
     await returning.shutdown()
@@ -374,7 +374,7 @@ extension FleetStaleTests {
     try display.client.publish(
       "skyframe/v1/watch/\(device)", payload: Array("52.52,13.41 @3600".utf8), qos: 1,
       retain: true)
-    _ = try await display.next(timeout: .seconds(10)) { !$0.payload.isEmpty }
+    _ = try await display.next(timeout: .seconds(30)) { !$0.payload.isEmpty }
     let second = try await member("gw-b")
     let again = try? await display.next(timeout: .seconds(4)) { !$0.payload.isEmpty }
     #expect(again == nil, "the watch was pushed again at gw-b's start")

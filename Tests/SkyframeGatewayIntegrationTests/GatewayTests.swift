@@ -12,7 +12,7 @@ import Testing
 /// `AnswerPathTests`; here what a broker and a real service add.
 @Suite(.serialized) struct GatewayTests {
   @Test func coordinatesAreAnsweredWithTheWeatherThere() async throws {
-    let harness = try await GatewayHarness.make()
+    let harness = try await GatewayHarness.make(adjust: GatewayHarness.waitForSupplements)
     defer { Task { await harness.shutdown() } }
     try await harness.start()
     let device = try await Device.frames(port: harness.broker.port)
@@ -151,8 +151,8 @@ import Testing
     // A display that wakes up later gets both at once.
     let display = try await Device.connect(
       port: harness.broker.port, id: "epaper-1", subscribe: ["skyframe/v1/loc/+"])
-    let first = try await display.next(timeout: .seconds(10))
-    let second = try await display.next(timeout: .seconds(10))
+    let first = try await display.next(timeout: .seconds(30))
+    let second = try await display.next(timeout: .seconds(30))
     let byTopic = Dictionary(uniqueKeysWithValues: [first, second].map { ($0.topic, $0) })
     let home = try WeatherFrame(decoding: try #require(byTopic["skyframe/v1/loc/home"]).payload)
     let office = try WeatherFrame(decoding: try #require(byTopic["skyframe/v1/loc/office"]).payload)

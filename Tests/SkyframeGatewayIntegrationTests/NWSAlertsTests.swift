@@ -34,6 +34,7 @@ import Testing
         expires: now + 600, messageType: "Cancel"),
     ]
     let harness = try await GatewayHarness.make(service: .openMeteo) {
+      GatewayHarness.waitForSupplements(&$0)
       $0.alerts.nws.userAgent = Self.userAgent
       $0.weather.batchWindowMilliseconds = 0
     }

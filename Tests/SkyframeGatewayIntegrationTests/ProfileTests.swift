@@ -161,7 +161,7 @@ import Testing
       port: harness.broker.port, id: "wall", subscribe: ["skyframe/v1/loc/home/#"])
     var sizes: [String: Int] = [:]
     while sizes.count < 3 {
-      let message = try await display.next(timeout: .seconds(10))
+      let message = try await display.next(timeout: .seconds(30))
       sizes[message.topic] = message.payload.count
     }
     #expect(

@@ -53,7 +53,7 @@ import Testing
     try await harness.broker.restart()
     let state = try await Device.connect(
       port: port, id: "state-replay", subscribe: ["skyframe/v1/gateway/state"])
-    _ = try await state.next(timeout: .seconds(10)) {
+    _ = try await state.next(timeout: .seconds(30)) {
       String(decoding: $0.payload, as: UTF8.self).contains("online")
     }
     // The gateway is back with its session: the same QoS 1 request now is what the broker's

@@ -138,7 +138,7 @@ import Testing
     // Drain whatever was pushed before the stop.
     while (try? await device.next(timeout: .milliseconds(50)) { _ in true }) != nil {}
     try await harness.start()
-    let pushed = try #require(try await device.frames(1, timeout: .seconds(10)).first)
+    let pushed = try #require(try await device.frames(1, timeout: .seconds(30)).first)
     #expect(pushed.name.string == "Rome")
     try device.client.publish("skyframe/v1/watch/pin-3", payload: [], qos: 1, retain: true)
   }
@@ -217,7 +217,7 @@ import Testing
     // it again when it finds the broker has kept nothing of it.
     let later = try await Device.connect(
       port: harness.broker.port, id: "late-k", subscribe: ["skyframe/v1/frame/pin-k"])
-    let frame = try await later.next(timeout: .seconds(10)) {
+    let frame = try await later.next(timeout: .seconds(30)) {
       $0.topic == "skyframe/v1/frame/pin-k"
     }
     #expect(!frame.payload.isEmpty)

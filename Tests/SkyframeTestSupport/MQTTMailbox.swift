@@ -37,7 +37,7 @@ public final class MQTTMailbox: Sendable {
 
   /// Takes the first message for which `matching` holds, waiting up to `timeout`.
   public func next(
-    timeout: Duration = .seconds(10), matching: (MQTTMessage) -> Bool = { _ in true }
+    timeout: Duration = .seconds(30), matching: (MQTTMessage) -> Bool = { _ in true }
   ) async throws -> MQTTMessage {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {

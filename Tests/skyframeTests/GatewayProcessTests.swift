@@ -471,7 +471,8 @@ struct Watcher {
         port: port, id: "watch-\(UInt32.random(in: 0...UInt32.max))", subscribe: topics))
   }
 
-  func message(on topic: String, timeout: Duration = .seconds(15)) async throws -> MQTTMessage {
+  /// 30 s: a debug build's process start on a loaded machine has taken over 15.
+  func message(on topic: String, timeout: Duration = .seconds(30)) async throws -> MQTTMessage {
     try await mailbox.next(timeout: timeout) { $0.topic == topic }
   }
 
