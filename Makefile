@@ -118,7 +118,7 @@ watches-load: deps
 	Benchmarks/load/watches.sh
 
 # libFuzzer targets of the frame codec and the C header (Tests/Fuzz/run.sh), FUZZ_SECONDS each;
-# `make test` runs them for 15 s each. What they find stays in .build-fuzz/corpus/.
+# `make test` runs them for 15 s each, built with -Onone. What they find stays in .build-fuzz/corpus/.
 FUZZ_SECONDS ?= 600
 .PHONY: fuzz
 fuzz: test-deps

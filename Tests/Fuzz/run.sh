@@ -34,6 +34,9 @@ codec="${SKYFRAME_CODEC_SOURCES:-$repo/Sources/SkyframeCodec}"
 swiftc="${SWIFTC:-$(command -v swiftc || true)}"
 clang="${FUZZ_CLANG:-$(dirname "${swiftc:-/nonexistent}")/clang}"
 lock="${SKYFRAME_BUILD_LOCK:-/tmp/skyframe-build.lock}"
+# -O (the default) for long runs; -Onone compiles the Swift targets about ten times faster and
+# runs them several times slower, which suits make test's short runs on a busy machine.
+optimize="${SKYFRAME_FUZZ_OPTIMIZE:--O}"
 
 if [[ -z "$swiftc" || ! -x "$clang" ]]; then
   echo "fuzz: needs swiftc and the Swift toolchain's clang (swiftc: ${swiftc:-none}, clang: $clang)"
@@ -81,7 +84,7 @@ fi
 # ---- Build -----------------------------------------------------------------------------------
 # The codec as a module, compiled once for every Swift target: the targets see its public API
 # only. -assert-config Debug keeps its assert()s in the optimized build.
-swift_flags=(-sanitize=fuzzer,address -parse-as-library -O -assert-config Debug -g
+swift_flags=(-sanitize=fuzzer,address -parse-as-library "$optimize" -assert-config Debug -g
   -swift-version 6)
 codec_ok=1
 start="$(now)"
