@@ -45,7 +45,7 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info[:2] < (3, 11))' 2>/dev/
 fi
 rm -f "$marker"
 [ -x "$venv/bin/python" ] || "$python" -m venv "$venv"
-"$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q \
+"$venv/bin/python" -m pip install --disable-pip-version-check --no-input --progress-bar off -q --no-compile \
     "esphome==$ESPHOME_VERSION"
 echo "esphome==$ESPHOME_VERSION" >"$marker"
 echo "ESPHome $ESPHOME_VERSION installed in $venv ($(du -sh "$venv" | cut -f1)) in $(elapsed)"

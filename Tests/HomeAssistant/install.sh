@@ -98,8 +98,10 @@ fi
 if [ ! -x "$venv/bin/python" ]; then
     "$python" -m venv "$venv"
 fi
+# --no-compile: Home Assistant's thousands of modules are not byte-compiled at install (minutes
+# of CPU beside the Swift build); the few a start imports are compiled when first imported.
 pip=("$venv/bin/python" -m pip install --disable-pip-version-check --no-input
-    --progress-bar off -q)
+    --progress-bar off -q --no-compile)
 
 echo "installing homeassistant==$HA_VERSION into $venv"
 "${pip[@]}" "homeassistant==$HA_VERSION"
