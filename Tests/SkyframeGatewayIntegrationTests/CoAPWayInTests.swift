@@ -71,7 +71,9 @@ import Testing
     adjust: @escaping (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> (GatewayHarness, String) {
     let port = try MosquittoBroker.freeLoopbackPort()
-    let harness = try await GatewayHarness.make { configuration in
+    // The device limits' minute starts with the test.
+    let harness = try await GatewayHarness.make(clock: GatewayHarness.minuteAlignedClock()) {
+      configuration in
       configuration.coap.port = port
       adjust(&configuration)
     }

@@ -12,7 +12,7 @@ import Testing
 /// before the flood is taken on it and still answered.
 @Suite(.serialized) struct FastLaneGatewayTests {
   @Test func aFloodOpensTheLaneInItsServiceForADeviceThatBehaved() async throws {
-    let harness = try await GatewayHarness.make {
+    let harness = try await GatewayHarness.make(clock: GatewayHarness.minuteAlignedClock()) {
       $0.mqtt.fastLaneDevices = 8
       $0.requests.perDevicePerMinute = 5
     }

@@ -47,7 +47,7 @@ import Testing
     session.sessionExpiry = .seconds(300)
     let sessionClient = try MQTTClient(configuration: session, logger: Logger(label: "session"))
     try sessionClient.subscribe("skyframe/v1/gateway/want/gw-a", qos: 1)
-    try await sessionClient.connect(timeout: .seconds(5))
+    try await sessionClient.connect(timeout: .seconds(30))
     await sessionClient.disconnect()
     let control = try await Device.connect(
       port: broker.port, id: "control-w", subscribe: ["skyframe/v1/gateway/want/gw-a"])

@@ -95,7 +95,7 @@ import Testing
   }
 
   /// An answer that did not wait for an owner (which takes a minute) comes within this.
-  static let atOnce = Duration.seconds(30)
+  static let atOnce = Duration.seconds(40)
 
   /// A device, `{prefix}-{n}`, that `owner` answers.
   static func device(_ prefix: String, ownedBy owner: String, on broker: MosquittoBroker)
@@ -235,7 +235,7 @@ extension FleetStaleTests {
     let sessionClient = try MQTTClient(configuration: session, logger: Logger(label: "session"))
     try sessionClient.subscribe("skyframe/v1/req/+", qos: 1)
     try sessionClient.subscribe("skyframe/v1/gateway/takeover/+", qos: 1)
-    try await sessionClient.connect(timeout: .seconds(5))
+    try await sessionClient.connect(timeout: .seconds(30))
     await sessionClient.disconnect()
     // gw-b lives (its retained presence); its device answers are not part of this test.
     let id = try #require(

@@ -123,6 +123,14 @@ final class GatewayHarness: Sendable {
     self.clientID = clientID
   }
 
+  /// The system clock's pace from the start of a minute (the next one): a device's per-minute
+  /// allowance then lasts a test's first 60 s however slow the machine, where the wall clock's
+  /// minute can turn in the middle of a test that counts requests against it.
+  static func minuteAlignedClock() -> GatewayClock {
+    let next = Int64(Date().timeIntervalSince1970) / 60 * 60 + 60
+    return GatewayClock(ContinuousClock(), unixTimeAtStart: next)
+  }
+
   /// A frame waits this long for air quality and alerts in tests that expect them on the system
   /// clock: on a loaded machine (CI builds beside the tests) the stand-in's answer can take the
   /// 2 s default, and the field would be missing. The short wait itself is tested on the manual
@@ -279,17 +287,22 @@ final class Device: Sendable {
   /// Takes the first message for which `matching` holds, waiting up to `timeout`. The default is
   /// long (30 s): it is spent only when a test fails, and a loaded machine has needed over 10 s
   /// for a member's start and first answer. A test that expects nothing says so with a bound.
-  func next(timeout: Duration = .seconds(30), matching: (MQTTMessage) -> Bool = { _ in true })
-    async throws -> MQTTMessage
-  {
-    try await mailbox.next(timeout: timeout, matching: matching)
+  func next(
+    timeout: Duration = .seconds(30), file: String = #fileID, line: Int = #line,
+    matching: (MQTTMessage) -> Bool = { _ in true }
+  ) async throws -> MQTTMessage {
+    try await mailbox.next(timeout: timeout, file: file, line: line, matching: matching)
   }
 
   /// The next `count` frames on the device's own topic, decoded, in arrival order.
-  func frames(_ count: Int, timeout: Duration = .seconds(30)) async throws -> [WeatherFrame] {
+  func frames(
+    _ count: Int, timeout: Duration = .seconds(30), file: String = #fileID, line: Int = #line
+  ) async throws -> [WeatherFrame] {
     var frames: [WeatherFrame] = []
     while frames.count < count {
-      let message = try await next(timeout: timeout) { $0.topic == "skyframe/v1/frame/\(self.id)" }
+      let message = try await next(timeout: timeout, file: file, line: line) {
+        $0.topic == "skyframe/v1/frame/\(self.id)"
+      }
       frames.append(try WeatherFrame(decoding: message.payload))
     }
     return frames

@@ -48,11 +48,13 @@ import Testing
 
   /// The gateway with its device listener on a free loopback port, once the port takes
   /// connections.
+  /// On `minuteAlignedClock`: the device limits' minute starts with the test.
   static func gateway(
     adjust: @escaping (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> (GatewayHarness, String) {
     let port = try MosquittoBroker.freeLoopbackPort()
-    let harness = try await GatewayHarness.make { configuration in
+    let harness = try await GatewayHarness.make(clock: GatewayHarness.minuteAlignedClock()) {
+      configuration in
       configuration.http.port = port
       adjust(&configuration)
     }

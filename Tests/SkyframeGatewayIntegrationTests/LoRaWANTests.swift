@@ -21,7 +21,9 @@ import Testing
     configure: (inout GatewayConfiguration) -> Void = { _ in }
   ) async throws -> (GatewayHarness, metricsPort: Int) {
     let metricsPort = try MosquittoBroker.freeLoopbackPort()
-    let harness = try await GatewayHarness.make { configuration in
+    // The device limits' minute starts with the test.
+    let harness = try await GatewayHarness.make(clock: GatewayHarness.minuteAlignedClock()) {
+      configuration in
       configuration.metrics.port = metricsPort
       var chirpStack = LoRaWANSettings.Server(name: "cs")
       chirpStack.port = configuration.mqtt.port

@@ -221,7 +221,9 @@ import Testing
   /// must be able to read the `bad_request` or `rate_limited` that answers its `~tiny` request,
   /// whether the request parsed or not, and whatever refused it.
   @Test func errorsComeInTheProfileTheRequestNamed() async throws {
-    let harness = try await GatewayHarness.make { $0.requests.perDevicePerMinute = 7 }
+    let harness = try await GatewayHarness.make(clock: GatewayHarness.minuteAlignedClock()) {
+      $0.requests.perDevicePerMinute = 7
+    }
     defer { Task { await harness.shutdown() } }
     try await harness.start()
     let device = try await Device.frames(port: harness.broker.port)

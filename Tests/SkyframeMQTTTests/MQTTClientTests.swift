@@ -10,10 +10,10 @@ struct MQTTClientTests {
       let base = uniqueTopic("roundtrip")
       let (subscriber, events) = try makeClient(broker, "sub")
       try subscriber.subscribe("\(base)/#", qos: 2)
-      try await subscriber.connect(timeout: .seconds(5))
+      try await subscriber.connect(timeout: .seconds(30))
       try await waitUntilSubscribed(subscriber, events, probe: "\(base)/probe")
       let (publisher, _) = try makeClient(broker, "pub")
-      try await publisher.connect(timeout: .seconds(5))
+      try await publisher.connect(timeout: .seconds(30))
 
       let binary: [UInt8] = [0, 1, 0, 0xFF, 0, 0x80, 0x7F, 0]
       try publisher.publish("\(base)/qos1", payload: binary, qos: 1)
@@ -38,14 +38,14 @@ struct MQTTClientTests {
     try await MosquittoBroker.with { broker in
       let topic = uniqueTopic("retained")
       let (publisher, _) = try makeClient(broker, "pub")
-      try await publisher.connect(timeout: .seconds(5))
+      try await publisher.connect(timeout: .seconds(30))
       try publisher.publish(topic, payload: [1, 2, 3], qos: 1, retain: true)
       // A clean disconnect writes the PUBLISH before the DISCONNECT.
       await publisher.disconnect()
 
       let (subscriber, events) = try makeClient(broker, "sub")
       try subscriber.subscribe(topic, qos: 1)
-      try await subscriber.connect(timeout: .seconds(5))
+      try await subscriber.connect(timeout: .seconds(30))
       #expect(
         try await events.message(on: topic)
           == MQTTMessage(topic: topic, payload: [1, 2, 3], qos: 1, retain: true))
@@ -58,7 +58,7 @@ struct MQTTClientTests {
       let base = uniqueTopic("v5")
       let (subscriber, events) = try makeClient(broker, "sub")
       try subscriber.subscribe("\(base)/#", qos: 1)
-      try await subscriber.connect(timeout: .seconds(5))
+      try await subscriber.connect(timeout: .seconds(30))
       try await waitUntilSubscribed(subscriber, events, probe: "\(base)/probe")
 
       let correlation: [UInt8] = [0, 0xC0, 0xFF, 0xEE, 0]
@@ -85,10 +85,10 @@ struct MQTTClientTests {
       let base = uniqueTopic("v311")
       let (subscriber, events) = try makeClient(broker, "sub311") { $0.protocolVersion = .v311 }
       try subscriber.subscribe("\(base)/#", qos: 1)
-      try await subscriber.connect(timeout: .seconds(5))
+      try await subscriber.connect(timeout: .seconds(30))
       try await waitUntilSubscribed(subscriber, events, probe: "\(base)/probe")
       let (publisher, _) = try makeClient(broker, "pub5")
-      try await publisher.connect(timeout: .seconds(5))
+      try await publisher.connect(timeout: .seconds(30))
 
       // Properties from an MQTT 5 publisher do not reach a 3.1.1 subscriber…
       try publisher.publish(

@@ -18,7 +18,7 @@ struct MQTTSessionTests {
         $0.protocolVersion = version
       }
       try first.subscribe(topic, qos: 1)
-      try await first.connect(timeout: .seconds(5))
+      try await first.connect(timeout: .seconds(30))
       #expect(try await firstEvents.connected() == false)
       try await waitUntilSubscribed(first, firstEvents, probe: topic)
       await first.disconnect()
@@ -30,7 +30,7 @@ struct MQTTSessionTests {
         $0.clientID = id
         $0.protocolVersion = version
       }
-      try await second.connect(timeout: .seconds(5))
+      try await second.connect(timeout: .seconds(30))
       #expect(try await secondEvents.connected() == true)
       #expect(
         try await secondEvents.message(on: topic)
@@ -46,7 +46,7 @@ struct MQTTSessionTests {
       let (first, firstEvents) = try makeClient(broker, id) { $0.clientID = id }
       try first.subscribe(old, qos: 1)
       try first.subscribe(kept, qos: 1)
-      try await first.connect(timeout: .seconds(5))
+      try await first.connect(timeout: .seconds(30))
       try await firstEvents.connected()
       try await waitUntilSubscribed(first, firstEvents, probe: old)
       await first.disconnect()
@@ -55,7 +55,7 @@ struct MQTTSessionTests {
       let (second, secondEvents) = try makeClient(broker, id) { $0.clientID = id }
       second.dropFromSession(old)
       try second.subscribe(kept, qos: 1)
-      try await second.connect(timeout: .seconds(5))
+      try await second.connect(timeout: .seconds(30))
       #expect(try await secondEvents.connected() == true)
       try await waitUntilSubscribed(second, secondEvents, probe: kept)
       try second.publish(old, payload: [1], qos: 1)
@@ -73,7 +73,7 @@ struct MQTTSessionTests {
       // A clean session: after the restart only our re-subscription brings the messages back.
       let (client, events) = try makeClient(broker, "restart") { $0.cleanSession = true }
       try client.subscribe(topic, qos: 1)
-      try await client.connect(timeout: .seconds(5))
+      try await client.connect(timeout: .seconds(30))
       try await events.connected()
       try await waitUntilSubscribed(client, events, probe: topic)
 
@@ -98,7 +98,7 @@ struct MQTTSessionTests {
         $0.reconnectDelay = .seconds(1)
         $0.reconnectDelayMax = .seconds(30)
       }
-      try await client.connect(timeout: .seconds(5))
+      try await client.connect(timeout: .seconds(30))
       try await events.connected()
       await broker.kill()
       #expect(try await events.disconnected() != 0)
@@ -115,7 +115,7 @@ struct MQTTSessionTests {
       let id = "expiry-\(UUID().uuidString.prefix(8))"
       let (client, events) = try makeClient(broker, id) { $0.clientID = id }
       try client.subscribe(topic, qos: 1)
-      try await client.connect(timeout: .seconds(5))
+      try await client.connect(timeout: .seconds(30))
       try await events.connected()
       try await waitUntilSubscribed(client, events, probe: topic)
 
@@ -128,7 +128,7 @@ struct MQTTSessionTests {
       await client.disconnect()
       try await publishWhileObserved(broker, topic: topic, payload: [7])
       let (again, againEvents) = try makeClient(broker, id) { $0.clientID = id }
-      try await again.connect(timeout: .seconds(5))
+      try await again.connect(timeout: .seconds(30))
       #expect(try await againEvents.connected() == true)
       #expect(try await againEvents.message(on: topic).payload == [7])
       await again.disconnect()
@@ -140,7 +140,7 @@ struct MQTTSessionTests {
       let willTopic = uniqueTopic("will")
       let (observer, observed) = try makeClient(broker, "observer")
       try observer.subscribe(willTopic, qos: 1)
-      try await observer.connect(timeout: .seconds(5))
+      try await observer.connect(timeout: .seconds(30))
       try await waitUntilSubscribed(observer, observed, probe: willTopic)
 
       let id = "will-\(UUID().uuidString.prefix(8))"
@@ -154,7 +154,7 @@ struct MQTTSessionTests {
       }
       // A clean disconnect discards the will: the observer's own marker is the next message.
       let (polite, _) = try makeClient(broker, id, configure: withWill)
-      try await polite.connect(timeout: .seconds(5))
+      try await polite.connect(timeout: .seconds(30))
       await polite.disconnect()
       try observer.publish(willTopic, payload: Array("marker".utf8), qos: 1)
       #expect(try await observed.message(on: willTopic).payload == Array("marker".utf8))
@@ -162,12 +162,12 @@ struct MQTTSessionTests {
       // A second connection with the same id makes the broker drop the first one without a
       // DISCONNECT from it, as if its process had died: the broker sends that client's will.
       let (victim, victimEvents) = try makeClient(broker, id, configure: withWill)
-      try await victim.connect(timeout: .seconds(5))
+      try await victim.connect(timeout: .seconds(30))
       let (intruder, _) = try makeClient(broker, id) {
         $0.clientID = id
         $0.cleanSession = true
       }
-      try await intruder.connect(timeout: .seconds(5))
+      try await intruder.connect(timeout: .seconds(30))
       #expect(
         try await observed.message(on: willTopic)
           == MQTTMessage(topic: willTopic, payload: Array("offline".utf8), qos: 1))
@@ -192,7 +192,7 @@ struct MQTTSessionTests {
         error?.description.contains("Connection refused") == true, "\(String(describing: error))")
 
       try await broker.restart()
-      try await client.connect(timeout: .seconds(5))  // the thread kept retrying
+      try await client.connect(timeout: .seconds(30))  // the thread kept retrying
       try await events.connected()
       try await waitUntilSubscribed(client, events, probe: topic)
       await client.disconnect()
@@ -224,10 +224,10 @@ func publishWhileObserved(_ broker: MosquittoBroker, topic: String, payload: [UI
   // `topic/#` also matches `topic`; the probe goes elsewhere so that only `payload` reaches
   // clients subscribed to `topic` itself.
   try observer.subscribe("\(topic)/#", qos: 1)
-  try await observer.connect(timeout: .seconds(5))
+  try await observer.connect(timeout: .seconds(30))
   try await waitUntilSubscribed(observer, observed, probe: "\(topic)/probe")
   let (publisher, _) = try makeClient(broker, "publisher")
-  try await publisher.connect(timeout: .seconds(5))
+  try await publisher.connect(timeout: .seconds(30))
   try publisher.publish(topic, payload: payload, qos: 1)
   _ = try await observed.next("message \(payload)") { event in
     if case .message(let message) = event, message.payload == payload { return message }

@@ -103,7 +103,7 @@ struct TLSConnectionTests {
     }
     let topic = uniqueTopic("tls")
     try client.subscribe(topic, qos: 1)
-    try await client.connect(timeout: .seconds(5))
+    try await client.connect(timeout: .seconds(30))
     try await waitUntilSubscribed(client, events, probe: topic)
     await client.disconnect()
 
@@ -129,7 +129,7 @@ struct TLSConnectionTests {
         caFile: certificates.ca, certFile: certificates.client.certificate,
         keyFile: certificates.client.key)
     }
-    try await client.connect(timeout: .seconds(5))
+    try await client.connect(timeout: .seconds(30))
     #expect(client.lastFailure == nil)
     await client.disconnect()
   }

@@ -11,7 +11,7 @@ struct OpenMeteoErrorTests {
 
   /// The error `forecasts(for:)` throws when the stub answers with `response`.
   private func forecastError(
-    for response: StubHTTPResponse, timeout: Duration = .seconds(5)
+    for response: StubHTTPResponse, timeout: Duration = .seconds(30)
   ) async throws -> ProviderError? {
     var configuration = OpenMeteoConfiguration()
     configuration.timeout = timeout

@@ -285,7 +285,7 @@ struct OpenMeteoSeriesTests {
 
   @Test("asked for series: every current variable in 15-minute steps, nine days, no current block")
   func seriesRequest() async throws {
-    var configuration = OpenMeteoConfiguration(timeout: .seconds(5))
+    var configuration = OpenMeteoConfiguration(timeout: .seconds(30))
     configuration.seriesSteps = OpenMeteoService.seriesSteps(for: 10_800)
     #expect(configuration.seriesSteps == 18)
     let point = GeoPoint(latitude: 52.52, longitude: 13.4)

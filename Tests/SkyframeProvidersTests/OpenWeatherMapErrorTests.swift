@@ -9,7 +9,7 @@ struct OpenWeatherMapErrorTests {
   /// The error `forecasts(for:)` throws when the current-weather call is answered with
   /// `response` and the forecast call succeeds.
   private func forecastError(
-    for response: StubHTTPResponse, timeout: Duration = .seconds(5), oneCall: Bool = false
+    for response: StubHTTPResponse, timeout: Duration = .seconds(30), oneCall: Bool = false
   ) async throws -> ProviderError? {
     let configuration = OpenWeatherMapConfiguration(
       apiKey: "owm-test-key", timeout: timeout, useOneCall: oneCall)

@@ -9,7 +9,7 @@ import Synchronization
 /// `configuration` are replaced by the stub's.
 func withStubbedOpenMeteo<Result>(
   answering handler: @escaping @Sendable (StubHTTPRequest) async -> StubHTTPResponse,
-  configuration: OpenMeteoConfiguration = OpenMeteoConfiguration(timeout: .seconds(5)),
+  configuration: OpenMeteoConfiguration = OpenMeteoConfiguration(timeout: .seconds(30)),
   logger: Logger = Logger(label: "skyframe.providers.test"),
   _ body: (OpenMeteoProvider, StubHTTPServer) async throws -> Result
 ) async throws -> Result {
@@ -35,7 +35,7 @@ func withStubbedOpenMeteo<Result>(
 /// The same, answering every request with `response`.
 func withStubbedOpenMeteo<Result>(
   answering response: StubHTTPResponse,
-  configuration: OpenMeteoConfiguration = OpenMeteoConfiguration(timeout: .seconds(5)),
+  configuration: OpenMeteoConfiguration = OpenMeteoConfiguration(timeout: .seconds(30)),
   logger: Logger = Logger(label: "skyframe.providers.test"),
   _ body: (OpenMeteoProvider, StubHTTPServer) async throws -> Result
 ) async throws -> Result {

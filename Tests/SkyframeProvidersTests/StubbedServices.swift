@@ -39,7 +39,7 @@ private func withStubbedProvider<Provider, Result>(
 func withStubbedOpenWeatherMap<Result>(
   answering handler: @escaping @Sendable (StubHTTPRequest) async -> StubHTTPResponse,
   configuration: OpenWeatherMapConfiguration = OpenWeatherMapConfiguration(
-    apiKey: "owm-test-key", timeout: .seconds(5)),
+    apiKey: "owm-test-key", timeout: .seconds(30)),
   logger: Logger = Logger(label: "skyframe.providers.test"),
   _ body: (OpenWeatherMapProvider, StubHTTPServer) async throws -> Result
 ) async throws -> Result {
@@ -58,7 +58,7 @@ func withStubbedOpenWeatherMap<Result>(
 func withStubbedWeatherAPI<Result>(
   answering handler: @escaping @Sendable (StubHTTPRequest) async -> StubHTTPResponse,
   configuration: WeatherAPIConfiguration = WeatherAPIConfiguration(
-    apiKey: "wapi-test-key", timeout: .seconds(5)),
+    apiKey: "wapi-test-key", timeout: .seconds(30)),
   logger: Logger = Logger(label: "skyframe.providers.test"),
   _ body: (WeatherAPIProvider, StubHTTPServer) async throws -> Result
 ) async throws -> Result {

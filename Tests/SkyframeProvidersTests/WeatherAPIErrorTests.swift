@@ -8,7 +8,7 @@ struct WeatherAPIErrorTests {
 
   /// The error `forecasts(for:)` throws when the stub answers with `response`.
   private func forecastError(
-    for response: StubHTTPResponse, timeout: Duration = .seconds(5)
+    for response: StubHTTPResponse, timeout: Duration = .seconds(30)
   ) async throws -> ProviderError? {
     try await withStubbedWeatherAPI(
       answering: routing(["/v1/forecast.json": response]),

@@ -88,7 +88,7 @@ struct WeatherAPIForecastTests {
       "event":"Wind Warning","note":"","effective":"2025-03-11T05:45:00+05:45",\
       "expires":"2025-03-11T12:00:00+00:00","desc":"","instruction":""}]}}
       """
-    var configuration = WeatherAPIConfiguration(apiKey: "wapi-test-key", timeout: .seconds(5))
+    var configuration = WeatherAPIConfiguration(apiKey: "wapi-test-key", timeout: .seconds(30))
     configuration.alerts = true
     let (forecasts, requests) = try await withStubbedWeatherAPI(
       answering: routing(["/v1/forecast.json": .json(body)]), configuration: configuration

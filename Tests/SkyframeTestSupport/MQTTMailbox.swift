@@ -6,9 +6,14 @@ import Synchronization
 /// timeout, so waiting never ends the subscription.
 public final class MQTTMailbox: Sendable {
   public let client: MQTTClient
+  /// The client id, for what a timeout says.
+  public let id: String
   private let messages = Mutex<[MQTTMessage]>([])
 
-  private init(client: MQTTClient) { self.client = client }
+  private init(client: MQTTClient, id: String) {
+    self.client = client
+    self.id = id
+  }
 
   /// Connects with a clean session to the broker on `port`, subscribed to `topics` at QoS 1.
   public static func connect(
@@ -25,19 +30,21 @@ public final class MQTTMailbox: Sendable {
     logger.logLevel = .warning
     let client = try MQTTClient(configuration: configuration, logger: logger)
     for topic in topics { try client.subscribe(topic, qos: 1) }
-    let mailbox = MQTTMailbox(client: client)
+    let mailbox = MQTTMailbox(client: client, id: id)
     Task {
       for await event in client.events {
         if case .message(let message) = event { mailbox.messages.withLock { $0.append(message) } }
       }
     }
-    try await client.connect(timeout: .seconds(5))
+    try await client.connect(timeout: .seconds(30))
     return mailbox
   }
 
-  /// Takes the first message for which `matching` holds, waiting up to `timeout`.
+  /// Takes the first message for which `matching` holds, waiting up to `timeout`; the error
+  /// names the caller's line (`file`, `line`), so a failed test says which wait ran out.
   public func next(
-    timeout: Duration = .seconds(30), matching: (MQTTMessage) -> Bool = { _ in true }
+    timeout: Duration = .seconds(30), file: String = #fileID, line: Int = #line,
+    matching: (MQTTMessage) -> Bool = { _ in true }
   ) async throws -> MQTTMessage {
     let deadline = ContinuousClock.now + timeout
     while ContinuousClock.now < deadline {
@@ -48,10 +55,18 @@ public final class MQTTMailbox: Sendable {
       if let found { return found }
       try await Task.sleep(for: .milliseconds(10))
     }
-    throw TimeoutError()
+    throw TimeoutError(waited: timeout, at: "\(file):\(line)", client: id)
   }
 
   public func disconnect() async { await client.disconnect() }
 
-  public struct TimeoutError: Error {}
+  public struct TimeoutError: Error, CustomStringConvertible {
+    public var waited: Duration
+    public var at: String
+    public var client: String
+
+    public var description: String {
+      "no message for \(client) within \(waited) (the wait at \(at))"
+    }
+  }
 }
