@@ -87,12 +87,17 @@ import Testing
     try await keyedMember(id, on: broker) { configuration in
       configuration.requests.deadlineMilliseconds = 120_000
       configuration.cluster.ownerWaitMilliseconds = 60_000
-      configuration.cache.ttlSeconds = 1
+      // Long enough that the shared entry is still fresh when the other member takes it on a
+      // loaded machine (at 1 s it expired on the way, and the asker waited for the owner).
+      configuration.cache.ttlSeconds = Int(Self.timeToLive.components.seconds)
       configuration.upstream.breakerFailures = 1
       configuration.upstream.backoffInitialSeconds = 600
       configuration.upstream.backoffMaximumSeconds = 600
     }
   }
+
+  /// The members' `cache.ttl-seconds`: a test waits this long for its frame to expire.
+  static let timeToLive = Duration.seconds(8)
 
   /// An answer that did not wait for an owner (which takes a minute) comes within this.
   static let atOnce = Duration.seconds(40)
@@ -125,7 +130,7 @@ import Testing
     // The service fails on both; a fetch of a cell of its own opens each member's breaker.
     first.set(.status(500, "down"))
     second.set(.status(500, "down"))
-    try await Task.sleep(for: .seconds(1.2))  // the frame above is expired now
+    try await Task.sleep(for: Self.timeToLive + .milliseconds(200))  // the frame above expired
     for (harness, device, owner) in [(first, ofA, "gw-a"), (second, ofB, "gw-b")] {
       var asked = 1
       while harness.logs.all.filter({ $0.contains("paused") }).isEmpty, asked < 20 {
@@ -165,7 +170,7 @@ extension FleetStaleTests {
     #expect(try await ofA.frames(1)[0].status == .ok)
     first.set(.status(500, "down"))
     second.set(.status(500, "down"))
-    try await Task.sleep(for: .seconds(1.2))
+    try await Task.sleep(for: Self.timeToLive + .milliseconds(200))
     // Only gw-b's breaker opens: it fetches cells of its own.
     var asked = 3
     while second.logs.all.filter({ $0.contains("paused") }).isEmpty, asked < 20 {
