@@ -378,6 +378,8 @@ import Testing
         client-id: gw-reload
       log:
         level: warning
+      metrics:
+        port: 0
       """)
     let errors = FileManager.default.temporaryDirectory.appendingPathComponent(
       "skyframe-reload-\(UUID().uuidString).log")
@@ -395,6 +397,8 @@ import Testing
       client-id: gw-reload
     log:
       level: info
+    metrics:
+      port: 0
     cluster:
       group: lobby
     """.write(to: file, atomically: true, encoding: .utf8)
