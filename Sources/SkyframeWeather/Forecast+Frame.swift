@@ -203,8 +203,15 @@ func unixTime(_ seconds: Int64) -> UInt32? {
 /// (frame-v1.md §6.8), on the decimal the service wrote (`ExactDecimal`): 3.25 m/s at 0.5 m/s
 /// steps is 6.5 steps and rounds to 7, not 6.4999…. A value that is no short decimal (a binary
 /// result such as 11.8 / 3.6) is rounded in binary. The factor is the row's `stepFraction`.
+///
+/// Only a product near a half needs the decimal: in binary, `value × steps / units` is within a
+/// few units in the last place of the exact product, so away from a half its rounding is the
+/// exact one. Most values take that path and skip the decimal's search for its digits.
 @inline(__always) func roundedHalfAway(_ value: Double, inStepsOf field: LayoutField) -> Double {
   let (steps, units) = field.stepFraction
+  let product = value * Double(steps) / Double(units)
+  let slack = max(1e-6, product.magnitude * 1e-12)
+  if (product - product.rounded(.down) - 0.5).magnitude > slack { return product.rounded() }
   if let decimal = ExactDecimal(value), let whole = decimal.rounded(times: steps, over: units) {
     return Double(whole)
   }

@@ -34,6 +34,29 @@ import Testing
     #expect(roundedHalfAway(11.7 / 3.6, inStepsOf: LargeLayout.hourlyWindSpeed) == 6)
   }
 
+  /// The binary shortcut away from halves gives what the decimal gives, for every value a
+  /// service writes with up to three decimals in the rows' ranges and steps (0.1, 0.5, 1, 10, 100
+  /// units; the position's 0.00001°).
+  @Test func theShortcutAwayFromHalvesAgreesWithTheDecimalEverywhere() throws {
+    let fields = [
+      StandardLayout.temperature, LargeLayout.hourlyWindSpeed, StandardLayout.humidity,
+      StandardLayout.visibility, StandardLayout.latitude,
+    ]
+    var disagreements: [String] = []
+    for field in fields {
+      let (steps, units) = field.stepFraction
+      for thousandths in stride(from: -200_000, through: 200_000, by: 7) {
+        let value = Double(thousandths) / 1_000
+        let decimal = try #require(ExactDecimal(value))
+        let exact = try #require(decimal.rounded(times: steps, over: units))
+        if roundedHalfAway(value, inStepsOf: field) != Double(exact), disagreements.count < 5 {
+          disagreements.append("\(value) in \(field.name): \(exact)")
+        }
+      }
+    }
+    #expect(disagreements.isEmpty)
+  }
+
   @Test func sumsOfDecimalsAreExact() {
     #expect(ExactDecimal.sum([2.34, 0.01]) == 2.35)
     #expect(ExactDecimal.sum([0.1, 0.2]) == 0.3)
